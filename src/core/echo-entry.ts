@@ -1,0 +1,46 @@
+// The semantic view of one echo entry (SPEC §4). Parsing and rendering live in
+// echo-document.ts; everything else in the core works on these values.
+
+export const LAYERS = ['etched', 'inscribed', 'traced'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** Importance weights of the Echo Score (SPEC §5). */
+export const LAYER_WEIGHT: Record<Layer, number> = { etched: 1.0, inscribed: 0.7, traced: 0.3 };
+
+/** Days an entry may go unreferenced before it is eligible for archiving. */
+export const LAYER_MAX_AGE_DAYS: Record<Layer, number> = { etched: Infinity, inscribed: 90, traced: 30 };
+
+export type EntryStatus = 'superseded' | 'retracted';
+
+export interface EchoEntry {
+  /** Stable kebab id: the `id` field when present, else derived from the title. */
+  id: string;
+  /** True when the id was written in the file (v2), false when derived on read. */
+  idExplicit: boolean;
+  /** Date in the heading `[YYYY-MM-DD]`, or '' when the heading has none. */
+  date: string;
+  /** Heading category before the colon: Pattern, Architecture, Observation … ('' when absent). */
+  kind: string;
+  title: string;
+  layer: Layer;
+  source: string;
+  /** 0..1; entries written as HIGH/MEDIUM/LOW are mapped to 0.9/0.6/0.3. */
+  confidence: number;
+  evidence: string;
+  /** YYYY-MM-DD, or '' when unknown. */
+  verified: string;
+  supersedes: string;
+  tags: string[];
+  symptom?: string;
+  rootCause?: string;
+  solution?: string;
+  status?: EntryStatus;
+  /** The learning itself: the entry's free text, without the field bullets. */
+  learning: string;
+  /** Fields this model does not know, kept in order so a re-render loses nothing. */
+  extra: Array<[string, string]>;
+}
+
+export function isLayer(value: string): value is Layer {
+  return (LAYERS as readonly string[]).includes(value);
+}
