@@ -1,0 +1,93 @@
+// Atomic writes: a reader sees the old file or the new one, never half of
+// either, whatever instant the writer is killed at (temp file, fsync, rename).
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, appendFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { assertWritable, type EchoPaths } from './echo-paths.ts';
+
+function tempPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+function writeDurably(path: string, data: string | Uint8Array): void {
+  const fd = openSync(path, 'wx', 0o644);
+  try {
+    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function syncDir(dir: string): void {
+  // Makes the rename itself durable; not every platform allows it, so best effort.
+  try {
+    const fd = openSync(dir, 'r');
+    try { fsyncSync(fd); } finally { closeSync(fd); }
+  } catch { /* not supported here */ }
+}
+
+export function ensureDir(paths: EchoPaths, dir: string): void {
+  assertWritable(paths, dir);
+  mkdirSync(dir, { recursive: true });
+}
+
+/** Replaces `target` atomically with `data`. */
+export function writeFileAtomic(paths: EchoPaths, target: string, data: string | Uint8Array): void {
+  assertWritable(paths, target);
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = tempPath(target);
+  try {
+    writeDurably(tmp, data);
+    renameSync(tmp, target);
+  } catch (err) {
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw err;
+  }
+  syncDir(dirname(target));
+}
+
+/**
+ * Creates `target` with `data` only if no file has that name yet, atomically
+ * and completely (hard link of a finished temp file). Returns false when taken.
+ */
+export function createFileExclusive(paths: EchoPaths, target: string, data: string): boolean {
+  assertWritable(paths, target);
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = tempPath(target);
+  writeDurably(tmp, data);
+  try {
+    linkSync(tmp, target);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  } finally {
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+  }
+}
+
+/** Appends one line with a single O_APPEND write, so concurrent appenders never interleave. */
+export function appendLine(paths: EchoPaths, target: string, line: string): void {
+  assertWritable(paths, target);
+  mkdirSync(dirname(target), { recursive: true });
+  appendFileSync(target, line.endsWith('\n') ? line : line + '\n', { encoding: 'utf8', mode: 0o644 });
+}
+
+export function readTextOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+export function removeFile(paths: EchoPaths, target: string): void {
+  assertWritable(paths, target);
+  try {
+    unlinkSync(target);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

@@ -1,0 +1,29 @@
+// `.claude/echoes/` is git-ignored unless the team opts in (SPEC §3). The
+// plugin owns exactly one line of .gitignore and touches nothing else.
+import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
+import type { EchoPaths } from './echo-paths.ts';
+
+export const MANAGED_LINE = '.claude/echoes/';
+
+export function planGitignore(text: string | null, versionControlled: boolean): string | null {
+  const current = text ?? '';
+  const lines = current.split(/\r?\n/);
+  const has = lines.some((l) => l.trim() === MANAGED_LINE);
+  if (!versionControlled && !has) {
+    const eol = current.includes('\r\n') ? '\r\n' : '\n';
+    const sep = current === '' || current.endsWith('\n') ? '' : eol;
+    return `${current}${sep}${MANAGED_LINE}${eol}`;
+  }
+  if (versionControlled && has) {
+    return current.replace(/^[ \t]*\.claude\/echoes\/[ \t]*(\r?\n|$)/gm, '');
+  }
+  return null;
+}
+
+/** Applies the managed line; returns true when .gitignore changed. */
+export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boolean {
+  const next = planGitignore(readTextOrNull(paths.gitignore), versionControlled);
+  if (next === null) return false;
+  writeFileAtomic(paths, paths.gitignore, next);
+  return true;
+}
