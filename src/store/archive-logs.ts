@@ -1,0 +1,84 @@
+// memories/archive-log-NNN.md and their ARCHIVE.md index (SPEC §3, §8).
+// Numbers are claimed by creating the file exclusively (a hard link of a
+// finished temp file), so two sessions compacting at once get N and N+1:
+// never the same number, never a gap, never a half-written log.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendLine, createFileExclusive, readTextOrNull, writeFileAtomic } from './atomic-file.ts';
+import type { EchoPaths } from './echo-paths.ts';
+import { withLock } from './role-lock.ts';
+
+const LOG_NAME = /^archive-log-(\d{3,})\.md$/;
+const INDEX_LINE = /^- (\d{3,}) · /;
+export const ARCHIVE_HEADER = '# Archive\n\nOne line per archive log in memories/: number · date · trigger · topics.\n\n';
+
+export const logFileName = (seq: number) => `archive-log-${String(seq).padStart(3, '0')}.md`;
+
+export function listArchiveLogs(paths: EchoPaths): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(paths.memoriesDir);
+  } catch {
+    return [];
+  }
+  const seqs: number[] = [];
+  for (const n of names) {
+    const m = LOG_NAME.exec(n);
+    if (m) seqs.push(Number(m[1]));
+  }
+  return seqs.sort((a, b) => a - b);
+}
+
+export interface ArchiveLogDraft {
+  /** Renders the log for the number it is given. */
+  render: (seq: number) => string;
+  /** The ARCHIVE.md line for that number (without the leading "- NNN · "). */
+  indexLine: (seq: number) => string;
+}
+
+export function formatIndexLine(seq: number, rest: string): string {
+  return `- ${String(seq).padStart(3, '0')} · ${rest.replace(/\s+/g, ' ').trim()}`;
+}
+
+/** Writes the next archive log and indexes it; returns its number. */
+export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): number {
+  let seq = (listArchiveLogs(paths).at(-1) ?? 0) + 1;
+  while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
+  withLock(paths, 'archive-index', () => {
+    if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+    appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
+  }, { waitMs: 5000 });
+  return seq;
+}
+
+/** Numbers already listed in ARCHIVE.md. */
+export function indexedSequences(indexText: string | null): Set<number> {
+  const seen = new Set<number>();
+  for (const line of (indexText ?? '').split(/\r?\n/)) {
+    const m = INDEX_LINE.exec(line);
+    if (m) seen.add(Number(m[1]));
+  }
+  return seen;
+}
+
+/**
+ * Adds an index line for every log that has none (a writer killed between the
+ * log and its line). The line is rebuilt from the log's own header.
+ */
+export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string) => string): number[] {
+  const logs = listArchiveLogs(paths);
+  const text = readTextOrNull(paths.archiveIndex);
+  const seen = indexedSequences(text);
+  const missing = logs.filter((s) => !seen.has(s));
+  if (missing.length === 0) return [];
+  withLock(paths, 'archive-index', () => {
+    const again = indexedSequences(readTextOrNull(paths.archiveIndex));
+    if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+    for (const seq of missing) {
+      if (again.has(seq)) continue;
+      const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
+      appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
+    }
+  }, { waitMs: 5000 });
+  return missing;
+}
