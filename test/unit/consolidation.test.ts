@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyConsolidation, consolidate, matchKey } from '../../src/core/consolidation.ts';
+import { makeEntry } from './entry-arbitrary.ts';
+
+const existingEntry = makeEntry({
+  id: 'unused-imports-in-new-files',
+  title: 'Unused imports in new files',
+  evidence: '`src/auth.py:1-5` — 3 unused imports found',
+  confidence: 0.85,
+  verified: '2026-02-11',
+});
+
+test('a finding with the same evidence and pattern updates the verified date and keeps the higher confidence', () => {
+  const finding = makeEntry({ id: 'x', title: existingEntry.title, evidence: existingEntry.evidence, confidence: 0.6, verified: '2026-03-01' });
+  const r = consolidate([existingEntry], [finding]);
+  assert.deepEqual(r.appends, []);
+  assert.deepEqual(r.updates, [{ ...existingEntry, verified: '2026-03-01', confidence: 0.85 }]);
+  assert.deepEqual(r.placements, [{ finding: 0, id: 'unused-imports-in-new-files', action: 'updated' }]);
+});
+
+test('consolidation keeps the higher confidence and the later date in either direction', () => {
+  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, confidence: 0.95, verified: '2026-01-01' });
+  const r = consolidate([existingEntry], [finding]);
+  assert.deepEqual(r.updates, [{ ...existingEntry, verified: '2026-02-11', confidence: 0.95 }]);
+});
+
+test('matching ignores case, surrounding space and runs of whitespace', () => {
+  const finding = makeEntry({ title: '  unused   IMPORTS in new files', evidence: '`src/auth.py:1-5`  —  3 unused imports FOUND ', verified: '2026-02-11', confidence: 0.5 });
+  assert.equal(matchKey(finding), matchKey(existingEntry));
+  const r = consolidate([existingEntry], [finding]);
+  assert.deepEqual(r.updates, [], 'nothing newer: no update');
+  assert.deepEqual(r.appends, []);
+  assert.deepEqual(r.placements, [{ finding: 0, id: existingEntry.id, action: 'unchanged' }]);
+});
+
+test('same pattern with different evidence is a new entry with a unique id', () => {
+  const finding = makeEntry({ id: 'whatever', idExplicit: false, title: 'Unused imports in new files', evidence: '`src/user.py:2`', verified: '2026-03-01' });
+  const r = consolidate([existingEntry], [finding]);
+  assert.deepEqual(r.updates, []);
+  assert.equal(r.appends.length, 1);
+  assert.equal(r.appends[0]!.id, 'unused-imports-in-new-files-2');
+  assert.equal(r.appends[0]!.idExplicit, true);
+  assert.equal(r.appends[0]!.evidence, '`src/user.py:2`');
+});
+
+test('findings that duplicate each other merge into one append first', () => {
+  const a = makeEntry({ title: 'Flaky retry test', evidence: 'CI run 812', confidence: 0.4, verified: '2026-03-02', learning: 'first text' });
+  const b = makeEntry({ title: 'flaky retry test', evidence: 'ci run 812', confidence: 0.7, verified: '2026-03-01', learning: 'second text' });
+  const c = makeEntry({ title: 'Other thing', evidence: 'CI run 812', confidence: 0.5, verified: '2026-03-01' });
+  const r = consolidate([], [a, b, c]);
+  assert.deepEqual(
+    r.appends.map((e) => [e.id, e.confidence, e.verified, e.learning]),
+    [
+      ['flaky-retry-test', 0.7, '2026-03-02', 'first text'],
+      ['other-thing', 0.5, '2026-03-01', 'A learning.'],
+    ],
+  );
+  assert.deepEqual(r.placements.map((p) => p.id), ['flaky-retry-test', 'flaky-retry-test', 'other-thing']);
+});
+
+test('appended ids never collide with existing ids or with each other', () => {
+  const taken = makeEntry({ id: 'slow-ci', title: 'Something else', evidence: 'e0' });
+  const f1 = makeEntry({ title: 'Slow CI', evidence: 'e1' });
+  const f2 = makeEntry({ title: 'Slow  CI!', evidence: 'e2' });
+  const r = consolidate([taken], [f1, f2]);
+  assert.deepEqual(r.appends.map((e) => e.id), ['slow-ci-2', 'slow-ci-3']);
+});
+
+test('an etched entry keeps its layer when a finding of a lower layer matches it', () => {
+  const etched = makeEntry({ ...existingEntry, id: 'stack', layer: 'etched' });
+  const finding = makeEntry({ title: etched.title, evidence: etched.evidence, layer: 'traced', confidence: 0.9, verified: '2026-04-01' });
+  const r = consolidate([etched], [finding]);
+  assert.equal(r.updates.length, 1);
+  assert.equal(r.updates[0]!.layer, 'etched');
+  assert.equal(r.updates[0]!.confidence, 0.9);
+});
+
+test('a finding without a verified day uses its heading date', () => {
+  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '', date: '2026-05-05' });
+  const r = consolidate([existingEntry], [finding]);
+  assert.equal(r.updates[0]!.verified, '2026-05-05');
+  const fresh = consolidate([], [{ ...finding, title: 'New' }]);
+  assert.equal(fresh.appends[0]!.verified, '2026-05-05');
+});
+
+test('a junk verified value is replaced by a real day, never the other way round', () => {
+  const junk = makeEntry({ ...existingEntry, verified: 'last week' });
+  const finding = makeEntry({ title: junk.title, evidence: junk.evidence, verified: '2026-01-01', confidence: 0 });
+  assert.equal(consolidate([junk], [finding]).updates[0]!.verified, '2026-01-01');
+  const junkFinding = { ...finding, verified: 'someday', date: '' };
+  assert.deepEqual(consolidate([existingEntry], [junkFinding]).updates, []);
+});
+
+test('a broken NaN confidence does not produce an update on every run', () => {
+  const broken = makeEntry({ ...existingEntry, confidence: Number.NaN });
+  const finding = makeEntry({ title: broken.title, evidence: broken.evidence, verified: broken.verified, confidence: Number.NaN });
+  assert.deepEqual(consolidate([broken], [finding]).updates, []);
+});
+
+test('running consolidation again on its own result changes nothing', () => {
+  const findings = [
+    makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 }),
+    makeEntry({ title: 'Brand new', evidence: '`a.ts:1`' }),
+  ];
+  const once = applyConsolidation([existingEntry], consolidate([existingEntry], findings));
+  const again = consolidate(once, findings);
+  assert.deepEqual(again.updates, []);
+  assert.deepEqual(again.appends, []);
+  assert.deepEqual(again.placements.map((p) => p.action), ['unchanged', 'unchanged']);
+});
