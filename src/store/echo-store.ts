@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../core/config-defaults.ts';
-import { consolidate } from '../core/consolidation.ts';
+import { consolidate, matchKey } from '../core/consolidation.ts';
 import type { EchoEntry } from '../core/echo-entry.ts';
 import {
   appendEntries,
@@ -197,12 +197,6 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       linesAfter: countLines(out),
     };
   });
-}
-
-/** Title + evidence, the identity consolidation matches on. */
-export function matchKey(e: Pick<EchoEntry, 'title' | 'evidence'>): string {
-  const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
-  return `${norm(e.title)}\u0000${norm(e.evidence)}`;
 }
 
 const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');

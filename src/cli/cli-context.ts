@@ -1,0 +1,80 @@
+// What every subcommand gets: parsed options, the project's store, and the
+// output functions. Only main.ts builds it from `process`.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { EchoesConfig } from '../core/config-defaults.ts';
+import { EchoesError } from '../core/errors.ts';
+import { loadConfig } from '../store/config-file.ts';
+import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
+
+export interface CliIO {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+  readStdin: () => string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+export interface CommandContext {
+  io: CliIO;
+  project: string;
+  config: EchoesConfig;
+  paths: EchoPaths;
+  json: boolean;
+}
+
+export interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Returns the exit code. Throws EchoesError for refused input. */
+  run: (ctx: CommandContext, values: Record<string, string | boolean | string[] | undefined>, positionals: string[]) => Promise<number> | number;
+}
+
+export const COMMON_OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  project: { type: 'string' },
+} as const;
+
+/** The project root: --project, $CLAUDE_PROJECT_DIR, the nearest folder up with .claude/ or .git, else cwd. */
+export function findProject(io: CliIO, explicit?: string): string {
+  if (explicit) return resolve(io.cwd, explicit);
+  if (io.env.CLAUDE_PROJECT_DIR) return resolve(io.env.CLAUDE_PROJECT_DIR);
+  let dir = resolve(io.cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.claude')) || existsSync(join(dir, '.git'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(io.cwd);
+    dir = up;
+  }
+}
+
+export function parseCommandArgs(cmd: Command, args: string[]) {
+  try {
+    return parseArgs({ args, options: { ...COMMON_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    throw new EchoesError('bad-argument', `${cmd.name}: ${msg.replace(/\. To specify a positional.*$/, '')} (see rune-echoes ${cmd.name} --help)`);
+  }
+}
+
+export async function buildContext(io: CliIO, values: Record<string, unknown>): Promise<CommandContext> {
+  const project = findProject(io, values.project as string | undefined);
+  const { config, warnings } = await loadConfig(project);
+  for (const w of warnings) io.stderr(`warning: ${w}\n`);
+  return { io, project, config, paths: echoPaths(project, config, io.env.HOME || undefined), json: values.json === true };
+}
+
+export function stringOpt(values: Record<string, unknown>, key: string): string | undefined {
+  const v = values[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.io.stdout(JSON.stringify(value, null, 2) + '\n');
+}

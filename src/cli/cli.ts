@@ -1,0 +1,61 @@
+// argv → command. Returns an exit code; prints through the io it is given.
+import { EchoesError } from '../core/errors.ts';
+import { buildContext, parseCommandArgs, type CliIO, type Command } from './cli-context.ts';
+import { forgetCommand } from './cmd-forget.ts';
+import { pruneCommand } from './cmd-prune.ts';
+import { recordCommand } from './cmd-record.ts';
+import { rememberCommand } from './cmd-remember.ts';
+import { resetCommand } from './cmd-reset.ts';
+import { showCommand } from './cmd-show.ts';
+import { statusCommand } from './cmd-status.ts';
+
+export const COMMANDS: Command[] = [recordCommand, showCommand, rememberCommand, forgetCommand, pruneCommand, resetCommand, statusCommand];
+
+export function renderHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'rune-echoes — project memory for Claude Code agents (Rune Echoes)',
+    '',
+    'Usage: rune-echoes <command> [options]      (every command takes --json, --help, --project DIR)',
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Memory lives in .claude/echoes/ of the project; settings in .claude/rune-config.yml.',
+    '',
+  ].join('\n');
+}
+
+export function renderCommandHelp(cmd: Command): string {
+  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\nCommon options: --json (machine-readable output), --project DIR (default: nearest folder with .claude/ or .git)\n`;
+}
+
+export async function cli(io: CliIO): Promise<number> {
+  const [name, ...rest] = io.argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(renderHelp());
+    return 0;
+  }
+  if (name === '--version') {
+    io.stdout('0.1.0\n');
+    return 0;
+  }
+  const cmd = COMMANDS.find((c) => c.name === name);
+  try {
+    if (!cmd) throw new EchoesError('bad-argument', `unknown command "${name}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
+    const { values, positionals } = parseCommandArgs(cmd, rest);
+    if (values.help) {
+      io.stdout(renderCommandHelp(cmd));
+      return 0;
+    }
+    const ctx = await buildContext(io, values);
+    return await cmd.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+  } catch (err) {
+    if (err instanceof EchoesError) {
+      io.stderr(`rune-echoes: ${err.message}\n`);
+      return 1;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`rune-echoes: unexpected error: ${message.split('\n')[0]}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,12 @@
+// When each hook last ran, for `status`: the mtime of one tiny file per hook.
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.ts';
+import type { EchoPaths } from './echo-paths.ts';
+
+export const HOOK_NAMES = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'] as const;
+
+export const lastRunFile = (paths: EchoPaths, hook: string) => join(paths.stateDir, `last-run-${hook}`);
+
+export function markHookRun(paths: EchoPaths, hook: string, now: Date): void {
+  writeFileAtomic(paths, lastRunFile(paths, hook), now.toISOString() + '\n');
+}
