@@ -95,7 +95,11 @@ export function isCompactionRequest(call: MessagesCall): boolean {
   return /provide your summary based on the conversation|Respond with TEXT ONLY/i.test(text);
 }
 
-/** Side requests that want a short title or topic (JSON or plain). */
+/**
+ * Side requests that want a short title or topic (JSON or plain). None were
+ * seen from `claude -p` 2.1.330 with nonessential traffic off; this is a guard
+ * so that, should one appear, it gets a short answer instead of a scripted step.
+ */
 export const sideRequests: ScriptRule = (call) => {
   const system = call.systemText;
   if (/\btitle\b/i.test(system) && call.toolNames.length === 0) {
