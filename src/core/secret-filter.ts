@@ -1,0 +1,246 @@
+// The security filter every persisted text passes (SPEC §7): `<private>` spans
+// are dropped, secrets become `[REDACTED:<kind>]`, and a finding whose
+// evidence is sensitive keeps its learning but loses the evidence.
+// Pure and linear in the length of the text; the rules are in secret-rules.ts.
+
+import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
+import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath } from './path-ignore.ts';
+
+export interface Redaction {
+  kind: string;
+  count: number;
+}
+
+export interface FilterResult {
+  text: string;
+  redactions: Redaction[];
+}
+
+export interface FilterOptions {
+  /** Also redact e-mail addresses (kind `email`). Off by default: commit
+   * e-mails in transcripts are not secrets, but a finding's are (filterFinding). */
+  emails?: boolean;
+}
+
+/** What a stripped finding's evidence becomes. */
+export const EVIDENCE_REMOVED = '(evidence removed: sensitive)';
+
+interface Span {
+  start: number;
+  end: number;
+  kind: string;
+  /** Index of the rule in priority order; lower wins an overlap. */
+  rank: number;
+}
+
+/** Replaces secrets with `[REDACTED:<kind>]` and removes `<private>` spans. */
+export function filterSecrets(text: string, options: FilterOptions = {}): FilterResult {
+  const counts = new Map<string, number>();
+  const { text: visible, removed } = removePrivate(text);
+  if (removed > 0) counts.set('private', removed);
+
+  const rules = options.emails ? [...SECRET_RULES, EMAIL_RULE] : SECRET_RULES;
+  const spans = [...privateKeySpans(visible)];
+  rules.forEach((r, i) => collectSpans(visible, r, i + 1, spans));
+  const merged = mergeSpans(spans);
+
+  let out = '';
+  let at = 0;
+  for (const span of merged) {
+    out += visible.slice(at, span.start) + `[REDACTED:${span.kind}]`;
+    at = span.end;
+    counts.set(span.kind, (counts.get(span.kind) ?? 0) + 1);
+  }
+  out += visible.slice(at);
+  return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
+}
+
+/** True when filterSecrets would change the text. */
+export function hasSecret(text: string, options: FilterOptions = {}): boolean {
+  return filterSecrets(text, options).redactions.length > 0;
+}
+
+export interface FindingText {
+  learning: string;
+  evidence: string;
+  title?: string;
+}
+
+export interface FilteredFinding {
+  learning: string;
+  evidence: string;
+  /** True when the evidence was replaced by EVIDENCE_REMOVED. */
+  evidenceStripped: boolean;
+  /** Present when the input had a title. */
+  title?: string;
+  redactions: Redaction[];
+}
+
+export interface FindingFilterOptions {
+  /** `echoes.ignore` globs; evidence citing a matching path is stripped. */
+  ignore?: readonly string[];
+}
+
+/**
+ * Filters a finding before it is persisted: the learning (and title) keep
+ * their text with secrets redacted; evidence that holds a secret, an e-mail
+ * address, or a path on the ignore list is dropped as a whole, since a
+ * half-redacted quote can still give the secret away. E-mail counts only when
+ * the finding is not itself about e-mail handling.
+ */
+export function filterFinding(finding: FindingText, options: FindingFilterOptions = {}): FilteredFinding {
+  const aboutEmail = isAboutEmail(`${finding.title ?? ''}\n${finding.learning}`);
+  const opts: FilterOptions = { emails: !aboutEmail };
+  const learning = filterSecrets(finding.learning, opts);
+  const title = finding.title === undefined ? undefined : filterSecrets(finding.title, opts);
+  const evidence = filterSecrets(finding.evidence, opts);
+
+  const ignore = options.ignore ?? DEFAULT_IGNORE_GLOBS;
+  const sensitive =
+    evidence.redactions.some((r) => r.kind !== 'private') ||
+    evidencePaths(finding.evidence).some((p) => isIgnoredPath(p, ignore));
+
+  const result: FilteredFinding = {
+    learning: learning.text,
+    evidence: sensitive ? EVIDENCE_REMOVED : evidence.text,
+    evidenceStripped: sensitive,
+    redactions: sumRedactions([learning.redactions, title?.redactions ?? [], evidence.redactions]),
+  };
+  if (title) result.title = title.text;
+  return result;
+}
+
+const EMAIL_TOPIC = /\b(?:e-?mails?|mail(?:s|er|ers|box|boxes|ing)?|smtp|imap|pop3|mx records?|inbox|newsletters?|unsubscribe)\b/i;
+
+/** True when a finding is about e-mail handling, so addresses are its subject. */
+export function isAboutEmail(text: string): boolean {
+  return EMAIL_TOPIC.test(text);
+}
+
+function sumRedactions(lists: Redaction[][]): Redaction[] {
+  const counts = new Map<string, number>();
+  for (const list of lists) for (const r of list) counts.set(r.kind, (counts.get(r.kind) ?? 0) + r.count);
+  return [...counts].map(([kind, count]) => ({ kind, count }));
+}
+
+// ---- private spans --------------------------------------------------------
+
+const PRIVATE_TAG = /<(\/?)private\b[^<>]{0,100}>/gi;
+
+/**
+ * Drops `<private>…</private>`, nesting included; an unclosed tag hides the
+ * rest of the text, because the writer meant none of it to be kept. A stray
+ * closing tag outside any span is left alone.
+ */
+export function removePrivate(text: string): { text: string; removed: number } {
+  let out = '';
+  let at = 0;
+  let depth = 0;
+  let removed = 0;
+  for (const m of text.matchAll(PRIVATE_TAG)) {
+    const closing = m[1] === '/';
+    if (!closing) {
+      if (depth === 0) {
+        out += text.slice(at, m.index);
+        removed++;
+      }
+      depth++;
+    } else if (depth > 0) {
+      depth--;
+      if (depth === 0) at = m.index + m[0].length;
+    }
+  }
+  if (removed === 0) return { text, removed };
+  return { text: depth > 0 ? out : out + text.slice(at), removed };
+}
+
+// ---- spans ----------------------------------------------------------------
+
+function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): void {
+  r.pattern.lastIndex = 0;
+  for (const m of text.matchAll(r.pattern)) {
+    let range: [number, number] | undefined = m.indices?.[0];
+    const groups = m.indices?.groups;
+    if (groups) {
+      for (const g of Object.values(groups)) {
+        if (g) {
+          range = g;
+          break;
+        }
+      }
+    }
+    if (!range || range[1] <= range[0]) continue;
+    if (r.accept && !r.accept(text.slice(range[0], range[1]))) continue;
+    into.push({ start: range[0], end: range[1], kind: r.kind, rank });
+  }
+}
+
+/** Overlapping spans become one, labelled by the most specific rule. */
+function mergeSpans(spans: Span[]): Span[] {
+  spans.sort((a, b) => a.start - b.start || a.rank - b.rank);
+  const out: Span[] = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s.start < last.end) {
+      if (s.rank < last.rank) {
+        last.kind = s.kind;
+        last.rank = s.rank;
+      }
+      last.end = Math.max(last.end, s.end);
+    } else {
+      out.push({ ...s });
+    }
+  }
+  return out;
+}
+
+// PEM private keys span lines, so they are found by a scan instead of one
+// regex: a lazy `[\s\S]*?` up to the footer would rescan the rest of the text
+// for every header without one.
+const PEM_HEADER = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+/** Body of a key: base64, real or JSON-escaped newlines, `Proc-Type:` headers. */
+const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s\\:,.-]/;
+/** A key cut off before its footer: the header and the base64 lines after it. */
+const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|\\r?\\n)[ \t]*[A-Za-z0-9+/=]{1,200})*/y;
+const PEM_MAX_BODY = 64 * 1024;
+
+function privateKeySpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let footerAt = -2; // -2: not searched yet; -1: no footer after this point
+  let footerEnd = 0;
+  let badAt = -1; // first non-body character after the last failed header
+  let from = 0;
+  PEM_HEADER.lastIndex = 0;
+  for (let m = PEM_HEADER.exec(text); m; m = PEM_HEADER.exec(text)) {
+    const start = m.index;
+    if (start < from) continue;
+    const bodyStart = start + m[0].length;
+    if (footerAt !== -1 && footerAt < bodyStart) {
+      PEM_FOOTER.lastIndex = bodyStart;
+      const f = PEM_FOOTER.exec(text);
+      footerAt = f ? f.index : -1;
+      footerEnd = f ? f.index + f[0].length : 0;
+    }
+    let end = -1;
+    if (footerAt >= 0 && footerAt - bodyStart <= PEM_MAX_BODY && !(badAt >= bodyStart && badAt < footerAt)) {
+      const bad = firstNonBody(text, bodyStart, footerAt);
+      if (bad < 0) end = footerEnd;
+      else badAt = bad;
+    }
+    if (end < 0) {
+      PEM_TRUNCATED.lastIndex = bodyStart;
+      PEM_TRUNCATED.exec(text);
+      end = Math.max(bodyStart, PEM_TRUNCATED.lastIndex);
+    }
+    spans.push({ start, end, kind: 'private-key', rank: 0 });
+    from = end;
+    PEM_HEADER.lastIndex = Math.max(PEM_HEADER.lastIndex, end);
+  }
+  return spans;
+}
+
+function firstNonBody(text: string, from: number, to: number): number {
+  for (let i = from; i < to; i++) if (!PEM_BODY_CHAR.test(text[i]!)) return i;
+  return -1;
+}
