@@ -1,0 +1,261 @@
+// Runs the real Claude Code CLI (node_modules/.bin/claude) offline against the
+// scripted fake API in fake-anthropic-server.ts.
+//
+// FACTS VERIFIED ON @anthropic-ai/claude-code 2.1.330 (cli-facts.test.ts proves each)
+//
+// Environment. `claude -p` needs only HOME, ANTHROPIC_BASE_URL and any
+// ANTHROPIC_API_KEY: no onboarding flag, no key approval in ~/.claude.json.
+// With CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 the only request is
+// POST /v1/messages?beta=true (stream: true); without it also HEAD /api/hello.
+// No count_tokens, title or haiku side request was seen in -p. A run takes
+// about 0.7 s. `--output-format json` prints one object with session_id,
+// result, is_error, num_turns. Root + bypassPermissions exits 1 ("cannot be
+// used with root/sudo privileges") unless IS_SANDBOX=1.
+//
+// Hook stdin (every event): session_id, transcript_path
+// (HOME/.claude/projects/<cwd with non-alphanumerics as '-'>/<session_id>.jsonl),
+// cwd, hook_event_name; hooks run with cwd = project, CLAUDE_PLUGIN_ROOT and
+// CLAUDE_PROJECT_DIR set, and inherit Claude Code's environment. Extra fields:
+//   SessionStart  source: startup | resume | compact (resume adds
+//                 seconds_since_last_response, context_tokens…; compact adds model)
+//   UserPromptSubmit  prompt, prompt_id, permission_mode
+//   Stop          stop_hook_active (false), last_assistant_message,
+//                 permission_mode, effort, background_tasks, session_crons
+//   SubagentStop  agent_id, agent_type, agent_transcript_path
+//                 (<transcript without .jsonl>/subagents/agent-<agent_id>.jsonl),
+//                 stop_hook_active, last_assistant_message
+//   PreCompact    trigger: manual, custom_instructions: null
+//   SessionEnd    reason: "other" for a -p run
+// Order for `-p "hi"`: SessionStart, UserPromptSubmit, Stop, SessionEnd.
+// Order for `-p "/compact" --resume <id>`: SessionStart(resume), PreCompact,
+// SubagentStop (agent_type "" — the summariser is an internal subagent),
+// SessionStart(compact), SessionEnd; no UserPromptSubmit or Stop; same session id.
+// The Agent tool (named Agent, not Task; run_in_background:false to wait)
+// fires SubagentStop(agent_type "general-purpose") before the parent's Stop.
+//
+// additionalContext from SessionStart is NOT in the top-level `system` field:
+// it is the start of a `role: "system"` message right after the first user
+// message, as "SessionStart hook additional context: <text>" (several hooks or
+// sources give several such paragraphs). After /compact the next request holds
+// the summary ("This session is being continued from a previous
+// conversation…") and the compact and resume contexts. Subagent requests do
+// not get SessionStart context.
+//
+// Plugin: `/probe:hello a b` sends the command body with inline !`…` output
+// (CLAUDE_PLUGIN_ROOT expanded) and $ARGUMENTS replaced. bin/ is APPENDED to
+// the Bash tool's PATH. In -p a Bash command needs an allow rule such as
+// --allowedTools 'Bash(probe-bin:*)', else the tool result is an error
+// ("… requires approval" / "… needs approval"). Write to <project>/.claude/…
+// is refused ("Claude requested permissions to edit <path> which is a
+// sensitive file.") in default and acceptEdits mode even with Write allowed;
+// it works in bypassPermissions. `claude plugin validate [--json] <dir>` exits
+// 0 on the probe plugin (README/LICENSE/author only warned) and 1 on a bad name.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FakeAnthropic, MessagesCall, RecordedRequest } from './fake-anthropic-server.ts';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const claudeBin = join(repoRoot, 'node_modules', '.bin', 'claude');
+
+export interface RunClaudeOptions {
+  args: string[];
+  cwd: string;
+  /** A HOME made by makeClaudeHome(); Claude Code keeps config, sessions and transcripts there. */
+  home: string;
+  server: FakeAnthropic;
+  /** Extra environment; a value of undefined removes a variable. */
+  env?: Record<string, string | undefined>;
+  /** Hard limit; the whole process group is killed after it. Default 60 s. */
+  timeoutMs?: number;
+  /** Written to stdin then closed; without it stdin is /dev/null. */
+  stdin?: string;
+}
+
+export interface ClaudeRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  stderr: string;
+  /** Requests the fake server received while this run was alive. */
+  requests: RecordedRequest[];
+  /** The /v1/messages requests among them. */
+  calls: MessagesCall[];
+}
+
+/** Variables copied from the parent; everything else starts clean so runs are reproducible. */
+const inheritedEnv = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'SHELL', 'TZ'];
+
+/** Any value works for -p; the fake server ignores it. */
+export const fakeApiKey = 'sk-ant-api03-fake-e2e-key-0000000000';
+
+/** What keeps the CLI offline, quiet and non-interactive. */
+export function offlineEnv(home: string, server: FakeAnthropic): Record<string, string> {
+  return {
+    HOME: home,
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: fakeApiKey,
+    CI: 'true',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_UPDATES: '1',
+    DISABLE_GROWTHBOOK: '1',
+    DISABLE_INSTALLATION_CHECKS: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    CLAUDE_CODE_DISABLE_TERMINAL_TITLE: '1',
+  };
+}
+
+export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const env: Record<string, string> = {};
+  for (const name of inheritedEnv) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  Object.assign(env, offlineEnv(options.home, options.server));
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+
+  const firstRequest = options.server.requests.length;
+  const child = spawn(claudeBin, options.args, {
+    cwd: options.cwd,
+    env,
+    // Own process group, so a timeout can kill hooks and shells Claude Code started too.
+    detached: true,
+    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  child.stderr?.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+
+  return new Promise((resolvePromise, reject) => {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // Stragglers (background shells) must not outlive the run.
+      killGroup(child.pid);
+      const requests = options.server.requests.slice(firstRequest);
+      resolvePromise({
+        code,
+        signal,
+        timedOut,
+        stdout,
+        stderr,
+        requests,
+        calls: requests.flatMap((r) => (r.call ? [r.call] : [])),
+      });
+    });
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+/** The result object printed by `--output-format json`. */
+export interface JsonResult {
+  type: string;
+  subtype?: string;
+  is_error?: boolean;
+  result?: string;
+  session_id: string;
+  [key: string]: unknown;
+}
+
+export function parseJsonResult(stdout: string): JsonResult {
+  const text = stdout.trim();
+  const parsed: unknown = JSON.parse(text.slice(text.indexOf('{')));
+  return parsed as JsonResult;
+}
+
+/** Lines of `--output-format stream-json --verbose`. */
+export function parseStreamJson(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.trim().startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export async function makeTempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `rune-e2e-${prefix}-`));
+}
+
+/**
+ * A fresh HOME with the config a first start would otherwise ask about.
+ * `-p` needs none of it (measured), but it keeps interactive runs from
+ * stopping at onboarding or trust dialogs.
+ */
+export async function makeClaudeHome(options: { trustDirs?: string[] } = {}): Promise<string> {
+  const home = await makeTempDir('home');
+  const projects: Record<string, unknown> = {};
+  for (const dir of options.trustDirs ?? []) {
+    projects[dir] = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] };
+  }
+  const config = {
+    hasCompletedOnboarding: true,
+    numStartups: 1,
+    autoUpdates: false,
+    // Interactive runs ask once whether to use an env API key; the answer is
+    // stored under the key's last 20 characters.
+    customApiKeyResponses: { approved: [fakeApiKey.slice(-20)], rejected: [] },
+    projects,
+  };
+  await writeFile(join(home, '.claude.json'), JSON.stringify(config, null, 2));
+  await mkdir(join(home, '.claude'), { recursive: true });
+  return home;
+}
+
+/** Writes files given as relative path → content under root, creating folders. */
+export async function writeTree(root: string, files: Record<string, string>, mode?: number): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const path = join(root, rel);
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, content, mode === undefined ? undefined : { mode });
+  }
+}
+
+/** Reads a JSON-lines file; missing file → []. */
+export async function readJsonLines(path: string): Promise<Record<string, unknown>[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+export async function removeDirs(...dirs: string[]): Promise<void> {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+}
