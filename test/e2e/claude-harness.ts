@@ -52,6 +52,7 @@
 // 0 on the probe plugin (README/LICENSE/author only warned) and 1 on a bad name.
 
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -147,7 +148,7 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killTree(child.pid);
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
@@ -155,8 +156,8 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      // Stragglers (background shells) must not outlive the run.
-      killGroup(child.pid);
+      // Stragglers in claude's group must not outlive the run.
+      killTree(child.pid);
       const requests = options.server.requests.slice(firstRequest);
       resolvePromise({
         code,
@@ -171,13 +172,61 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
   });
 }
 
-function killGroup(pid: number | undefined): void {
+/**
+ * Kills claude's process group and every descendant. The group alone is not
+ * enough: the Bash tool starts its shells in process groups of their own.
+ * Descendants are found before anything is killed, because orphans are
+ * re-parented and can no longer be traced to claude.
+ */
+function killTree(pid: number | undefined): void {
   if (pid === undefined) return;
+  const victims = [pid, ...descendantsOf(pid)];
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {
-    // Already gone.
+    // Group already gone.
   }
+  for (const victim of victims) {
+    try {
+      process.kill(victim, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Linux /proc walk; elsewhere returns [] and only the group is killed. */
+function descendantsOf(root: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the parenthesised command name: state, ppid, …
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
 }
 
 /** The result object printed by `--output-format json`. */
