@@ -1,14 +1,13 @@
 // Bundles every hook and the CLI into self-contained ESM files under dist/.
 // The bundles are committed: a marketplace install has no node_modules.
 import { build } from 'esbuild';
-import { readdirSync, rmSync, mkdirSync } from 'node:fs';
+import { rmSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const hookDir = join(root, 'src/hooks');
-const hooks = readdirSync(hookDir)
-  .filter((f) => f.endsWith('.ts') && f !== 'run-hook.ts' && !f.startsWith('hook-'))
-  .map((f) => f.replace(/\.ts$/, ''));
+// One bundle per hook event, so each loads only its own code path.
+const hooks = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'];
 
 const entryPoints = {
   cli: join(root, 'src/cli/main.ts'),

@@ -80,7 +80,8 @@ export function buildDigest(input: DigestInput): Digest {
   if (lines.length) {
     const share = remaining * 0.45;
     let used = 0;
-    take('Last session:');
+    // EPHEMERAL.md's own title ("Last session — …") is the label when it has one.
+    if (!/^last session/i.test(lines[0]!)) take('Last session:');
     for (const line of lines) {
       if (used + line.length > share) {
         take('- … (full summary: /rune:echoes search, or the latest archive log)');

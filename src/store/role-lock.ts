@@ -72,7 +72,7 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
   try { unlinkSync(aside); } catch { /* gone */ }
 }
 
-export function withLock<T>(paths: EchoPaths, name: string, fn: () => T, opts: LockOptions = {}): T {
+function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
   const waitMs = opts.waitMs ?? 10_000;
   const staleMs = opts.staleMs ?? 120_000;
   mkdirSync(assertWritable(paths, paths.locksDir), { recursive: true });
@@ -88,12 +88,30 @@ export function withLock<T>(paths: EchoPaths, name: string, fn: () => T, opts: L
     sleep(delay + Math.floor(Math.random() * delay));
     delay = Math.min(delay * 2, 100);
   }
+  return { lockPath, token };
+}
+
+function release(lockPath: string, token: string): void {
+  // Release only our own lock; if it was (wrongly) recovered from us, leave the new holder's.
+  try {
+    if (readFileSync(lockPath, 'utf8') === token) unlinkSync(lockPath);
+  } catch { /* already gone */ }
+}
+
+export function withLock<T>(paths: EchoPaths, name: string, fn: () => T, opts: LockOptions = {}): T {
+  const { lockPath, token } = acquire(paths, name, opts);
   try {
     return fn();
   } finally {
-    // Release only our own lock; if it was (wrongly) recovered from us, leave the new holder's.
-    try {
-      if (readFileSync(lockPath, 'utf8') === token) unlinkSync(lockPath);
-    } catch { /* already gone */ }
+    release(lockPath, token);
+  }
+}
+
+export async function withLockAsync<T>(paths: EchoPaths, name: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const { lockPath, token } = acquire(paths, name, opts);
+  try {
+    return await fn();
+  } finally {
+    release(lockPath, token);
   }
 }

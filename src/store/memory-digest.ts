@@ -1,0 +1,45 @@
+// Gathers what the SessionStart digest needs from the store and builds it.
+import { readdirSync } from 'node:fs';
+import type { EchoesConfig } from '../core/config-defaults.ts';
+import { buildDigest, type Digest, type DigestEntry } from '../core/digest.ts';
+import { scoreEntries } from '../core/echo-score.ts';
+import { listArchiveLogs } from './archive-logs.ts';
+import type { EchoPaths } from './echo-paths.ts';
+import { readAllEntries } from './echo-store.ts';
+import { readUsage } from './usage-log.ts';
+
+function countSolutions(paths: EchoPaths): number {
+  try {
+    return readdirSync(paths.solutionsDir, { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
+  } catch {
+    return 0;
+  }
+}
+
+export function digestFromStore(paths: EchoPaths, config: EchoesConfig, lastSession: string, now: Date): { digest: Digest; errors: string[] } {
+  const { roles } = readAllEntries(paths, config);
+  const events = readUsage(paths);
+  const etched: DigestEntry[] = [];
+  const lessons: DigestEntry[] = [];
+  let total = 0;
+  const errors: string[] = [];
+  for (const r of roles) {
+    if (r.error) errors.push(`${r.role}: ${r.error}`);
+    const live = r.entries.filter((e) => !e.status);
+    total += live.length;
+    const scores = scoreEntries(live, events, now, config.relevanceWindow);
+    live.forEach((entry, i) => {
+      const d = { entry, role: r.role, score: scores[i]!.score };
+      if (entry.layer === 'etched') etched.push(d);
+      else if (entry.layer === 'inscribed') lessons.push(d);
+    });
+  }
+  const digest = buildDigest({
+    lastSession,
+    etched,
+    lessons,
+    counts: { entries: total, archiveLogs: listArchiveLogs(paths).length, solutions: countSolutions(paths) },
+    budgetTokens: config.budgetTokens,
+  });
+  return { digest, errors };
+}

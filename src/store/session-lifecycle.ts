@@ -1,0 +1,74 @@
+// The session side of the hooks (SPEC §8): read the transcript incrementally,
+// keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
+import { statSync } from 'node:fs';
+import type { SessionSummary } from '../core/session-summary.ts';
+import { archiveIndexText, describeArchiveLog, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
+import { emptySummary, isEmptySummary, mergeSummaries } from '../core/summary-merge.ts';
+import { writeFileAtomic } from './atomic-file.ts';
+import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
+import type { EchoPaths } from './echo-paths.ts';
+import { withLockAsync } from './role-lock.ts';
+import { newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
+import { readTranscript } from './transcript-reader.ts';
+
+export interface SessionRef {
+  sessionId: string;
+  transcriptPath: string;
+}
+
+/**
+ * Reads what is new in the transcript since the last hook of this session and
+ * folds it into the draft and the un-checkpointed span. `then` runs under the
+ * session's lock with the fresh state, and its returned state is saved.
+ */
+export async function advanceSession(
+  paths: EchoPaths,
+  ref: SessionRef,
+  now: Date,
+  watchTerms: string[],
+  then: (state: SessionState) => SessionState | void = () => undefined,
+): Promise<SessionState> {
+  return withLockAsync(paths, `session-${safeSessionKey(ref.sessionId)}`, async () => {
+    let state = readSessionState(paths, ref.sessionId) ?? newSessionState(ref.sessionId, ref.transcriptPath, now);
+    const transcript = ref.transcriptPath || state.transcriptPath;
+    if (transcript) {
+      let size = -1;
+      try { size = statSync(transcript).size; } catch { /* no transcript (yet) */ }
+      // A shorter file than we read means it was replaced: read it again from the start.
+      if (size >= 0 && size < state.offset) state = { ...state, offset: 0, draft: null, span: null };
+      if (size > state.offset) {
+        const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
+        const piece = { ...part.summary, sessionId: part.summary.sessionId || ref.sessionId };
+        state = {
+          ...state,
+          transcriptPath: transcript,
+          offset: part.endOffset,
+          draft: mergeSummaries(state.draft ?? emptySummary(), piece),
+          span: mergeSummaries(state.span ?? emptySummary(), piece),
+        };
+      }
+    }
+    state = { ...state, updatedAt: now.toISOString() };
+    state = then(state) ?? state;
+    writeSessionState(paths, state);
+    return state;
+  }, { waitMs: 5000 });
+}
+
+/** Writes the span since the last checkpoint as the next archive log; returns its number, or null when there was nothing new. */
+export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: ArchiveTrigger, now: Date): { state: SessionState; seq: number | null } {
+  const span = state.span;
+  if (!span || isEmptySummary(span)) return { state, seq: null };
+  const seq = writeNextArchiveLog(paths, {
+    render: (n) => renderArchiveLog(n, span, trigger, now),
+    indexLine: () => archiveIndexText(span, trigger, now),
+  });
+  repairArchiveIndex(paths, describeArchiveLog);
+  return { state: { ...state, span: null, archiveLogs: [...state.archiveLogs, seq] }, seq };
+}
+
+export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null): boolean {
+  if (!summary || isEmptySummary(summary)) return false;
+  writeFileAtomic(paths, paths.ephemeral, renderEphemeral(summary));
+  return true;
+}
