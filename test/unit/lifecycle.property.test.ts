@@ -1,0 +1,174 @@
+// Properties of the lifecycle core over generated entries (fast-check):
+// consolidation is idempotent and loses or doubles nothing; pruning never
+// touches etched entries and always gets under the limit when it can; scores
+// stay within 0..1.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { applyConsolidation, consolidate, matchKey } from '../../src/core/consolidation.ts';
+import { echoScore, scoreEntries } from '../../src/core/echo-score.ts';
+import { planPrune } from '../../src/core/pruning.ts';
+import { compressKnowledge, evidenceRefs } from '../../src/core/knowledge-blocks.ts';
+import type { UsageEvent } from '../../src/core/usage-events.ts';
+import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import { entryArb, entryListArb } from './entry-arbitrary.ts';
+
+const NOW = new Date('2026-06-01T12:00:00Z');
+const RUNS = { numRuns: 300 };
+
+const eventsArb = (ids: string[]): fc.Arbitrary<UsageEvent[]> =>
+  fc.array(
+    fc.record({
+      ts: fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2026, 6, 1) }).map((ms) => new Date(ms).toISOString()),
+      session: fc.constantFrom('s1', 's2', 's3', 's4', 's5', 's6'),
+      event: fc.constantFrom('injected' as const, 'referenced' as const),
+      ids: fc.subarray(ids.length > 0 ? ids : ['none']),
+    }),
+    { maxLength: 30 },
+  );
+
+/** The same entries verified within the last 60 days (by id, so it is deterministic). */
+function recentCopies(entries: EchoEntry[]): EchoEntry[] {
+  return entries.map((e) => {
+    const daysAgo = [...e.id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 60, 7);
+    return { ...e, verified: new Date(NOW.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10) };
+  });
+}
+
+test('consolidation is idempotent: a second run on its result gives no updates and no appends', () => {
+  fc.assert(
+    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
+      const once = applyConsolidation(existing, consolidate(existing, findings));
+      const again = consolidate(once, findings);
+      assert.deepEqual(again.updates, []);
+      assert.deepEqual(again.appends, []);
+    }),
+    RUNS,
+  );
+});
+
+test('every finding ends up exactly once, as an append or merged into exactly one entry', () => {
+  fc.assert(
+    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
+      const result = consolidate(existing, findings);
+      const after = applyConsolidation(existing, result);
+      assert.deepEqual(result.placements.map((p) => p.finding), findings.map((_, i) => i));
+      const ids = after.map((e) => e.id);
+      assert.equal(new Set(ids).size, ids.length, 'ids stay unique');
+      findings.forEach((f, i) => {
+        const home = after.filter((e) => e.id === result.placements[i]!.id);
+        assert.equal(home.length, 1);
+        assert.equal(matchKey(home[0]!), matchKey(f), 'the entry records the same evidence and pattern');
+        if (Number.isFinite(f.confidence)) assert.ok(home[0]!.confidence >= f.confidence, 'no confidence lost');
+      });
+      // One append per distinct new key, and none for keys that already existed.
+      const existingKeys = new Set(existing.map(matchKey));
+      const newKeys = new Set(findings.map(matchKey).filter((k) => !existingKeys.has(k)));
+      assert.equal(result.appends.length, newKeys.size);
+    }),
+    RUNS,
+  );
+});
+
+test('consolidation never changes the layer of an existing entry, so etched stays etched', () => {
+  fc.assert(
+    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
+      const byId = new Map(existing.map((e) => [e.id, e]));
+      for (const u of consolidate(existing, findings).updates) {
+        const before = byId.get(u.id)!;
+        assert.equal(u.layer, before.layer);
+        assert.deepEqual({ ...u, verified: before.verified, confidence: before.confidence }, before, 'only verified and confidence move');
+      }
+    }),
+    RUNS,
+  );
+});
+
+test('pruning never archives or compresses etched entries and gets under the limit unless etched alone exceed it', () => {
+  // The limit is drawn relative to the file's size, and half the files are
+  // recent, so that all three stages (status, age rules, 20% steps) run often.
+  const arb = fc.tuple(entryListArb(30), fc.boolean()).chain(([entries, recent]) =>
+    fc.record({
+      entries: recent ? fc.constant(entries).map(recentCopies) : fc.constant(entries),
+      lines: fc.array(fc.integer({ min: 1, max: 20 }), { minLength: entries.length, maxLength: entries.length }),
+      otherLines: fc.integer({ min: 0, max: 40 }),
+      limitShare: fc.double({ min: -0.2, max: 1.1, noNaN: true }),
+      events: eventsArb(entries.map((e) => e.id)),
+      window: fc.integer({ min: 1, max: 25 }),
+    }),
+  );
+  fc.assert(
+    fc.property(arb, ({ entries, lines, otherLines, limitShare, events, window }) => {
+      // The limit falls between what must stay (other text and etched) and the
+      // whole file most of the time; a negative share puts it below what must stay.
+      const fixed = otherLines + entries.reduce((s, e, i) => s + (e.layer === 'etched' ? lines[i]! : 0), 0);
+      const movable = lines.reduce((a, b) => a + b, 0) + otherLines - fixed;
+      const maxLines = Math.max(0, fixed + Math.floor(movable * limitShare));
+      const items = entries.map((entry, i) => ({ entry, lines: lines[i]! }));
+      const plan = planPrune({ entries: items, otherLines, maxLines, events, now: NOW, window });
+      const byId = new Map(items.map((x) => [x.entry.id, x]));
+      const removed = [...plan.archive, ...plan.compress];
+      assert.equal(new Set(removed).size, removed.length, 'no entry is chosen twice');
+      for (const id of removed) assert.notEqual(byId.get(id)!.entry.layer, 'etched');
+      for (const id of plan.compress) assert.equal(byId.get(id)!.entry.layer, 'traced');
+      for (const id of removed) assert.ok(plan.reasons.has(id));
+
+      const total = otherLines + items.reduce((s, x) => s + x.lines, 0);
+      const after = total - removed.reduce((s, id) => s + byId.get(id)!.lines, 0);
+      assert.equal(plan.linesAfter, after);
+      if (total <= maxLines) assert.equal(removed.length, 0, 'nothing moves within the limit');
+      const etchedLines = otherLines + items.filter((x) => x.entry.layer === 'etched').reduce((s, x) => s + x.lines, 0);
+      if (etchedLines <= maxLines) assert.ok(after <= maxLines, `after ${after} > ${maxLines}`);
+      assert.equal(plan.overLimit, after > maxLines);
+    }),
+    RUNS,
+  );
+});
+
+test('pruning plans do not depend on the order of the entries', () => {
+  fc.assert(
+    fc.property(entryListArb(20), fc.integer({ min: 0, max: 200 }), (entries, maxLines) => {
+      const items = entries.map((entry) => ({ entry, lines: 9 }));
+      const a = planPrune({ entries: items, otherLines: 3, maxLines, events: [], now: NOW, window: 20 });
+      const b = planPrune({ entries: [...items].reverse(), otherLines: 3, maxLines, events: [], now: NOW, window: 20 });
+      assert.deepEqual([...b.archive].sort(), [...a.archive].sort());
+      assert.deepEqual([...b.compress].sort(), [...a.compress].sort());
+    }),
+    RUNS,
+  );
+});
+
+test('echo scores lie within 0..1 and etched is always 1', () => {
+  fc.assert(
+    fc.property(entryListArb(), fc.double({ min: -2, max: 3, noNaN: false }), (entries, relevance) => {
+      for (const e of entries) {
+        const s = echoScore(e, { now: NOW, relevance });
+        assert.ok(s >= 0 && s <= 1, `score ${s}`);
+        if (e.layer === 'etched') assert.equal(s, 1);
+      }
+    }),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(entryListArb().chain((entries) => fc.tuple(fc.constant(entries), eventsArb(entries.map((e) => e.id)))), ([entries, events]) => {
+      for (const s of scoreEntries(entries, events, NOW, 20)) {
+        assert.ok(s.score >= 0 && s.score <= 1);
+        assert.ok(s.relevance >= 0 && s.relevance <= 1);
+      }
+    }),
+    RUNS,
+  );
+});
+
+test('knowledge compression keeps every entry and every evidence reference in 3-5 line blocks', () => {
+  fc.assert(
+    fc.property(entryListArb(30), (entries) => {
+      const { blocks, text } = compressKnowledge(entries, { now: NOW });
+      assert.deepEqual(blocks.flatMap((b) => b.ids).sort(), entries.map((e) => e.id).sort());
+      for (const b of blocks) assert.ok(b.lines.length >= 3 && b.lines.length <= 5);
+      for (const e of entries) for (const ref of evidenceRefs(e.evidence)) assert.ok(text.includes(ref), ref);
+    }),
+    RUNS,
+  );
+});
