@@ -9,7 +9,9 @@
 // POST /v1/messages?beta=true (stream: true); without it also HEAD /api/hello.
 // No count_tokens, title or haiku side request was seen in -p. A run takes
 // about 0.7 s. `--output-format json` prints one object with session_id,
-// result, is_error, num_turns. Root + bypassPermissions exits 1 ("cannot be
+// result, is_error, num_turns. `-p --input-format stream-json` with
+// streamJsonTurns() on stdin runs several turns in one process: SessionStart
+// and SessionEnd once, UserPromptSubmit and Stop per turn. Root + bypassPermissions exits 1 ("cannot be
 // used with root/sudo privileges") unless IS_SANDBOX=1.
 //
 // Hook stdin (every event): session_id, transcript_path
@@ -243,6 +245,14 @@ export function parseJsonResult(stdout: string): JsonResult {
   const text = stdout.trim();
   const parsed: unknown = JSON.parse(text.slice(text.indexOf('{')));
   return parsed as JsonResult;
+}
+
+/**
+ * stdin for `-p --input-format stream-json`: several user turns in one
+ * session and one process (SessionStart and SessionEnd once, Stop per turn).
+ */
+export function streamJsonTurns(prompts: string[]): string {
+  return prompts.map((text) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`).join('');
 }
 
 /** Lines of `--output-format stream-json --verbose`. */

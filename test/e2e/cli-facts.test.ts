@@ -12,8 +12,10 @@ import {
   makeClaudeHome,
   makeTempDir,
   parseJsonResult,
+  parseStreamJson,
   removeDirs,
   runClaude,
+  streamJsonTurns,
   writeTree,
   type ClaudeRun,
 } from './claude-harness.ts';
@@ -134,6 +136,26 @@ describe('claude -p with a plugin (one session, then resumed for /compact)', () 
     assert.match(call.systemMessagesText, /PROBE-CONTEXT source=compact<\/rune-echoes>/);
     assert.match(call.systemMessagesText, /PROBE-CONTEXT source=resume<\/rune-echoes>/);
   });
+});
+
+test('(a) several stream-json turns in one process fire Stop per turn and SessionEnd once', { timeout: testTimeout }, async () => {
+  const log = join(logs, `hooks-${++logCount}.jsonl`);
+  const run = await runClaude({
+    args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--plugin-dir', plugin],
+    cwd: project,
+    home,
+    server,
+    env: { PROBE_LOG: log },
+    stdin: streamJsonTurns(['first turn', 'second turn']),
+    timeoutMs: runTimeout,
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const hooks = await readHookLog(log);
+  assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'Stop', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
+  assert.deepEqual(run.calls.map((c) => c.promptText), ['first turn', 'second turn']);
+  const results = parseStreamJson(run.stdout).filter((line) => line.type === 'result');
+  assert.equal(results.length, 2, 'one result line per turn');
+  assert.equal(new Set(hooks.map((h) => h.stdin.session_id)).size, 1);
 });
 
 test('(d) a plugin command expands with its inline bash output and arguments', { timeout: testTimeout }, async () => {
