@@ -50,9 +50,11 @@ export function evidenceRefs(evidence: string): string[] {
 /** First sentence of the learning, cut at a word boundary when it runs long. */
 export function firstSentence(learning: string): string {
   const text = learning.replace(/\s+/g, ' ').trim();
-  // A sentence ends at . ! ? followed by a space and a capital, a backtick or the end,
-  // so "e.g. the" and "src/app.ts" do not end it.
-  const m = /^.*?[.!?](?=\s+[A-Z`"(]|$)/.exec(text);
+  // A sentence ends at . ! ? followed by a space and something that starts one
+  // (a capital, a backtick, bold, the next list number) or by the end, so
+  // "e.g. the" and "src/app.ts" do not end it. The first 8 characters never
+  // do, so a leading "1. **Point**" is not a sentence on its own.
+  const m = /^.{8,}?[.!?](?=\s+(?:[A-Z`"(]|\*\*|\d+\.\s)|$)/.exec(text);
   const sentence = m === null ? text : m[0];
   if (sentence.length <= MAX_SENTENCE) return sentence;
   const cut = sentence.slice(0, MAX_SENTENCE);

@@ -1,5 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { documentEntries, parseEchoDocument, renderEntry as renderDocumentEntry } from '../../src/core/echo-document.ts';
 import { compressKnowledge, estimateTokens, evidenceRefs, firstSentence } from '../../src/core/knowledge-blocks.ts';
 import type { EchoEntry } from '../../src/core/echo-entry.ts';
 import { makeEntry } from './entry-arbitrary.ts';
@@ -148,6 +151,28 @@ test('compression of a realistic knowledge file over 300 lines saves tokens and 
   for (const b of blocks) assert.ok(b.lines.length >= 3 && b.lines.length <= 5, `block "${b.topic}" has ${b.lines.length} lines`);
 });
 
+// Real Rune echo files (read in place, never copied): the reviewer, planner and
+// orchestrator memories of vinhnxv/rune, far over any limit.
+const REAL_MEMORY = fileURLToPath(new URL('../../../shared/realdata/memory/', import.meta.url));
+
+test('compression of real Rune echo files keeps every evidence reference', (t) => {
+  if (!existsSync(REAL_MEMORY)) {
+    t.skip('realdata not present');
+    return;
+  }
+  const files = readdirSync(REAL_MEMORY).filter((f) => f.includes('__.claude__echoes__'));
+  assert.ok(files.length > 0);
+  for (const file of files) {
+    const entries = documentEntries(parseEchoDocument(readFileSync(REAL_MEMORY + file, 'utf8')));
+    const before = entries.map((e) => renderDocumentEntry(e)).join('\n');
+    const { text } = compressKnowledge(entries, { now });
+    const saving = 1 - estimateTokens(text) / estimateTokens(before);
+    t.diagnostic(`${file}: ${entries.length} entries, ${estimateTokens(before)} → ${estimateTokens(text)} tokens, saving ${(saving * 100).toFixed(1)}%`);
+    assert.ok(saving > 0.2, file);
+    for (const e of entries) for (const ref of evidenceRefs(e.evidence)) assert.ok(text.includes(ref), `${file} ${e.id}: ${ref}`);
+  }
+});
+
 test('related entries share a block: same tag first, then shared title words', () => {
   const entries = [
     makeEntry({ id: 'a', title: 'Slow queries', tags: ['db'], evidence: '`a.ts:1`' }),
@@ -229,6 +254,8 @@ test('evidence references are the backticked spans, else the text before the des
 test('first sentence does not stop at abbreviations or file names, and long ones are cut at a word', () => {
   assert.equal(firstSentence('Use e.g. src/app.ts for this. Then more.'), 'Use e.g. src/app.ts for this.');
   assert.equal(firstSentence('No full stop here'), 'No full stop here');
+  assert.equal(firstSentence('1. **Verify claims** with grep. 2. **Next** point.'), '1. **Verify claims** with grep.');
+  assert.equal(firstSentence('Short. Then more.'), 'Short. Then more.');
   const long = firstSentence(`${'word '.repeat(60)}end.`);
   assert.ok(long.length <= 201 && long.endsWith('word…'));
 });
