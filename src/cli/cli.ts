@@ -1,15 +1,17 @@
 // argv → command. Returns an exit code; prints through the io it is given.
 import { EchoesError } from '../core/errors.ts';
 import { buildContext, parseCommandArgs, type CliIO, type Command } from './cli-context.ts';
+import { consolidateCommand } from './cmd-consolidate.ts';
 import { forgetCommand } from './cmd-forget.ts';
 import { pruneCommand } from './cmd-prune.ts';
 import { recordCommand } from './cmd-record.ts';
 import { rememberCommand } from './cmd-remember.ts';
 import { resetCommand } from './cmd-reset.ts';
+import { searchCommand } from './cmd-search.ts';
 import { showCommand } from './cmd-show.ts';
 import { statusCommand } from './cmd-status.ts';
 
-export const COMMANDS: Command[] = [recordCommand, showCommand, rememberCommand, forgetCommand, pruneCommand, resetCommand, statusCommand];
+export const COMMANDS: Command[] = [recordCommand, showCommand, searchCommand, rememberCommand, forgetCommand, consolidateCommand, pruneCommand, resetCommand, statusCommand];
 
 export function renderHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,26 @@
+// rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
+import { listRoles, consolidateRole } from '../store/echo-store.ts';
+import { assertSafeName } from '../store/echo-paths.ts';
+import { readUsage } from '../store/usage-log.ts';
+import { printJson, stringOpt, type Command } from './cli-context.ts';
+
+export const consolidateCommand: Command = {
+  name: 'consolidate',
+  summary: "merge agents' findings files into each role's MEMORY.md now (--prune also prunes)",
+  usage: 'rune-echoes consolidate [--role R] [--prune]',
+  options: { role: { type: 'string' }, prune: { type: 'boolean' } },
+  run(ctx, values) {
+    const only = stringOpt(values, 'role');
+    const roles = only ? [assertSafeName(only, 'role')] : listRoles(ctx.paths);
+    const prune = values.prune === true;
+    const events = prune ? readUsage(ctx.paths) : [];
+    const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));
+    if (ctx.json) {
+      printJson(ctx, { roles: reports.map((r) => ({ role: r.role, findingsFiles: r.findingsFiles, appended: r.appended, updated: r.updated, linesAfter: r.linesAfter, pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [] })) });
+    } else {
+      for (const r of reports) ctx.io.stdout(`${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`);
+      if (reports.length === 0) ctx.io.stdout('No roles yet.\n');
+    }
+    return 0;
+  },
+};
