@@ -114,7 +114,8 @@ const EMAIL_TOPIC = /\b(?:e-?mails?|mail(?:s|er|ers|box|boxes|ing)?|smtp|imap|po
 
 /** True when a finding is about e-mail handling, so addresses are its subject. */
 export function isAboutEmail(text: string): boolean {
-  return EMAIL_TOPIC.test(text);
+  // The addresses themselves (`ops@corp-mail.io`) say nothing about the topic.
+  return EMAIL_TOPIC.test(text.replace(/(?<!\S)\S*@\S*/g, ' '));
 }
 
 function sumRedactions(lists: Redaction[][]): Redaction[] {
@@ -170,7 +171,7 @@ function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): 
       }
     }
     if (!range || range[1] <= range[0]) continue;
-    if (r.accept && !r.accept(text.slice(range[0], range[1]))) continue;
+    if (r.accept && !r.accept(text.slice(range[0], range[1]), text, range[0])) continue;
     into.push({ start: range[0], end: range[1], kind: r.kind, rank });
   }
 }

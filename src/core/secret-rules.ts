@@ -22,9 +22,12 @@ export interface SecretRule {
   /** Global regex with the `d` flag. Named groups `s`, `s1`, `s2`… (the first
    * that took part) mark the part to redact; without them the whole match is. */
   pattern: RegExp;
-  /** Second look at the redacted part; false keeps the text as it is. */
-  accept?: (value: string) => boolean;
+  /** Second look at the redacted part (`text` from `start` on); false keeps
+   * the text as it is. */
+  accept?: (value: string, text: string, start: number) => boolean;
 }
+
+type Accept = NonNullable<SecretRule['accept']>;
 
 /** Not preceded by a token character: the start of a run. */
 const B = String.raw`(?<![A-Za-z0-9_-])`;
@@ -33,12 +36,12 @@ const Q = String.raw`[*"'\x60\\]{0,4}`;
 /** Between a key name and its value: `=`, `:`, `:=`, `=>`, `?=`. */
 const SEP = String.raw`${Q}[ \t]{0,5}(?:=>|:=|\?=|[:=])[ \t]{0,5}${Q}`;
 
-function rule(kind: string, source: string, accept?: (value: string) => boolean): SecretRule {
+function rule(kind: string, source: string, accept?: Accept): SecretRule {
   return { kind, pattern: new RegExp(source, 'dgi'), ...(accept ? { accept } : {}) };
 }
 
 /** Same, case-sensitive: provider prefixes are exact. */
-function exact(kind: string, source: string, accept?: (value: string) => boolean): SecretRule {
+function exact(kind: string, source: string, accept?: Accept): SecretRule {
   return { kind, pattern: new RegExp(source, 'dg'), ...(accept ? { accept } : {}) };
 }
 
@@ -63,9 +66,9 @@ export function isPlaceholder(value: string): boolean {
   return value.length === 0 || PLACEHOLDER.test(value);
 }
 
-/** `form.password.data`, `getPassword(`, `user.pw`: code, not a value. */
+/** `form.password.data`, `getPassword(`, `request.form[`: code, not a value. */
 function isCodeReference(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*\(/.test(value)) return true;
+  if (/^[A-Za-z_$][\w$.]*[([]/.test(value)) return true;
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) && !/\d/.test(value);
 }
 
@@ -93,8 +96,12 @@ function looksLikeCredential(value: string): boolean {
   return /\d/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
-function acceptPassword(value: string): boolean {
-  return !isPlaceholder(value) && !isCodeReference(value);
+function acceptPassword(value: string, text: string, start: number): boolean {
+  if (isPlaceholder(value) || isCodeReference(value)) return false;
+  // `self.password = password`: an unquoted name after a spaced `=` is a
+  // variable in every language that allows that spacing; env files don't.
+  const quoted = /["'\x60]/.test(text[start - 1] ?? '');
+  return quoted || !/^[A-Za-z_$][\w$]*$/.test(value) || !/[ \t]=[ \t]*$/.test(text.slice(Math.max(0, start - 8), start));
 }
 
 /** OpenAI-style `sk-` keys always mix in digits or capitals; kebab words do not. */
@@ -107,7 +114,8 @@ function acceptUrlCredentials(userinfo: string): boolean {
   const colon = userinfo.indexOf(':');
   const user = userinfo.slice(0, colon);
   const pass = userinfo.slice(colon + 1);
-  return !isPlaceholder(user) && !isPlaceholder(pass);
+  // `redis://:pass@host` has no user; only the password must be real.
+  return (user === '' || !isPlaceholder(user)) && !isPlaceholder(pass);
 }
 
 // ---- the rules, most specific first (earlier kinds win overlaps) ----------
