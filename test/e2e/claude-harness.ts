@@ -11,8 +11,9 @@
 // about 0.7 s. `--output-format json` prints one object with session_id,
 // result, is_error, num_turns. `-p --input-format stream-json` with
 // streamJsonTurns() on stdin runs several turns in one process: SessionStart
-// and SessionEnd once, UserPromptSubmit and Stop per turn. Root + bypassPermissions exits 1 ("cannot be
-// used with root/sudo privileges") unless IS_SANDBOX=1.
+// and SessionEnd once, UserPromptSubmit and Stop per turn. As root,
+// bypassPermissions exits 1 ("cannot be used with root/sudo privileges")
+// unless IS_SANDBOX=1; runClaude does not pass the parent's IS_SANDBOX on.
 //
 // Hook stdin (every event): session_id, transcript_path
 // (HOME/.claude/projects/<cwd with non-alphanumerics as '-'>/<session_id>.jsonl),
@@ -27,7 +28,10 @@
 //                 (<transcript without .jsonl>/subagents/agent-<agent_id>.jsonl),
 //                 stop_hook_active, last_assistant_message
 //   PreCompact    trigger: manual, custom_instructions: null
-//   SessionEnd    reason: "other" for a -p run
+//   SessionEnd    reason: "other" for a -p run. Budget (measured once, not
+//                 under test): ~1.5 s in all, whatever the hook's own timeout;
+//                 a hook still running then is cancelled ("Hook cancelled" on
+//                 stderr). CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS raises it.
 // Order for `-p "hi"`: SessionStart, UserPromptSubmit, Stop, SessionEnd.
 // Order for `-p "/compact" --resume <id>`: SessionStart(resume), PreCompact,
 // SubagentStop (agent_type "" — the summariser is an internal subagent),
