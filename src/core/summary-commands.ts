@@ -1,0 +1,62 @@
+// Shell commands as a person would list them: one line, no cd prefix, no
+// redirections, commit messages elided so twenty commits count as one row.
+
+import { oneLine, truncate } from './summary-text.ts';
+
+export const COMMAND_MAX = 100;
+
+/** The command on one line, without cd prefix, redirections or message bodies (not cut to length). */
+export function normalizeCommand(command: string, cwd: string | null): string {
+  let c = command;
+  // A heredoc body (commit messages, scripts) is content, not the command.
+  c = c.replace(/"\$\(cat\s*<<[\s\S]*$/, '…').replace(/<<-?\s*['"]?\w+['"]?[\s\S]*$/, '<< …');
+  c = c.replace(/-m\s+(?:"(?:[^"\\]|\\.)*"|'[^']*')/g, '-m …');
+  const firstLine = c.split('\n')[0] ?? '';
+  c = firstLine.length < c.length ? `${firstLine} …` : firstLine;
+  if (cwd) {
+    const base = cwd.endsWith('/') ? cwd.slice(0, -1) : cwd;
+    if (base.length > 1) c = c.split(`${base}/`).join('').split(base).join('.');
+  }
+  c = c
+    .replace(/^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*/, '')
+    .replace(/\s+2>&1\b/g, '')
+    .replace(/\s*\|\s*(?:tail|head)(?:\s+-n)?\s+-?\d+\s*$/, '')
+    .replace(/\s*\|\s*(?:tail|head)\s*$/, '');
+  return oneLine(c);
+}
+
+/** The normalized command cut to a display length. */
+export function displayCommand(normalized: string): string {
+  return truncate(normalized, COMMAND_MAX);
+}
+
+/** "mix test", "git push", "npm run build": what a re-run of the same check shares. */
+export function commandFamily(normalized: string): string {
+  const last = normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized;
+  const words = last.split(/\s+/).filter(Boolean);
+  const out: string[] = [];
+  for (const w of words) {
+    if (out.length > 0 && (w.startsWith('-') || w.includes('/') || w.includes('.'))) break;
+    out.push(w);
+    if (out.length === (out[0] === 'npm' || out[0] === 'npx' || out[0] === 'pnpm' || out[0] === 'yarn' ? 3 : 2)) break;
+  }
+  return out.join(' ');
+}
+
+const INSPECTION = /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|bd (?:show|ready|list|stats))\b/;
+const VERIFICATION = /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
+
+/** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
+export function isVerification(command: string): boolean {
+  return VERIFICATION.test(command) && !INSPECTION.test(command);
+}
+
+/** How much a command row matters when only a few fit (higher = keep). */
+export function commandWeight(row: { command: string; count: number; failures: number; failed: boolean }): number {
+  let w = Math.min(row.count - 1, 3);
+  if (row.failures > 0) w += 3;
+  if (row.failed) w += 2;
+  if (VERIFICATION.test(row.command)) w += 3;
+  if (INSPECTION.test(row.command)) w -= 3;
+  return w;
+}

@@ -1,0 +1,183 @@
+// Deterministic heuristics that pick "what was done and decided" out of
+// assistant prose. No model call: cue phrases, sentence position and a few
+// shapes (plans, commit messages, wrap-up lists) are scored, and the best few
+// are kept. Scores are small integers so ties resolve by position, stably.
+
+import { dedupeKey, oneLine, plainMarkdown, splitSentences, stripCodeFences, truncate } from './summary-text.ts';
+
+export const DECISION_MAX_CHARS = 220;
+
+interface Cue {
+  re: RegExp;
+  weight: number;
+}
+
+const CUES: Cue[] = [
+  { re: /\broot[- ]cause\b/i, weight: 4 },
+  { re: /\bthe (?:real |actual |underlying )?(?:issue|problem|bug|culprit|cause) (?:is|was|here is)\b/i, weight: 4 },
+  { re: /\b(?:that|this)(?:'s| is| was) (?:the|a) (?:real )?(?:bug|problem|issue|cause)\b/i, weight: 4 },
+  { re: /\bthe issue is clear\b/i, weight: 3 },
+  { re: /\bcaused by\b|\bturns out\b|\bthe fix (?:is|was)\b/i, weight: 3 },
+  { re: /\bfalse positive\b|\bworkaround\b|\bregression\b/i, weight: 3 },
+  { re: /\b(?:decided|decision|we agreed|going with|opted|chose)\b/i, weight: 3 },
+  { re: /\binstead of\b|\brather than\b|\binstead\b/i, weight: 2 },
+  { re: /\b(?:fixed|resolved)\b/i, weight: 2 },
+  { re: /\bbecause\b|\bsince the\b|\bso that\b/i, weight: 1 },
+  { re: /\bshould(?: not|n't)? (?:be|use|have|go)\b|\bmust\b|\bnever\b|\balways\b/i, weight: 1 },
+  { re: /^(?:I'll|I will|We'll|I'm going to)\b/i, weight: 1 },
+  { re: /^(?:done|all done)\b/i, weight: 2 },
+  { re: /\b(?:is|are|was|were) (?:now )?(?:done|complete|fixed|resolved|unblocked)\b|\bpre-existing\b/i, weight: 1 },
+];
+
+const PENALTIES: Cue[] = [
+  { re: /^(?:now,? |next,? |first,? |then,? |ok(?:ay)?,? |good,? )?(?:let me|let's|let us)\b/i, weight: -5 },
+  { re: /^(?:now|next|first|then)\b/i, weight: -1 },
+  { re: /:$/, weight: -2 },
+  { re: /\?$/, weight: -2 },
+  { re: /^(?:I need to|I have to|I should check|I see\b)/i, weight: -1 },
+];
+
+const FILLER = /^(?:perfect|great|excellent|good|nice|awesome|ok|okay|done|all done|all set|got it|sure|alright)[!.,]*$/i;
+
+// Openers that narrate the assistant's own state, not the work.
+const NARRATION = /^(?:(?:now|ok(?:ay)?|good|great|perfect),? )?(?:let me|let's|i now have|now i have|i have (?:all|a (?:complete|clear|good|full|thorough)))\b/i;
+
+// Sentences that announce a list ("Here's a summary:") carry no content themselves.
+const ANNOUNCE = /^(?:here(?:'s| is| are)\b|below is\b|the following\b|summary\b|in summary\b|to summari[sz]e\b)/i;
+
+/** Scores one sentence of assistant prose; ≥ CUE_THRESHOLD makes it a candidate decision. */
+export function scoreSentence(sentence: string): number {
+  const s = sentence.trim();
+  if (s.length < 20 || FILLER.test(s)) return -5;
+  let score = 0;
+  for (const c of CUES) if (c.re.test(s)) score += c.weight;
+  for (const p of PENALTIES) if (p.re.test(s)) score += p.weight;
+  if (s.length > 400) score -= 1;
+  return score;
+}
+
+export const CUE_THRESHOLD = 3;
+
+// "I see the issue." announces that the next sentence explains it.
+const ANNOUNCES_CAUSE = /\b(?:i see|i found|found|here's|spotted) (?:the|an?) (?:issue|problem|bug|cause)\b|\bthe (?:issue|problem) is clear\b/i;
+
+/** Cue sentences of one assistant text block, scored, in order. */
+export function cueSentences(text: string): Array<{ text: string; score: number }> {
+  const prose = stripCodeFences(text)
+    .split('\n')
+    .filter((l) => !/^\s*(?:\||#)/.test(l))
+    .join('\n');
+  const sentences = splitSentences(plainMarkdown(prose));
+  const out: Array<{ text: string; score: number }> = [];
+  let boost = 0;
+  for (const raw of sentences) {
+    const s = oneLine(raw);
+    const score = scoreSentence(s) + boost;
+    boost = ANNOUNCES_CAUSE.test(s) && s.length < 60 ? 3 : 0;
+    if (score >= CUE_THRESHOLD && !/^I see the (issue|problem)\.?$/i.test(s)) {
+      out.push({ text: truncate(s, DECISION_MAX_CHARS), score });
+    }
+  }
+  return out;
+}
+
+function isListLine(line: string): boolean {
+  return /^(?:[-*+•]|\d+[.)])\s+/.test(line);
+}
+
+function tableCells(line: string): string[] | null {
+  if (!/^\|.*\|$/.test(line)) return null;
+  if (/^\|[\s:|-]+\|$/.test(line)) return [];
+  return line
+    .slice(1, -1)
+    .split('|')
+    .map((c) => c.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Condenses the last text of an assistant turn (its wrap-up) to one line:
+ * the first sentence that says something, plus the first few list items or
+ * table rows when the message is a list of what was done.
+ */
+export function condenseConclusion(text: string): string | null {
+  const clean = plainMarkdown(stripCodeFences(text));
+  const rawLines = clean.split('\n');
+  let headline = '';
+  const items: string[] = [];
+  let tableHeader = true;
+  for (const raw of rawLines) {
+    const indented = /^\s{2,}\S/.test(raw);
+    const line = raw.trim();
+    if (!line || /^[-*_=]{3,}$/.test(line) || /^<\/?[\w-]+>$/.test(line)) continue;
+    const cells = tableCells(line);
+    if (cells) {
+      if (cells.length === 0) {
+        tableHeader = false; // the separator: rows after it are data
+      } else if (!tableHeader && headline && items.length < 3) {
+        items.push(truncate(cells.join(' · '), 90));
+      }
+      continue;
+    }
+    if (isListLine(line)) {
+      if (headline && !indented && items.length < 3) {
+        items.push(truncate(oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '')), 90));
+      }
+      if (!headline && !indented) headline = oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, ''));
+      continue;
+    }
+    if (headline) {
+      if (items.length >= 3) break;
+      continue;
+    }
+    const kept = splitSentences(line).filter((s) => !FILLER.test(s) && !ANNOUNCE.test(s) && !NARRATION.test(s));
+    if (kept.length > 0) headline = oneLine(kept.slice(0, 2).join(' '));
+  }
+  if (!headline) return null;
+  headline = headline.replace(/[:\s]+$/, '');
+  const joined = items.length > 0 ? `${headline.replace(/[.!]$/, '')}: ${items.join('; ')}` : headline;
+  return truncate(joined, DECISION_MAX_CHARS);
+}
+
+/** "Plan: <title> — <first point>" from ExitPlanMode plan text. */
+export function planHeadline(plan: string): string | null {
+  const lines = stripCodeFences(plan)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^[-*_=]{3,}$/.test(l));
+  if (lines.length === 0) return null;
+  const heading = lines.find((l) => /^#{1,3}\s/.test(l));
+  const title = oneLine(plainMarkdown(heading ?? lines[0] ?? '')).replace(/^plan:\s*/i, '');
+  // The first prose line after a heading that names the approach, else after the title.
+  let detail = '';
+  let afterApproach = false;
+  for (const l of lines) {
+    if (/^#{1,6}\s/.test(l)) {
+      afterApproach = /approach|strategy|solution|design|decision|summary|goal/i.test(l);
+      continue;
+    }
+    if (afterApproach && !detail) detail = l;
+  }
+  if (!detail) detail = lines.find((l) => l !== heading && !/^#{1,6}\s/.test(l)) ?? '';
+  const first = splitSentences(plainMarkdown(detail))[0] ?? '';
+  const text = first ? `Plan: ${title} — ${first}` : `Plan: ${title}`;
+  return truncate(oneLine(text), DECISION_MAX_CHARS);
+}
+
+/** The subject line of a `git commit -m …` command, or null when there is none. */
+export function commitSubject(command: string): string | null {
+  if (!/\bgit\s+(?:-\S+\s+)*commit\b/.test(command)) return null;
+  const heredoc = /<<-?\s*['"]?(\w+)['"]?[^\n]*\n\s*([^\n]*)/.exec(command);
+  let subject = '';
+  if (heredoc && /-m\s+"?\$\(cat/.test(command)) {
+    subject = heredoc[2] ?? '';
+  } else {
+    const m = /-m\s+(?:"((?:[^"\\]|\\.)*)"|'([^']*)')/.exec(command);
+    subject = (m?.[1] ?? m?.[2] ?? '').split('\n')[0] ?? '';
+  }
+  subject = oneLine(subject.replace(/\\"/g, '"'));
+  return subject ? truncate(subject, 120) : null;
+}
+
+/** Keys that make near-identical decisions collapse to one. */
+export { dedupeKey };

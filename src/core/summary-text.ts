@@ -1,0 +1,85 @@
+// Small text helpers shared by the transcript reader and the session summary.
+// Everything here is pure and linear in the input: transcripts can hold
+// megabyte-long strings, so no pattern here may backtrack badly.
+
+/**
+ * Removes `<private>…</private>` spans. An opening tag without its closing
+ * tag hides everything after it: when in doubt, capture less.
+ */
+export function stripPrivate(text: string): string {
+  if (!/<private>/i.test(text)) return text;
+  let out = text.replace(/<private>[\s\S]*?<\/private>/gi, ' ');
+  const open = out.search(/<private>/i);
+  if (open >= 0) out = out.slice(0, open);
+  return out;
+}
+
+/** Drops blocks Claude Code injects into user turns; they are not the user's words. */
+export function stripInjected(text: string): string {
+  if (!text.includes('<')) return text;
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+    .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ');
+}
+
+/** Collapses all whitespace (newlines included) to single spaces. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts to at most `max` characters, ending with … when cut; never splits a surrogate pair. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, Math.max(1, max - 1));
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  // Prefer ending at a word boundary when one is close.
+  const space = cut.lastIndexOf(' ');
+  if (space > max * 0.7) cut = cut.slice(0, space);
+  return cut.replace(/[\s,;:.…–—-]+$/, '') + '…';
+}
+
+/** Markdown decoration that adds nothing in a one-line summary. */
+export function plainMarkdown(text: string): string {
+  return text
+    .replace(/\*\*([^*\n]+)\*\*/g, '$1')
+    .replace(/__([^_\n]+)__/g, '$1')
+    .replace(/^\s{0,3}#{1,6}\s+/gm, '')
+    .replace(/^\s*>\s?/gm, '')
+    .replace(/\[([^\]\n]+)\]\([^)\n]*\)/g, '$1');
+}
+
+/** Removes fenced code blocks: code is evidence, not a conclusion. */
+export function stripCodeFences(text: string): string {
+  if (!text.includes('```')) return text;
+  const out = text.replace(/```[\s\S]*?```/g, '\n');
+  const open = out.indexOf('```');
+  return open >= 0 ? out.slice(0, open) : out;
+}
+
+/**
+ * Splits prose into sentences. A sentence ends at . ! ? followed by a space
+ * and a capital/quote/backtick, or at a line break; list markers are dropped.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.replace(/^\s*(?:[-*+•]|\d+[.)])\s+/, '').trim();
+    if (!line) continue;
+    const parts = line.split(/(?<=[.!?])\s+(?=[A-Z`"'(*])/);
+    for (const p of parts) {
+      const s = p.trim();
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+/** A key that treats two phrasings differing only in case/punctuation as one. */
+export function dedupeKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .slice(0, 80);
+}
