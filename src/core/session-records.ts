@@ -3,6 +3,22 @@
 import { filterSecrets } from './secret-filter.ts';
 import { renderSummaryMarkdown, summaryTopics, type SessionSummary } from './session-summary.ts';
 
+/** A summary with every captured text passed through the filter, before it is stored anywhere. */
+export function filterSummary(s: SessionSummary): SessionSummary {
+  const f = (t: string) => filterSecrets(t).text;
+  return {
+    ...s,
+    requests: s.requests.map(f),
+    decisions: s.decisions.map(f),
+    filesEdited: s.filesEdited.map(f),
+    filesRead: s.filesRead.map(f),
+    commands: s.commands.map((c) => ({ ...c, command: f(c.command) })),
+    openTodos: s.openTodos.map(f),
+    unresolved: s.unresolved.map(f),
+    ...(s.searches ? { searches: s.searches.map(f) } : {}),
+  };
+}
+
 export type ArchiveTrigger = 'precompact manual' | 'precompact auto' | 'session-end' | 'recovery';
 
 const minute = (ts: string | null): string => (ts ? ts.slice(0, 16).replace('T', ' ') : '?');

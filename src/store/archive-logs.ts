@@ -1,7 +1,7 @@
 // memories/archive-log-NNN.md and their ARCHIVE.md index (SPEC §3, §8).
-// Numbers are claimed by creating the file exclusively (a hard link of a
-// finished temp file), so two sessions compacting at once get N and N+1:
-// never the same number, never a gap, never a half-written log.
+// Numbers are claimed under a lock and by creating the file exclusively (a
+// hard link of a finished temp file), so two sessions compacting at once get
+// N and N+1: never the same number, never a gap, never a half-written log.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLine, createFileExclusive, readTextOrNull, writeFileAtomic } from './atomic-file.ts';
@@ -40,15 +40,19 @@ export function formatIndexLine(seq: number, rest: string): string {
   return `- ${String(seq).padStart(3, '0')} · ${rest.replace(/\s+/g, ' ').trim()}`;
 }
 
-/** Writes the next archive log and indexes it; returns its number. */
+/**
+ * Writes the next archive log and indexes it; returns its number. Both happen
+ * under the index lock, so index repair never sees a log between its creation
+ * and its line (only a writer killed in between leaves one for repair).
+ */
 export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): number {
-  let seq = (listArchiveLogs(paths).at(-1) ?? 0) + 1;
-  while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
-  withLock(paths, 'archive-index', () => {
+  return withLock(paths, 'archive-index', () => {
+    let seq = (listArchiveLogs(paths).at(-1) ?? 0) + 1;
+    while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
     if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
     appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
-  }, { waitMs: 5000 });
-  return seq;
+    return seq;
+  }, { waitMs: 10_000 });
 }
 
 /** Numbers already listed in ARCHIVE.md. */
@@ -72,6 +76,7 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
   const missing = logs.filter((s) => !seen.has(s));
   if (missing.length === 0) return [];
   withLock(paths, 'archive-index', () => {
+    // Read again under the lock: the first look was only to avoid taking it.
     const again = indexedSequences(readTextOrNull(paths.archiveIndex));
     if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
     for (const seq of missing) {

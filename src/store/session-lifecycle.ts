@@ -2,7 +2,7 @@
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
 import type { SessionSummary } from '../core/session-summary.ts';
-import { archiveIndexText, describeArchiveLog, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
+import { archiveIndexText, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
 import { emptySummary, isEmptySummary, mergeSummaries } from '../core/summary-merge.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
@@ -38,7 +38,8 @@ export async function advanceSession(
       if (size >= 0 && size < state.offset) state = { ...state, offset: 0, draft: null, span: null };
       if (size > state.offset) {
         const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
-        const piece = { ...part.summary, sessionId: part.summary.sessionId || ref.sessionId };
+        // Filtered before it is kept: the state file is a persisted text like any other.
+        const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
         state = {
           ...state,
           transcriptPath: transcript,
