@@ -58,7 +58,7 @@
 // 0 on the probe plugin (README/LICENSE/author only warned) and 1 on a bad name.
 
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -95,7 +95,7 @@ export interface ClaudeRun {
 }
 
 /** Variables copied from the parent; everything else starts clean so runs are reproducible. */
-const inheritedEnv = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'SHELL', 'TZ'];
+const inheritedEnv = ['PATH', 'LANG', 'LC_ALL', 'SHELL', 'TZ'];
 
 /** Any value works for -p; the fake server ignores it. */
 export const fakeApiKey = 'sk-ant-api03-fake-e2e-key-0000000000';
@@ -104,6 +104,10 @@ export const fakeApiKey = 'sk-ant-api03-fake-e2e-key-0000000000';
 export function offlineEnv(home: string, server: FakeAnthropic): Record<string, string> {
   return {
     HOME: home,
+    // Claude Code keeps per-project scratch dirs in $TMPDIR/claude-<uid>/;
+    // inside HOME they go away with it.
+    TMPDIR: join(home, 'tmp'),
+    CLAUDE_CODE_TMPDIR: join(home, 'tmp'),
     ANTHROPIC_BASE_URL: server.url,
     ANTHROPIC_API_KEY: fakeApiKey,
     CI: 'true',
@@ -135,6 +139,7 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
     else env[name] = value;
   }
 
+  mkdirSync(join(options.home, 'tmp'), { recursive: true });
   const firstRequest = options.server.requests.length;
   const child = spawn(claudeBin, options.args, {
     cwd: options.cwd,
