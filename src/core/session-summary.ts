@@ -121,6 +121,9 @@ function pickDiverse(candidates: Candidate[], max: number): Candidate[] {
       }
     }
     const [pick] = left.splice(best, 1);
+    // A cue sentence that the turn's wrap-up repeats word for word adds nothing.
+    const flat = (c: Candidate): string => c.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    if (out.some((o) => flat(o).includes(flat(pick!)) || flat(pick!).includes(flat(o)))) continue;
     out.push(pick!);
     used.set(opener(pick!), (used.get(opener(pick!)) ?? 0) + 1);
   }

@@ -135,6 +135,8 @@ export function condenseConclusion(text: string): string | null {
   }
   if (!headline) return null;
   headline = headline.replace(/[:\s]+$/, '');
+  // A turn that ends by asking the user decided nothing yet (the question is reported as open).
+  if (items.length === 0 && /\?$/.test(headline)) return null;
   const joined = items.length > 0 ? `${headline.replace(/[.!]$/, '')}: ${items.join('; ')}` : headline;
   return truncate(joined, DECISION_MAX_CHARS);
 }
