@@ -108,8 +108,9 @@ const CONFIDENCE_WORDS: Record<string, number> = { high: 0.9, medium: 0.6, med: 
 
 /** 0..1 from `0.85`, `"0.9"`, `85%`, `HIGH (5 Ashes…)`; null when unreadable or out of range. */
 export function parseConfidence(raw: string): number | null {
-  const s = raw.trim().replace(/^["'`]+/, '');
-  const num = /^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \t]*(%?)/.exec(s);
+  const s = raw.trim().replace(/^["'`]+|["'`]+$/g, '');
+  // The number must stand alone: `0.0-1.0` is the seed's template, not a value.
+  const num = /^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \t]*(%?)(?=$|[ \t(,;])/.exec(s);
   if (num) {
     const n = Number(num[1]) / (num[2] ? 100 : 1);
     return Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
