@@ -76,7 +76,8 @@ export function parseConfig(text: string | null, source = '.claude/rune-config.y
     return { config, warnings };
   }
   for (const [key, value] of Object.entries(echoes as Record<string, unknown>)) {
-    const spec = KEYS[key];
+    // Own keys only: `toString`, `constructor` or `__proto__` in the file must not find Object.prototype.
+    const spec = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
     if (!spec) {
       warnings.push(`${source}: unknown key "echoes.${key}" ignored`);
       continue;
