@@ -2,7 +2,7 @@
 // the memory folders: safe names, and no symlink that leads out.
 import { homedir } from 'node:os';
 import { join, resolve, dirname, relative, isAbsolute, sep } from 'node:path';
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { EchoesError } from '../core/errors.ts';
 import type { EchoesConfig } from '../core/config-defaults.ts';
 
@@ -86,13 +86,21 @@ function isWithin(child: string, parent: string): boolean {
 }
 
 /** The real path of `p`, resolving symlinks in the part of it that exists. */
-function realPathOfPrefix(p: string): string {
+function realPathOfPrefix(p: string, depth = 0): string {
   let existing = p;
   const rest: string[] = [];
   for (;;) {
     try {
       return join(realpathSync(existing), ...rest);
     } catch {
+      // A dangling symlink does not resolve, yet a write through it lands where it points: judge it by that.
+      let link = false;
+      try { link = lstatSync(existing).isSymbolicLink(); } catch { /* not there at all */ }
+      if (link) {
+        if (depth >= 40) throw new EchoesError('unsafe-path', `refusing to write through a symlink loop at ${existing}`);
+        const target = resolve(realPathOfPrefix(dirname(existing), depth + 1), readlinkSync(existing));
+        return join(realPathOfPrefix(target, depth + 1), ...rest);
+      }
       const parent = dirname(existing);
       if (parent === existing) return p;
       rest.unshift(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
@@ -111,7 +119,10 @@ export function assertWritable(paths: EchoPaths, target: string): string {
   if (!allowed) throw new EchoesError('unsafe-path', `refusing to write ${abs}: outside the memory folders`);
   const real = realPathOfPrefix(abs);
   const realRoot = realPathOfPrefix(allowed.root);
-  if (!isWithin(real, realRoot) || !isWithin(realRoot, realPathOfPrefix(allowed.base))) {
+  // The root itself must not be reached through a symlink either: with `.claude/echoes -> ../src`
+  // every memory write would land in src/.
+  const expectedRoot = join(realPathOfPrefix(allowed.base), relative(allowed.base, allowed.root));
+  if (!isWithin(real, realRoot) || realRoot !== expectedRoot) {
     throw new EchoesError('unsafe-path', `refusing to write ${abs}: a symlink leads outside ${allowed.root}`);
   }
   try {
