@@ -203,7 +203,7 @@ const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** Body of a key: base64, real or JSON-escaped newlines, `Proc-Type:` headers. */
 const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s\\:,.-]/;
 /** A key cut off before its footer: the header and the base64 lines after it. */
-const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|\\r?\\n)[ \t]*[A-Za-z0-9+/=]{1,200})*/y;
+const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=]{1,200})*/y;
 const PEM_MAX_BODY = 64 * 1024;
 
 function privateKeySpans(text: string): Span[] {

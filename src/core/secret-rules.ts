@@ -29,8 +29,27 @@ export interface SecretRule {
 
 type Accept = NonNullable<SecretRule['accept']>;
 
-/** Not preceded by a token character: the start of a run. */
-const B = String.raw`(?<![A-Za-z0-9_-])`;
+/**
+ * The start of a run of `chars`: not preceded by one of them, so each run is
+ * tried once. Transcripts and findings are often JSON-encoded, so a character
+ * escaped by a backslash (the `n` of `\n`) does not count as part of a run.
+ * A single lookbehind keeps V8's fast scan for the literal that follows.
+ */
+function runStart(chars: string): string {
+  return String.raw`(?<!(?<!\\)[${chars}])`;
+}
+
+/**
+ * Stricter, for rules that start with a character class: also never start at
+ * the letter of a `\n`, `\t` or `\r` escape, which keeps redacted JSON
+ * parseable (an address right after `\n` must not swallow the `n`).
+ */
+function classRunStart(chars: string): string {
+  return String.raw`(?:(?<![\\${chars}])|(?<=\\[nrt])|(?<=\\)(?![nrt]))`;
+}
+
+/** The start of a run of token characters. */
+const B = runStart('A-Za-z0-9_-');
 /** Quotes, markdown emphasis and JSON escapes allowed around a key name. */
 const Q = String.raw`[*"'\x60\\]{0,4}`;
 /** Between a key name and its value: `=`, `:`, `:=`, `=>`, `?=`. */
@@ -137,14 +156,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
   exact('slack-token', String.raw`${B}(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}`),
   exact('slack-webhook', String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9_/+-]{20,})`),
   exact('discord-webhook', String.raw`discord(?:app)?\.com/api/webhooks/(?<s>[0-9]{5,}/[A-Za-z0-9_-]{20,})`),
-  exact('aws-access-key-id', String.raw`(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`),
+  exact('aws-access-key-id', String.raw`${runStart('A-Za-z0-9')}(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`),
   rule('aws-secret-key', String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`),
   exact('google-api-key', String.raw`${B}AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`),
   exact('google-oauth-secret', String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20,}`),
   exact('stripe-key', String.raw`${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
   exact('stripe-key', String.raw`${B}whsec_[A-Za-z0-9]{24,}`),
   exact('npm-token', String.raw`${B}npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])`),
-  rule('npm-token', String.raw`_authToken[ \t]{0,5}=[ \t]{0,5}["']?(?<s>[^\s"']{8,})`, (v) => !isPlaceholder(v)),
+  rule('npm-token', String.raw`_authToken[ \t]{0,5}=[ \t]{0,5}["']?(?<s>[^\s"'\\]{8,})`, (v) => !isPlaceholder(v)),
   exact('huggingface-token', String.raw`${B}hf_[A-Za-z]{34}(?![A-Za-z0-9])`),
   exact('sendgrid-key', String.raw`${B}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])`),
   exact('pypi-token', String.raw`${B}pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
@@ -155,18 +174,18 @@ export const SECRET_RULES: readonly SecretRule[] = [
   exact('jwt', String.raw`${B}eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 
   // Credentials found by their surroundings.
-  rule('url-credentials', String.raw`(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,30}://(?<s>[^\s:@/\\"'\x60<>]{0,256}:[^\s@/\\"'\x60<>]{1,256})@`, acceptUrlCredentials),
-  rule('bearer-token', String.raw`\bbearer\s{1,5}(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
-  rule('authorization', String.raw`\b(?:proxy-)?authorization${SEP}(?:(?:bearer|basic|token|digest|bot|apikey|api-key|negotiate|ntlm|hmac)[ \t]{1,5})?(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
+  rule('url-credentials', String.raw`${runStart('A-Za-z0-9+.-')}[A-Za-z][A-Za-z0-9+.-]{1,30}://(?<s>[^\s:@/\\"'\x60<>]{0,256}:[^\s@/\\"'\x60<>]{1,256})@`, acceptUrlCredentials),
+  rule('bearer-token', String.raw`${runStart('A-Za-z0-9_')}bearer\s{1,5}(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
+  rule('authorization', String.raw`${runStart('A-Za-z0-9_')}(?:proxy-)?authorization${SEP}(?:(?:bearer|basic|token|digest|bot|apikey|api-key|negotiate|ntlm|hmac)[ \t]{1,5})?(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
   rule('password', String.raw`${PASSWORD_KEY}${SEP}(?:${VALUE_IN_QUOTES}|${BARE_VALUE})`, acceptPassword),
-  rule('password', String.raw`(?<![A-Za-z0-9-])--password[ =](?:${VALUE_IN_QUOTES}|${BARE_VALUE})`, acceptPassword),
+  rule('password', String.raw`${runStart('A-Za-z0-9-')}--password[ =](?:${VALUE_IN_QUOTES}|${BARE_VALUE})`, acceptPassword),
   rule('api-key', String.raw`${TOKEN_KEY}[A-Za-z0-9_.-]{0,30}${SEP}${TOKEN_VALUE}`, looksLikeTokenValue),
 ];
 
 /** E-mail addresses: only redacted when the caller asks (see filterFinding). */
 export const EMAIL_RULE: SecretRule = rule(
   'email',
-  String.raw`(?<![A-Za-z0-9._%+-])(?<s>[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})`,
+  String.raw`${classRunStart('A-Za-z0-9._%+-')}(?<s>[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){1,8})`,
   acceptEmail,
 );
 

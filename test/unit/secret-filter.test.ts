@@ -71,6 +71,16 @@ test('a secret survives in no surrounding text', () => {
   );
 });
 
+test('secrets inside JSON-encoded text are redacted and the JSON stays valid', () => {
+  for (const c of secretCases) {
+    const line = JSON.stringify({ type: 'user', content: `before\n${c.text}\n\tafter jane.doe@corp-mail.io` });
+    const out = filterSecrets(line, { emails: true });
+    const parsed = JSON.parse(out.text) as { content: string };
+    for (const part of c.secret) assert.ok(!parsed.content.includes(part), `leaked ${part} in ${out.text}`);
+    assert.ok(parsed.content.endsWith('\tafter [REDACTED:email]'), parsed.content);
+  }
+});
+
 test('filtering twice changes nothing more than filtering once', () => {
   const pieces = [...secretCases.map((c) => c.text), ...cleanCases, '<private>x</private>', '<private>', 'a@b.co'];
   fc.assert(
