@@ -53,6 +53,8 @@ function splitLines(source: string): Line[] {
     const raw = source.slice(pos, end);
     const eol = nl < 0 ? '' : raw.endsWith('\r\n') ? '\r\n' : '\n';
     let text = raw.slice(0, raw.length - eol.length);
+    // A lone CR at the very end is a line ending too (old Mac files).
+    if (!eol && text.endsWith('\r')) text = text.slice(0, -1);
     if (pos === 0 && text.startsWith('\uFEFF')) text = text.slice(1);
     lines.push({ raw, text, eol });
     pos = end;
@@ -101,6 +103,12 @@ function fenceOpen(text: string): Fence | null {
   return { ch: marker[0] ?? '`', len: marker.length };
 }
 
+/** `<!--` that does not close on its line: editors use it to switch entries off, so nothing inside is read. */
+function commentOpens(text: string): boolean {
+  const m = /^ {0,3}<!--/.exec(text);
+  return !!m && !text.includes('-->', m[0].length);
+}
+
 function fenceCloses(text: string, fence: Fence): boolean {
   const m = /^[ \t]*(`{3,}|~{3,})[ \t]*$/.exec(text);
   return !!m && (m[1] ?? '')[0] === fence.ch && (m[1] ?? '').length >= fence.len;
@@ -123,9 +131,19 @@ function isDateish(bracket: string): boolean {
 
 function canonicalHeading(text: string): { dateRaw: string | null; rest: string } | null {
   const c = CANONICAL_RE.exec(text);
-  if (c && isDateish(c[1] ?? '')) return { dateRaw: (c[1] ?? '').trim(), rest: c[2] ?? '' };
+  if (c && isDateish(c[1] ?? '')) return { dateRaw: (c[1] ?? '').trim(), rest: withoutClosingHashes(c[2] ?? '') };
   const h = H3_RE.exec(text);
-  return h ? { dateRaw: null, rest: h[1] ?? '' } : null;
+  return h ? { dateRaw: null, rest: withoutClosingHashes(h[1] ?? '') } : null;
+}
+
+/** `Title ###` → `Title`: the closing sequence of an ATX heading is not part of its text. */
+function withoutClosingHashes(text: string): string {
+  const trimmed = text.trimEnd();
+  let k = trimmed.length;
+  while (k > 0 && trimmed[k - 1] === '#') k--;
+  if (k === trimmed.length) return trimmed;
+  if (k === 0) return '';
+  return trimmed[k - 1] === ' ' || trimmed[k - 1] === '\t' ? trimmed.slice(0, k).trimEnd() : trimmed;
 }
 
 function entryStartAt(lines: Line[], i: number): EntryForm | null {
@@ -163,7 +181,8 @@ interface Scan {
   segments: Segment[];
   schemaLine: number;
   schemaRaw: string | null;
-  openFence: Fence | null;
+  /** The line that would close a fence or comment still open at the end of the text. */
+  openCloser: string | null;
   issues: ParseIssue[];
 }
 
@@ -172,6 +191,8 @@ function scan(lines: Line[]): Scan {
   const issues: ParseIssue[] = [];
   let fence: Fence | null = null;
   let fenceLine = 0;
+  let comment = false;
+  let commentLine = 0;
   let start = 0;
   let form: EntryForm | null = null;
   let seenEntry = false;
@@ -190,10 +211,19 @@ function scan(lines: Line[]): Scan {
       if (fenceCloses(text, fence)) fence = null;
       continue;
     }
+    if (comment) {
+      if (text.includes('-->')) comment = false;
+      continue;
+    }
     const opened = fenceOpen(text);
     if (opened) {
       fence = opened;
       fenceLine = i;
+      continue;
+    }
+    if (commentOpens(text)) {
+      comment = true;
+      commentLine = i;
       continue;
     }
     const startsEntry = entryStartAt(lines, i);
@@ -216,7 +246,9 @@ function scan(lines: Line[]): Scan {
   }
   cut(lines.length, null);
   if (fence) issues.push({ code: 'unclosed-fence', line: fenceLine + 1, message: 'code fence is never closed; the rest of the file is read as code' });
-  return { segments: splitTrailingRules(segments, lines), schemaLine, schemaRaw, openFence: fence, issues };
+  if (comment) issues.push({ code: 'unclosed-comment', line: commentLine + 1, message: 'HTML comment is never closed; the rest of the file is hidden' });
+  const openCloser = fence ? fence.ch.repeat(fence.len) : comment ? '-->' : null;
+  return { segments: splitTrailingRules(segments, lines), schemaLine, schemaRaw, openCloser, issues };
 }
 
 /** A `---` after an entry is a separator between entries, not part of the entry: split it off as verbatim. */
@@ -259,7 +291,7 @@ function readEntry(lines: Line[], seg: Segment, issues: ParseIssue[]): ReturnTyp
   if (seg.form === 'legacy') {
     const m = LEGACY_RE.exec(head);
     raw.headingLayer = m?.[1] ?? null;
-    rest = (m?.[2] ?? '').trim();
+    rest = withoutClosingHashes(m?.[2] ?? '').trim();
     const d = LEGACY_DATE_RE.exec(rest);
     if (d) {
       raw.dateRaw = d[1] ?? '';
@@ -365,8 +397,8 @@ export function newMemoryDocumentText(title: string, eol: '\n' | '\r\n' = '\n'):
 
 /**
  * Appends entries after every existing line. The existing text only ever gains
- * line endings: a final newline if it had none, a fence closer if it ended inside
- * a code fence, and a blank line. Each entry is written with an explicit id
+ * lines at its end: a final newline if it had none, a closer if it ended inside
+ * a code fence or an HTML comment, and a blank line. Each entry is written with an explicit id
  * (`id` or the slug of its title), suffixed when it collides with an id in use.
  */
 export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocument {
@@ -374,8 +406,8 @@ export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocu
   let text = serializeEchoDocument(doc);
   if (text.length > 0) {
     if (!text.endsWith('\n')) text += eol;
-    const open = scan(splitLines(text)).openFence;
-    if (open) text += open.ch.repeat(open.len) + eol;
+    const closer = scan(splitLines(text)).openCloser;
+    if (closer) text += closer + eol;
     const lastLineStart = text.lastIndexOf('\n', text.length - 2) + 1;
     if (!isBlank(text.slice(lastLineStart).replace(/^\uFEFF/, ''))) text += eol;
   }

@@ -95,7 +95,7 @@ export function splitInlineFields(text: string): { head: string; fields: FieldLi
   return { head: text.slice(0, first.start).trim(), fields, learning };
 }
 
-const KIND_RE = /^([A-Za-z][A-Za-z0-9 _\/&+.-]{0,39}):(?:[ \t]+|$)(.*)$/s;
+const KIND_RE = /^(\p{L}[\p{L}\p{N} _\/&+.-]{0,39}):(?:[ \t]+|$)(.*)$/su;
 
 /** `Pattern: Unused imports` → kind `Pattern`, title `Unused imports`. */
 export function splitKindTitle(text: string): { kind: string; title: string } {

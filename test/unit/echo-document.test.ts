@@ -266,3 +266,63 @@ test('uniqueId adds -2, -3 … and stays within 64 chars', () => {
   const long = 'b'.repeat(64);
   assert.equal(uniqueId(long, new Set([long])).length, 64);
 });
+
+// ---------------------------------------------------------------- messy corpus
+
+const MESSY = join(GOLDEN, '../messy');
+
+/** Lines as any editor shows them, whatever the line endings. */
+function editorLines(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (/[\r\n]$/.test(text)) lines.pop();
+  return text === '' ? [] : lines;
+}
+
+const NEW_ENTRY = entry({ id: '', title: 'Appended by consolidation', learning: 'It parses back.\n\n- With a bullet.' });
+
+for (const name of readdirSync(MESSY).filter((f) => f.endsWith('.md')).sort()) {
+  const bytes = readFileSync(join(MESSY, name));
+  const text = bytes.toString('utf8');
+
+  test(`messy ${name} round-trips byte for byte`, () => {
+    assert.ok(Buffer.from(serializeEchoDocument(parseEchoDocument(text)), 'utf8').equals(bytes));
+  });
+
+  test(`messy ${name} keeps every line after appendEntries and the new entry parses back`, () => {
+    const doc = parseEchoDocument(text);
+    const out = serializeEchoDocument(appendEntries(doc, [NEW_ENTRY]));
+    const before = editorLines(text);
+    assert.deepEqual(editorLines(out).slice(0, before.length), before);
+    const reread = documentEntries(parseEchoDocument(out));
+    assert.equal(reread.length, documentEntries(doc).length + 1);
+    const last = reread[reread.length - 1];
+    assert.deepEqual(last, { ...NEW_ENTRY, id: last?.id ?? '' });
+    assert.match(last?.id ?? '', /^appended-by-consolidation(-\d+)?$/);
+  });
+
+  test(`messy ${name}: replacing any entry leaves every other block as it was`, () => {
+    const doc = parseEchoDocument(text);
+    doc.blocks.forEach((b, k) => {
+      if (b.type !== 'entry') return;
+      const next = replaceEntry(doc, b.entry.id, NEW_ENTRY);
+      assert.deepEqual(next.blocks.map((x, i) => (i === k ? null : x.text)), doc.blocks.map((x, i) => (i === k ? null : x.text)));
+      assert.deepEqual(parseEchoDocument(serializeEchoDocument(next)), next);
+    });
+  });
+
+  test(`messy ${name}: upgradeToV2 writes every id and keeps the entries`, () => {
+    const doc = parseEchoDocument(text);
+    const up = upgradeToV2(doc).doc;
+    assert.equal(up.schema, 'v2');
+    assert.deepEqual(documentEntries(up), documentEntries(doc).map((e) => ({ ...e, idExplicit: true })));
+    assert.equal(upgradeToV2(up).changed.length, 0);
+  });
+
+  test(`messy ${name}: removing every entry leaves exactly the verbatim text`, () => {
+    const doc = parseEchoDocument(text);
+    const { doc: rest, removedText } = removeEntries(doc, documentEntries(doc).map((e) => e.id));
+    assert.equal(removedText.length, documentEntries(doc).length);
+    const verbatim = doc.blocks.filter((b) => b.type === 'verbatim').map((b) => b.text).join('');
+    assert.equal(serializeEchoDocument(rest).replace(/^\uFEFF/, ''), verbatim.replace(/^\uFEFF/, ''));
+  });
+}
