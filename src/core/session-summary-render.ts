@@ -48,7 +48,7 @@ export function renderSummaryMarkdown(s: SessionSummary, header: { title: string
 export function renderSummaryLine(s: SessionSummary): string {
   const lead = s.decisions.at(-1) ?? s.requests.at(-1) ?? (s.filesEdited.length > 0 ? `edited ${s.filesEdited.slice(0, 3).join(', ')}` : 'no requests');
   const open = s.openTodos[0] ?? s.unresolved[0];
-  const head = truncate(oneLine(lead), 160);
+  const head = truncate(oneLine(lead), 160).replace(/[.!]$/, '');
   return open ? `${head}; open: ${truncate(oneLine(open), 90)}` : head;
 }
 

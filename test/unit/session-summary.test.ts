@@ -1,0 +1,229 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import {
+  createSummaryBuilder,
+  renderSummaryLine,
+  renderSummaryMarkdown,
+  summaryTopics,
+  SUMMARY_LIMITS,
+  type SessionSummary,
+} from '../../src/core/session-summary.ts';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');
+
+function summarize(text: string, watchTerms?: string[]): SessionSummary {
+  const b = createSummaryBuilder({ watchTerms });
+  for (const l of text.split('\n')) b.addLine(l);
+  return b.finish();
+}
+
+const base = { sessionId: 's1', cwd: '/repo', gitBranch: 'main', isSidechain: false };
+let n = 0;
+function entry(obj: object): string {
+  n++;
+  return JSON.stringify({ ...base, uuid: `u${n}`, timestamp: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.000Z`, ...obj });
+}
+const user = (content: unknown, extra: object = {}) => entry({ type: 'user', message: { role: 'user', content }, ...extra });
+const assistant = (id: string, content: unknown[], extra: object = {}) =>
+  entry({ type: 'assistant', message: { id, role: 'assistant', content }, ...extra });
+const bash = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+const result = (id: string, content: string, isError = false) => user([{ type: 'tool_result', tool_use_id: id, content, is_error: isError }]);
+
+const everyKind = summarize(fixture('every-kind.jsonl'), ['RetryPolicy', 'hunter2', 'absent-term']);
+
+test('session facts come from conversation lines, timestamps span the whole file', () => {
+  assert.equal(everyKind.sessionId, '11111111-2222-3333-4444-555555555555');
+  assert.equal(everyKind.cwd, '/repo');
+  assert.equal(everyKind.branch, 'feat/retry');
+  assert.equal(everyKind.firstTs, '2026-11-22T14:05:00.000Z');
+  assert.ok(everyKind.lastTs! > everyKind.firstTs!);
+});
+
+test('requests are the user’s own prompts: no meta, plumbing, compact summary or subagent prompt', () => {
+  assert.deepEqual(everyKind.requests, [
+    'Fix the payment retry backoff in src/payments.ts and keep the tests green',
+    '/review src/payments.ts',
+    'Now plan the metric work',
+  ]);
+});
+
+test('private text is never captured, in any field or rendering', () => {
+  const all = JSON.stringify(everyKind) + renderSummaryMarkdown(everyKind, { title: 't' }) + renderSummaryLine(everyKind);
+  assert.ok(!all.includes('hunter2'));
+  assert.ok(!all.includes('internal-url'));
+  assert.ok(!everyKind.namedTerms.includes('hunter2'), 'a private word is not a named term either');
+});
+
+test('decisions: root cause, wrap-up, commit, user answer and plan; no question, no narration', () => {
+  const d = everyKind.decisions;
+  assert.ok(d.some((x) => x.startsWith('The root cause was that retries were never capped')), d.join('\n'));
+  assert.ok(d.some((x) => x.startsWith('Retries are now capped at 3')), 'the turn wrap-up, without the "Done." filler');
+  assert.ok(d.includes('Committed: fix: cap payment retries at 3'));
+  assert.ok(d.includes('Which metrics backend? → Prometheus'));
+  assert.ok(d.some((x) => x.startsWith('Plan: Retry exhaustion metric — Count exhaustion')));
+  assert.ok(!d.some((x) => x.includes('Let me') || x.includes("I'll look")));
+  assert.ok(!d.some((x) => x.endsWith('?') && x.startsWith('Should I')));
+  assert.ok(!d.some((x) => x.includes('I decided nothing')), 'subagent prose is not a decision of the session');
+});
+
+test('files: edits and reads relative to cwd, edited files not listed as read, internal files left out', () => {
+  assert.deepEqual(everyKind.filesEdited, ['src/payments.ts', 'test/payments.spec.ts', 'notebooks/retry.ipynb', '/elsewhere/notes.md']);
+  assert.deepEqual(everyKind.filesRead, ['src/http.ts']);
+  assert.deepEqual(everyKind.searches, ['retryDelay in src', '**/*.metrics.ts']);
+});
+
+test('commands are normalized and counted, with failures noted', () => {
+  assert.deepEqual(everyKind.commands, [
+    { command: 'npm test', failed: false, count: 2, failures: 1 },
+    { command: 'git add -A && git commit -m …', failed: false, count: 1, failures: 0 },
+    { command: 'npm run build', failed: true, count: 1, failures: 1 },
+  ]);
+});
+
+test('open: the last todo list, the unanswered question, the interrupted request and the still-failing build', () => {
+  assert.deepEqual(everyKind.openTodos, ['Add a metric for retry exhaustion', 'Document the backoff policy (in progress)']);
+  assert.equal(everyKind.todosSeen, true);
+  assert.deepEqual(everyKind.unresolved, [
+    'Claude asked: Should I add the alert rule now, or leave it for the next session?',
+    'Interrupted: Now plan the metric work',
+    '`npm run build` failed on its last run',
+  ]);
+});
+
+test('lines and unreadable lines are counted', () => {
+  assert.equal(everyKind.lines, 58);
+  assert.equal(everyKind.skippedLines, 3);
+});
+
+test('watch terms named in user or assistant text are reported, case-insensitively, in the given order', () => {
+  assert.deepEqual(everyKind.namedTerms, ['RetryPolicy']);
+  const s = summarize([user('look at the REVIEWER/unused-imports entry'), assistant('m', [{ type: 'text', text: 'and db-pool' }])].join('\n'), [
+    'db-pool',
+    'reviewer/unused-imports',
+    'nope',
+  ]);
+  assert.deepEqual(s.namedTerms, ['db-pool', 'reviewer/unused-imports']);
+});
+
+test('one message split over several lines is merged and repeated blocks are counted once', () => {
+  const lines = [
+    user('go'),
+    assistant('msg_1', [bash('t1', 'make')]),
+    assistant('msg_1', [bash('t1', 'make')]),
+    result('t1', 'ok'),
+    assistant('msg_1', [{ type: 'text', text: 'The root cause was a stale cache, fixed by clearing it.' }]),
+    assistant('msg_1', [{ type: 'text', text: 'The root cause was a stale cache, fixed by clearing it.' }]),
+  ];
+  const s = summarize(lines.join('\n'));
+  assert.deepEqual(s.commands, [{ command: 'make', failed: false, count: 1, failures: 0 }]);
+  assert.deepEqual(s.decisions, ['The root cause was a stale cache, fixed by clearing it.']);
+});
+
+test('a non-zero exit code marks a command failed even without is_error', () => {
+  const s = summarize([assistant('m', [bash('t', 'cargo test')]), result('t', 'Exit code 101\npanicked')].join('\n'));
+  assert.equal(s.commands[0]!.failed, true);
+});
+
+test('a separate subagent file summarizes its own task and findings', () => {
+  const s = summarize(fixture('subagent-file.jsonl'));
+  assert.deepEqual(s.requests, ['(subagent) Find every caller of retry() and report which ones pass a custom delay.']);
+  assert.ok(s.decisions.some((d) => d.includes('src/queue.ts passes a fixed 10s delay')));
+  assert.deepEqual(s.filesRead, ['src/queue.ts']);
+  assert.equal(s.todosSeen, false);
+});
+
+test('every list is capped and long strings end with …', () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    lines.push(user(`Request number ${i} ${'word '.repeat(80)}`));
+    lines.push(assistant(`m${i}`, [
+      { type: 'tool_use', id: `e${i}`, name: 'Edit', input: { file_path: `/repo/src/f${i}.ts` } },
+      { type: 'tool_use', id: `r${i}`, name: 'Read', input: { file_path: `/repo/lib/g${i}.ts` } },
+      bash(`b${i}`, `npm run task${i}`),
+    ]));
+    lines.push(user([
+      { type: 'tool_result', tool_use_id: `e${i}`, content: 'ok' },
+      { type: 'tool_result', tool_use_id: `b${i}`, content: 'ok' },
+    ]));
+    lines.push(assistant(`m${i}`, [{ type: 'text', text: `The root cause ${i} was a missing guard in module ${i}.` }]));
+  }
+  const s = summarize(lines.join('\n'));
+  assert.equal(s.requests.length, SUMMARY_LIMITS.requests);
+  assert.ok(s.requests[0]!.startsWith('Request number 0 '), 'the opening request is kept');
+  assert.ok(s.requests.at(-1)!.startsWith('Request number 39 '), 'and the latest');
+  assert.ok(s.requests.every((r) => r.length <= SUMMARY_LIMITS.requestChars && r.endsWith('…')));
+  assert.equal(s.decisions.length, SUMMARY_LIMITS.decisions);
+  assert.equal(s.filesEdited.length, SUMMARY_LIMITS.files);
+  assert.equal(s.filesRead.length, SUMMARY_LIMITS.files);
+  assert.equal(s.commands.length, SUMMARY_LIMITS.commands);
+});
+
+test('finish can be called again: a running draft keeps growing', () => {
+  const b = createSummaryBuilder();
+  b.addLine(user('first ask'));
+  const one = b.finish();
+  b.addLine(user('second ask'));
+  const two = b.finish();
+  assert.deepEqual(one.requests, ['first ask']);
+  assert.deepEqual(two.requests, ['first ask', 'second ask']);
+  assert.deepEqual(b.finish(), two);
+});
+
+test('trivial prompts and consecutive repeats are not listed as requests', () => {
+  const s = summarize([user('Add retries'), user('continue'), user('ok'), user('Add retries'), user('Add retries')].join('\n'));
+  assert.deepEqual(s.requests, ['Add retries']);
+});
+
+test('the same lines always give the same summary', () => {
+  const text = fixture('every-kind.jsonl');
+  assert.deepEqual(summarize(text), summarize(text));
+});
+
+test('random private text in prompts, answers and commands never appears in the summary', () => {
+  fc.assert(
+    fc.property(fc.stringMatching(/^[A-Za-z0-9]{6,12}$/), fc.string({ maxLength: 30 }), (secret, noise) => {
+      const tag = `<private>ZQ${secret}</private>`;
+      const s = summarize(
+        [
+          user(`${noise} ask ${tag} more`),
+          assistant('m', [{ type: 'text', text: `The root cause ${tag} was found.` }, bash('t', `echo ${tag}`)]),
+          result('t', `out ${tag}`),
+          assistant('m2', [{ type: 'tool_use', id: 'td', name: 'TodoWrite', input: { todos: [{ content: `todo ${tag}`, status: 'pending' }] } }]),
+        ].join('\n'),
+        [`ZQ${secret}`],
+      );
+      const all = JSON.stringify(s) + renderSummaryMarkdown(s, { title: 't' });
+      assert.ok(!all.includes(`ZQ${secret}`));
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('markdown rendering has the §13 sections and leaves empty ones out', () => {
+  const md = renderSummaryMarkdown(everyKind, { title: 'Last session — 14:05 → 14:57', meta: 'trigger: session-end' });
+  assert.ok(md.startsWith('# Last session — 14:05 → 14:57\ntrigger: session-end\n## Asked\n'));
+  for (const h of ['## Asked', '## Done and decided', '## Files', '## Commands', '## Open']) assert.ok(md.includes(`\n${h}\n`), h);
+  assert.ok(md.includes('- `npm test` (×2, failed once, then passed)'));
+  assert.ok(md.includes('- [ ] Add a metric for retry exhaustion'));
+  const sparse = renderSummaryMarkdown(summarize(user('only a question')), { title: 'x' });
+  assert.equal(sparse, '# x\n## Asked\n- only a question\n');
+});
+
+test('the digest line says what was done and what is open', () => {
+  assert.equal(
+    renderSummaryLine(everyKind),
+    'Plan: Retry exhaustion metric — Count exhaustion in a Prometheus counter named retry_exhausted_total; open: Add a metric for retry exhaustion',
+  );
+  assert.equal(renderSummaryLine(summarize('')), 'no requests');
+});
+
+test('topics are a few deterministic keywords', () => {
+  const topics = summaryTopics(everyKind);
+  assert.ok(topics.length > 0 && topics.length <= 4);
+  assert.deepEqual(summaryTopics(everyKind), topics);
+  assert.ok(topics.includes('payments'), topics.join(','));
+  assert.deepEqual(summaryTopics(everyKind, 2), topics.slice(0, 2));
+});
