@@ -1,8 +1,11 @@
+// SessionEnd has about 1.5 s in all (Claude Code cancels it after that), so
+// it reads only the transcript's tail and leaves the archive log to the next start.
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { readAllEntries } from '../store/echo-store.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
-import { advanceSession, checkpointSpan, writeEphemeral } from '../store/session-lifecycle.ts';
+import { claudeProcessId } from '../store/claude-process.ts';
+import { advanceSession, writeEphemeral } from '../store/session-lifecycle.ts';
 import { appendUsage, compactUsage } from '../store/usage-log.ts';
 import { referencedIds, watchTermsOf } from '../store/usage-references.ts';
 import type { HookContext } from './run-hook.ts';
@@ -15,10 +18,12 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   for (const e of errors) ctx.log(`consolidation: ${e}`);
   if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; no summary written');
   const entries = readAllEntries(paths, config).roles.flatMap((r) => r.entries);
-  const state = await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path }, now, watchTermsOf(entries), (s) => {
-    const { state: after } = checkpointSpan(paths, s, 'session-end', now);
-    writeEphemeral(paths, after.draft);
-    return { ...after, ended: true };
+  // The span stays in the state: a --resume may still add to it, and the next
+  // SessionStart writes it as this session's final archive log.
+  const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
+  const state = await advanceSession(paths, ref, now, watchTermsOf(entries), (s) => {
+    writeEphemeral(paths, s.draft);
+    return { ...s, ended: true };
   });
   if (state.draft) {
     appendUsage(paths, { ts: now.toISOString(), session: input.session_id, event: 'referenced', ids: referencedIds(entries, state.draft) });

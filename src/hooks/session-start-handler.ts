@@ -1,27 +1,33 @@
-// Reads EPHEMERAL.md (or recovers a crashed session's summary), prunes between
-// sessions, injects the digest, then consumes EPHEMERAL.md and logs the ids.
+// Reads EPHEMERAL.md (or recovers a crashed session's summary), closes what
+// earlier sessions left open, prunes between sessions, injects the digest,
+// then consumes EPHEMERAL.md and logs the injected ids.
 import { readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
+import { claudeProcessId } from '../store/claude-process.ts';
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { looksUnreadable } from '../store/echo-store.ts';
-import { digestFromStore } from '../store/memory-digest.ts';
 import { markHookRun } from '../store/hook-runs.ts';
-import { recoverPreviousSession } from '../store/session-recovery.ts';
+import { digestFromStore } from '../store/memory-digest.ts';
+import { advanceSession } from '../store/session-lifecycle.ts';
+import { flushEndedSessions, givenFile, recoverPreviousSession, scanSessions } from '../store/session-recovery.ts';
 import { appendUsage } from '../store/usage-log.ts';
-import { join } from 'node:path';
 import type { HookContext, HookResult } from './run-hook.ts';
 
 export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { paths, config, now, input } = ctx;
   markHookRun(paths, 'session-start', now);
-  if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   const sessionId = input.session_id ?? 'unknown';
-  // What this session was given at its start, kept so `compact` can give it again.
-  const givenFile = join(paths.stateDir, 'given-last-session.md');
-  let lastSession: string;
+  const compact = input.source === 'compact';
+  let lastSession = '';
   let unreadable = false;
-  if (input.source === 'compact') {
-    lastSession = readTextOrNull(givenFile) ?? '';
-  } else {
+  if (!compact) {
+    if (input.session_id) {
+      // This session is running (again, on resume): it is nobody's crash to recover.
+      const ref = { sessionId, transcriptPath: input.transcript_path ?? '', ownerPid: claudeProcessId() };
+      await advanceSession(paths, ref, now, [], (s) => ({ ...s, ended: false }));
+    }
+    const scan = scanSessions(paths, sessionId, now);
+    await flushEndedSessions(paths, scan, now);
+    const recovered = await recoverPreviousSession(paths, scan, now, ctx.log);
     lastSession = readTextOrNull(paths.ephemeral) ?? '';
     if (looksUnreadable(lastSession)) {
       // Keep the file for the user to inspect; never inject or overwrite it.
@@ -29,14 +35,17 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       lastSession = '';
       unreadable = true;
     }
-    if (lastSession.trim() === '') lastSession = (await recoverPreviousSession(paths, sessionId, now, ctx.log)) ?? '';
+    if (lastSession.trim() === '') lastSession = recovered ?? '';
     const { errors } = consolidateAll(paths, config, now, true);
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
+  if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
+  // On compact the session gets what it was given at its start once more.
+  if (compact) lastSession = readTextOrNull(givenFile(paths)) ?? '';
   const { digest, errors } = digestFromStore(paths, config, lastSession, now);
   for (const e of errors) ctx.log(e);
-  if (input.source !== 'compact') {
-    writeFileAtomic(paths, givenFile, lastSession);
+  if (!compact) {
+    writeFileAtomic(paths, givenFile(paths), lastSession);
     // Consumed: the next session gets this one's summary, not the old one again.
     if (!unreadable && readTextOrNull(paths.ephemeral)) writeFileAtomic(paths, paths.ephemeral, '');
   }

@@ -14,6 +14,8 @@ import { readTranscript } from './transcript-reader.ts';
 export interface SessionRef {
   sessionId: string;
   transcriptPath: string;
+  /** Set when the hook runs on behalf of this session (not when recovering another). */
+  ownerPid?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function advanceSession(
       }
     }
     state = { ...state, updatedAt: now.toISOString() };
+    if (ref.ownerPid !== undefined) state.ownerPid = ref.ownerPid;
     state = then(state) ?? state;
     writeSessionState(paths, state);
     return state;

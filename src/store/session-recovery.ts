@@ -1,26 +1,40 @@
-// Crash recovery (SPEC §8, recall-echo): when EPHEMERAL.md is empty because
-// the previous session never reached SessionEnd, rebuild its summary from the
-// draft its Stop hooks kept and the rest of its transcript, or fall back to
-// the latest archive log.
+// Between sessions, at SessionStart: close what earlier sessions left open.
+// - Ended sessions keep their last span until now, so a `--resume` followed
+//   by /compact checkpoints it together with the new turns; here it becomes
+//   the session's final archive log.
+// - A session that never ended (crash, kill) is recovered (SPEC §8,
+//   recall-echo): its Stop draft plus the rest of its transcript become the
+//   summary handed on, and its span a `recovery` archive log. Without any
+//   state, the latest archive log written since the last start stands in.
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderEphemeral } from '../core/session-records.ts';
+import { isEmptySummary } from '../core/summary-merge.ts';
 import { readTextOrNull } from './atomic-file.ts';
 import { listArchiveLogs, logFileName } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
-import { unfinishedSessions, writeSessionState } from './session-state.ts';
-import { isEmptySummary } from '../core/summary-merge.ts';
+import { scanSessions, writeSessionState, type SessionScan } from './session-state.ts';
 
-export async function recoverPreviousSession(paths: EchoPaths, currentId: string, now: Date, log: (m: string) => void): Promise<string | null> {
-  const [latest, ...older] = unfinishedSessions(paths, currentId);
-  // Older unfinished sessions are closed without a summary; only the latest is handed on.
-  for (const s of older) writeSessionState(paths, { ...s, ended: true });
+export function givenFile(paths: EchoPaths): string {
+  return join(paths.stateDir, 'given-last-session.md');
+}
+
+/** Writes the final archive logs of sessions that ended since the last start. */
+export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date): Promise<void> {
+  for (const s of scan.pendingFinal) {
+    await advanceSession(paths, s, now, [], (state) => checkpointSpan(paths, state, 'session-end', now).state);
+  }
+}
+
+export async function recoverPreviousSession(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void): Promise<string | null> {
+  const [latest, ...older] = scan.unfinished;
+  // Older unfinished sessions get their archive log but are not handed on.
+  for (const s of older) {
+    await advanceSession(paths, s, now, [], (state) => ({ ...checkpointSpan(paths, state, 'recovery', now).state, ended: true }));
+  }
   if (latest) {
-    const state = await advanceSession(paths, latest, now, [], (s) => {
-      const { state: after } = checkpointSpan(paths, s, 'recovery', now);
-      return { ...after, ended: true };
-    });
+    const state = await advanceSession(paths, latest, now, [], (s) => ({ ...checkpointSpan(paths, s, 'recovery', now).state, ended: true }));
     if (state.draft && !isEmptySummary(state.draft)) {
       log(`recovered the summary of session ${latest.sessionId}, which did not end cleanly`);
       return renderEphemeral(state.draft);
@@ -30,7 +44,7 @@ export async function recoverPreviousSession(paths: EchoPaths, currentId: string
   if (seq === undefined) return null;
   const file = join(paths.memoriesDir, logFileName(seq));
   let consumedAt = 0;
-  try { consumedAt = statSync(join(paths.stateDir, 'given-last-session.md')).mtimeMs; } catch { /* first session */ }
+  try { consumedAt = statSync(givenFile(paths)).mtimeMs; } catch { /* first session */ }
   try {
     if (statSync(file).mtimeMs <= consumedAt) return null;
   } catch {
@@ -38,3 +52,5 @@ export async function recoverPreviousSession(paths: EchoPaths, currentId: string
   }
   return readTextOrNull(file);
 }
+
+export { scanSessions, writeSessionState };

@@ -4,8 +4,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../core/session-summary.ts';
-import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
+import { readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
 import type { EchoPaths } from './echo-paths.ts';
+import { processAlive } from './claude-process.ts';
 
 export interface SessionState {
   sessionId: string;
@@ -18,6 +19,8 @@ export interface SessionState {
   archiveLogs: number[];
   ended: boolean;
   updatedAt: string;
+  /** The Claude Code process that last ran a hook for this session. */
+  ownerPid?: number;
 }
 
 /** Session ids come from Claude Code (UUIDs); anything else is reduced to a safe file name. */
@@ -45,21 +48,42 @@ export function writeSessionState(paths: EchoPaths, state: SessionState): void {
   writeFileAtomic(paths, sessionStateFile(paths, state.sessionId), JSON.stringify(state));
 }
 
-/** Sessions that started but never ended (crashed, killed), newest first. */
-export function unfinishedSessions(paths: EchoPaths, exceptId: string): SessionState[] {
+/** How long the state of an ended, fully archived session is kept (for a late --resume). */
+const KEEP_ENDED_MS = 30 * 24 * 3600 * 1000;
+
+export interface SessionScan {
+  /** Started but never ended (crashed, killed), newest first. */
+  unfinished: SessionState[];
+  /** Ended, with a span still waiting for its final archive log. */
+  pendingFinal: SessionState[];
+}
+
+/**
+ * One pass over the other sessions' state files. Old, ended, fully archived
+ * states are deleted here, so the folder stays small.
+ */
+export function scanSessions(paths: EchoPaths, exceptId: string, now: Date): SessionScan {
   let names: string[] = [];
   try {
     names = readdirSync(sessionsDir(paths));
   } catch {
-    return [];
+    return { unfinished: [], pendingFinal: [] };
   }
-  const out: SessionState[] = [];
+  const unfinished: SessionState[] = [];
+  const pendingFinal: SessionState[] = [];
   for (const n of names) {
     if (!n.endsWith('.json')) continue;
     const id = n.slice(0, -5);
     if (id === safeSessionKey(exceptId)) continue;
     const s = readSessionState(paths, id);
-    if (s && !s.ended) out.push(s);
+    if (!s) continue;
+    // A session whose Claude Code process still runs (another terminal) is live, not crashed.
+    if (!s.ended) {
+      if (!processAlive(s.ownerPid)) unfinished.push(s);
+    }
+    else if (s.span) pendingFinal.push(s);
+    else if (now.getTime() - Date.parse(s.updatedAt) > KEEP_ENDED_MS) removeFile(paths, join(sessionsDir(paths), n));
   }
-  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  const newestFirst = (a: SessionState, b: SessionState) => b.updatedAt.localeCompare(a.updatedAt);
+  return { unfinished: unfinished.sort(newestFirst), pendingFinal: pendingFinal.sort((a, b) => -newestFirst(a, b)) };
 }

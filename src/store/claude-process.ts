@@ -1,0 +1,43 @@
+// Which Claude Code process a hook belongs to, so that a session still
+// running in another terminal is not mistaken for one that crashed.
+// Hooks are spawned through a shell, so the parent is often `sh`; on Linux
+// the chain is walked through /proc. Where no Claude Code ancestor is found
+// (another platform, a hook run by hand) the answer is 0, "unknown", and a
+// session that did not end is then treated as crashed.
+import { readFileSync } from 'node:fs';
+
+function procStat(pid: number): { ppid: number; comm: string } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // comm is in parentheses and may contain spaces; fields after it are fixed.
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+    return { ppid, comm };
+  } catch {
+    return null;
+  }
+}
+
+export function claudeProcessId(start = process.ppid): number {
+  let pid = start;
+  for (let depth = 0; depth < 6 && pid > 1; depth++) {
+    const st = procStat(pid);
+    if (!st) return 0;
+    if (/claude/i.test(st.comm)) return pid;
+    pid = st.ppid;
+  }
+  return 0;
+}
+
+export function processAlive(pid: number | undefined): boolean {
+  if (!pid || pid <= 1) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  // A recycled pid that is now some other program is not our session.
+  const st = procStat(pid);
+  return st === null || /claude/i.test(st.comm);
+}
