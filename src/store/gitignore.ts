@@ -7,15 +7,16 @@ export const MANAGED_LINE = '.claude/echoes/';
 
 export function planGitignore(text: string | null, versionControlled: boolean): string | null {
   const current = text ?? '';
-  const lines = current.split(/\r?\n/);
-  const has = lines.some((l) => l.trim() === MANAGED_LINE);
+  // One definition of "the managed line" for finding and removing it (spaces and tabs around it
+  // allowed), so a line that counts as present is always a line the removal takes out.
+  const has = /^[ \t]*\.claude\/echoes\/[ \t]*\r?$/m.test(current);
   if (!versionControlled && !has) {
     const eol = current.includes('\r\n') ? '\r\n' : '\n';
     const sep = current === '' || current.endsWith('\n') ? '' : eol;
     return `${current}${sep}${MANAGED_LINE}${eol}`;
   }
   if (versionControlled && has) {
-    return current.replace(/^[ \t]*\.claude\/echoes\/[ \t]*(\r?\n|$)/gm, '');
+    return current.replace(/^[ \t]*\.claude\/echoes\/[ \t]*(\r?\n|\r?$)/gm, '');
   }
   return null;
 }
