@@ -158,7 +158,6 @@ export function removePrivate(text: string): { text: string; removed: number } {
 // ---- spans ----------------------------------------------------------------
 
 function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): void {
-  r.pattern.lastIndex = 0;
   for (const m of text.matchAll(r.pattern)) {
     let range: [number, number] | undefined = m.indices?.[0];
     const groups = m.indices?.groups;

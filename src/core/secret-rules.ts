@@ -141,7 +141,9 @@ function acceptUrlCredentials(userinfo: string): boolean {
 
 const PASSWORD_KEY = String.raw`(?:pass(?:word|wd|phrase)|(?<=_)(?:pass|pwd))`;
 const VALUE_IN_QUOTES = String.raw`"(?<s1>[^"\\\n]{1,256})"|'(?<s2>[^'\\\n]{1,256})'|\\"(?<s3>[^"\\\n]{1,256})\\"`;
-const BARE_VALUE = String.raw`(?<s>[^\s"'\x60\\;,)\]}]{1,256})`;
+// Unquoted: up to whitespace or a quote, minus trailing `;`, `,` or a closing
+// bracket (`password: string;`), so a password with a comma inside is whole.
+const BARE_VALUE = String.raw`(?<s>[^\s"'\x60\\]{0,255}[^\s"'\x60\\;,)\]}])`;
 
 const TOKEN_KEY = String.raw`(?:(?:api|access|secret|private|signing|encryption|master|account|auth|client)[_.-]?key|apikey|secret|token|credentials?)`;
 const TOKEN_VALUE = String.raw`(?<s>[A-Za-z0-9_\-./+~]{20,}={0,3})`;

@@ -94,6 +94,7 @@ test('filtering twice changes nothing more than filtering once', () => {
 
 test('the redaction keeps the key name, scheme and host around the secret', () => {
   assert.equal(filterSecrets('DB_PASSWORD=fake-pw-1').text, 'DB_PASSWORD=[REDACTED:password]');
+  assert.equal(filterSecrets('{password: fa,ke;pw}').text, '{password: [REDACTED:password]}');
   assert.equal(
     filterSecrets('postgres://admin:pw1@db.internal:5432/app').text,
     'postgres://[REDACTED:url-credentials]@db.internal:5432/app',
