@@ -175,6 +175,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
   const files = new Map<string, FileRow>();
   const commands = new Map<string, CommandRow>();
   const familyFailed = new Map<string, boolean>();
+  const familyLatest = new Map<string, string>();
   const searches: string[] = [];
   let mainTodos: TodoItem[] | null = null;
   let sideTodos: TodoItem[] | null = null;
@@ -290,6 +291,8 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     row.failed = failed;
     familyFailed.delete(row.family); // re-insert keeps the map ordered by recency
     familyFailed.set(row.family, failed);
+    familyLatest.set(row.family, command);
+    if (familyLatest.size > COMMAND_CAP) familyLatest.delete(familyLatest.keys().next().value!);
     if (familyFailed.size > COMMAND_CAP) familyFailed.delete(familyFailed.keys().next().value!);
   }
 
@@ -352,7 +355,9 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (!p) return;
     pending.delete(r.toolUseId);
     const { call, path, sidechain } = p;
-    const failed = r.isError || (r.exitCode !== null && r.exitCode !== 0);
+    // "nothing to commit" exits 1 but leaves nothing undone.
+    const benign = call.command !== null && /\bnothing to commit\b/.test(r.text);
+    const failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
     if (path && call.file?.access === 'edit' && !r.isError) touchFile(path, 'edit');
     if (call.command !== null) {
       recordCommand(call.command, failed);
@@ -520,8 +525,16 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
         .sort((a, b) => a[1].seq - b[1].seq)
         .map(([path]) => path);
 
+    const hadFailure = new Set<string>();
+    for (const r of commands.values()) if (r.failures > 0) hadFailure.add(r.family);
+    const weight = (r: CommandRow): number =>
+      commandWeight(r, {
+        stillFailing: familyFailed.get(r.family) === true,
+        latest: familyLatest.get(r.family) === r.command,
+        hadFailure: hadFailure.has(r.family),
+      });
     const commandRows = [...commands.values()]
-      .sort((a, b) => commandWeight(b) - commandWeight(a) || a.seq - b.seq)
+      .sort((a, b) => weight(b) - weight(a) || a.seq - b.seq)
       .slice(0, SUMMARY_LIMITS.commands)
       .sort((a, b) => a.seq - b.seq)
       .map((r): SummaryCommand => ({ command: r.command, failed: r.failed, count: r.count, failures: r.failures }));

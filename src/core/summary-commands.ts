@@ -22,7 +22,9 @@ export function normalizeCommand(command: string, cwd: string | null): string {
     .replace(/\s+2>&1\b/g, '')
     .replace(/\s*\|\s*(?:tail|head)(?:\s+-n)?\s+-?\d+\s*$/, '')
     .replace(/\s*\|\s*(?:tail|head)\s*$/, '');
-  return oneLine(c);
+  c = oneLine(c);
+  // A bare `cd` only moves the shell; it says nothing about the work.
+  return /^cd(?:\s+\S+)?$/.test(c) ? '' : c;
 }
 
 /** The normalized command cut to a display length. */
@@ -51,11 +53,25 @@ export function isVerification(command: string): boolean {
   return VERIFICATION.test(command) && !INSPECTION.test(command);
 }
 
-/** How much a command row matters when only a few fit (higher = keep). */
-export function commandWeight(row: { command: string; count: number; failures: number; failed: boolean }): number {
+/**
+ * How much a command row matters when only a few fit (higher = keep). With
+ * `family` known: a failure that a later run of the same check fixed matters
+ * less than one still failing, and the run that fixed it matters more.
+ */
+export function commandWeight(
+  row: { command: string; count: number; failures: number; failed: boolean },
+  family?: { stillFailing: boolean; latest: boolean; hadFailure: boolean },
+): number {
   let w = Math.min(row.count - 1, 3);
-  if (row.failures > 0) w += 3;
-  if (row.failed) w += 2;
+  if (family) {
+    if (row.failed && family.stillFailing) w += 5;
+    else if (row.failures > 0) w += 2;
+    // The run that finally passed after failures is the one that tells how it was fixed.
+    if (family.latest) w += family.hadFailure && !family.stillFailing ? 3 : 1;
+  } else {
+    if (row.failures > 0) w += 3;
+    if (row.failed) w += 2;
+  }
   if (VERIFICATION.test(row.command)) w += 3;
   if (INSPECTION.test(row.command)) w -= 3;
   return w;

@@ -18,7 +18,7 @@ const CUES: Cue[] = [
   { re: /\b(?:that|this)(?:'s| is| was) (?:the|a) (?:real )?(?:bug|problem|issue|cause)\b/i, weight: 4 },
   { re: /\bthe issue is clear\b/i, weight: 3 },
   { re: /\bcaused by\b|\bturns out\b|\bthe fix (?:is|was)\b/i, weight: 3 },
-  { re: /\bfalse positive\b|\bworkaround\b|\bregression\b/i, weight: 3 },
+  { re: /\bfalse positive\b|\bworkaround\b|\b(?:a|the) regression\b|\bregressed\b/i, weight: 3 },
   { re: /\b(?:decided|decision|we agreed|going with|opted|chose)\b/i, weight: 3 },
   { re: /\binstead of\b|\brather than\b|\binstead\b/i, weight: 2 },
   { re: /\b(?:fixed|resolved)\b/i, weight: 2 },
@@ -134,7 +134,7 @@ export function condenseConclusion(text: string): string | null {
     if (kept.length > 0) headline = oneLine(kept.slice(0, 2).join(' '));
   }
   if (!headline) return null;
-  headline = headline.replace(/[:\s]+$/, '');
+  headline = headline.replace(/[:：\s]+$/, '');
   // A turn that ends by asking the user decided nothing yet (the question is reported as open).
   if (items.length === 0 && /\?$/.test(headline)) return null;
   const joined = items.length > 0 ? `${headline.replace(/[.!]$/, '')}: ${items.join('; ')}` : headline;
