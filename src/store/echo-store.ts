@@ -22,6 +22,7 @@ import {
 import { sanitizeEntry } from '../core/entry-sanitize.ts';
 import { EchoesError } from '../core/errors.ts';
 import { planPrune, type PrunePlan } from '../core/pruning.ts';
+import { compressKnowledge, estimateTokens } from '../core/knowledge-blocks.ts';
 import type { UsageEvent } from '../core/usage-events.ts';
 import { createFileExclusive, readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
 import { archiveDir, assertSafeName, isSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from './echo-paths.ts';
@@ -142,7 +143,7 @@ function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries
 }
 
 /** Applies a prune plan to `doc`: backup first, then archive and knowledge, then the caller writes MEMORY.md. */
-function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalText: string, plan: PrunePlan, now: Date): EchoDocument {
+function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalText: string, plan: PrunePlan, now: Date, knowledgeMaxLines: number): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
   writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
   const { doc: rest, removed } = removeEntries(doc, [...plan.archive, ...plan.compress]);
@@ -150,7 +151,28 @@ function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalT
   const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EchoEntry => e !== undefined);
   appendToEchoFile(paths, join(archiveDir(paths, role), 'pruned.md'), `${roleTitle(role)} — archived entries`, pick(plan.archive));
   appendToEchoFile(paths, knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`, pick(plan.compress));
+  compressKnowledgeFile(paths, role, knowledgeMaxLines, now);
   return rest;
+}
+
+/**
+ * knowledge.md over its limit: entries become knowledge blocks (SPEC §5).
+ * The original entries are archived first, so compression loses nothing.
+ */
+export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): { before: number; after: number } | null {
+  const path = knowledgeFile(paths, role);
+  const text = readTextOrNull(path);
+  if (text === null || looksUnreadable(text) || countLines(text) <= maxLines) return null;
+  const doc = parseEchoDocument(text);
+  const entries = documentEntries(doc);
+  if (entries.length === 0) return null;
+  appendToEchoFile(paths, join(archiveDir(paths, role), 'knowledge-compressed.md'), `${roleTitle(role)} — entries compressed into knowledge blocks`, entries);
+  const { doc: rest } = removeEntries(doc, entries.map((e) => e.id));
+  const kept = serializeEchoDocument(rest).replace(/\s+$/, '');
+  const { text: blocks } = compressKnowledge(entries, { now });
+  const next = `${kept}\n\n${blocks.replace(/\s+$/, '')}\n`;
+  writeFileAtomic(paths, path, next);
+  return { before: estimateTokens(text), after: estimateTokens(next) };
 }
 
 /** The six steps of the consolidation protocol (seed 000) for one role. */
@@ -178,7 +200,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     const lines = otherLines + entries.reduce((s, e) => s + e.lines, 0);
     if (opts.prune && lines > config.memoryMaxLines) {
       pruned = planPrune({ entries, otherLines, maxLines: config.memoryMaxLines, events: opts.events, now: opts.now, window: config.relevanceWindow });
-      next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now);
+      next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
     }
 
     const out = serializeEchoDocument(next);
@@ -254,10 +276,11 @@ export function pruneRole(paths: EchoPaths, config: EchoesConfig, role: string, 
     const plan = planPrune({ entries, otherLines, maxLines: config.memoryMaxLines, events: opts.events, now: opts.now, window: config.relevanceWindow });
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {
-      const next = applyPrune(paths, role, doc, text, plan, opts.now);
+      const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines);
       const out = serializeEchoDocument(next);
       if (out !== text) writeFileAtomic(paths, path, out);
     }
+    if (!opts.dryRun) compressKnowledgeFile(paths, role, config.knowledgeMaxLines, opts.now);
     return { role, plan, linesBefore, dryRun: opts.dryRun };
   };
   return opts.dryRun ? run() : withLock(paths, `role-${role}`, run);
