@@ -41,32 +41,38 @@ interface Line {
   raw: string;
   /** Without the line ending (and without a BOM on the first line). */
   text: string;
-  eol: '' | '\n' | '\r\n';
+  eol: '' | '\n' | '\r\n' | '\r';
 }
+
+// CRLF, LF and a lone CR all end a line, as in CommonMark and in editors; so a
+// value or a title never contains a line break of any kind.
+const EOL_RE = /\r\n?|\n/g;
 
 function splitLines(source: string): Line[] {
   const lines: Line[] = [];
   let pos = 0;
-  while (pos < source.length) {
-    const nl = source.indexOf('\n', pos);
-    const end = nl < 0 ? source.length : nl + 1;
-    const raw = source.slice(pos, end);
-    const eol = nl < 0 ? '' : raw.endsWith('\r\n') ? '\r\n' : '\n';
-    let text = raw.slice(0, raw.length - eol.length);
-    // A lone CR at the very end is a line ending too (old Mac files).
-    if (!eol && text.endsWith('\r')) text = text.slice(0, -1);
+  const push = (end: number, eol: Line['eol']) => {
+    let text = source.slice(pos, end - eol.length);
     if (pos === 0 && text.startsWith('\uFEFF')) text = text.slice(1);
-    lines.push({ raw, text, eol });
+    lines.push({ raw: source.slice(pos, end), text, eol });
     pos = end;
-  }
+  };
+  EOL_RE.lastIndex = 0;
+  for (let m = EOL_RE.exec(source); m; m = EOL_RE.exec(source)) push(m.index + m[0].length, m[0] as Line['eol']);
+  if (pos < source.length) push(source.length, '');
   return lines;
 }
 
-/** Lines as an editor counts them: '' → 0, 'a' → 1, 'a\n' → 1, 'a\nb' → 2. */
+/** Lines as an editor counts them: '' → 0, 'a' → 1, 'a\n' → 1, 'a\nb' → 2; CRLF and a lone CR end a line too. */
 export function countLines(text: string): number {
   let n = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
+  EOL_RE.lastIndex = 0;
+  let last = 0;
+  for (let m = EOL_RE.exec(text); m; m = EOL_RE.exec(text)) {
+    n++;
+    last = m.index + m[0].length;
+  }
+  return last < text.length ? n + 1 : n;
 }
 
 function isBlank(text: string): boolean {
@@ -404,12 +410,13 @@ export function newMemoryDocumentText(title: string, eol: '\n' | '\r\n' = '\n'):
 export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocument {
   const eol = doc.eol;
   let text = serializeEchoDocument(doc);
-  if (text.length > 0) {
-    if (!text.endsWith('\n')) text += eol;
-    const closer = scan(splitLines(text)).openCloser;
+  const lines = splitLines(text);
+  const last = lines[lines.length - 1];
+  if (last) {
+    if (!last.eol) text += eol;
+    const closer = scan(lines).openCloser;
     if (closer) text += closer + eol;
-    const lastLineStart = text.lastIndexOf('\n', text.length - 2) + 1;
-    if (!isBlank(text.slice(lastLineStart).replace(/^\uFEFF/, ''))) text += eol;
+    if (closer || !isBlank(last.text)) text += eol;
   }
   const taken = new Set(documentEntries(doc).map((e) => e.id));
   entries.forEach((entry, k) => {
