@@ -72,6 +72,8 @@ interface Candidate {
   key: string;
   score: number;
   seq: number;
+  /** The cue phrase that made a sentence a candidate: repeats of one cue are spread out. */
+  cue: string;
 }
 
 interface PendingCall {
@@ -106,6 +108,8 @@ interface CommandRow {
  */
 function pickDiverse(candidates: Candidate[], max: number): Candidate[] {
   const opener = (c: Candidate): string => c.key.split(' ').slice(0, 3).join(' ');
+  const groups = (c: Candidate): string[] => (c.cue ? [opener(c), `cue:${c.cue}`] : [opener(c)]);
+  const penalty = (c: Candidate): number => groups(c).reduce((sum, g) => sum + (used.get(g) ?? 0), 0);
   const left = [...candidates];
   const used = new Map<string, number>();
   const out: Candidate[] = [];
@@ -114,7 +118,7 @@ function pickDiverse(candidates: Candidate[], max: number): Candidate[] {
     let bestScore = -Infinity;
     for (let i = 0; i < left.length; i++) {
       const c = left[i]!;
-      const eff = c.score - (used.get(opener(c)) ?? 0);
+      const eff = c.score - penalty(c);
       if (eff > bestScore || (eff === bestScore && c.seq > left[best]!.seq)) {
         best = i;
         bestScore = eff;
@@ -125,7 +129,7 @@ function pickDiverse(candidates: Candidate[], max: number): Candidate[] {
     const flat = (c: Candidate): string => c.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
     if (out.some((o) => flat(o).includes(flat(pick!)) || flat(pick!).includes(flat(o)))) continue;
     out.push(pick!);
-    used.set(opener(pick!), (used.get(opener(pick!)) ?? 0) + 1);
+    for (const g of groups(pick!)) used.set(g, (used.get(g) ?? 0) + 1);
   }
   return out;
 }
@@ -205,7 +209,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     }
   }
 
-  function addCandidate(target: Candidate[], text: string, score: number): Candidate | null {
+  function addCandidate(target: Candidate[], text: string, score: number, cue = ''): Candidate | null {
     const key = dedupeKey(text);
     if (!key) return null;
     seq++;
@@ -214,7 +218,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       existing.score = Math.max(existing.score, score);
       return existing;
     }
-    const cand: Candidate = { text, key, score, seq };
+    const cand: Candidate = { text, key, score, seq, cue };
     target.push(cand);
     if (target.length > POOL_CAP) {
       let worst = 0;
@@ -361,7 +365,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (path && call.file?.access === 'edit' && !r.isError) touchFile(path, 'edit');
     if (call.command !== null) {
       recordCommand(call.command, failed);
-      const subject = failed ? null : commitSubject(call.command);
+      const subject = failed || benign ? null : commitSubject(call.command);
       if (subject) noteCommit(subject, sidechain);
     }
     if (sidechain) return;
@@ -415,12 +419,12 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
         noteTerms(e.text);
         if (e.sidechain) {
           sideLastText = e.text;
-          if (!mainSeen) for (const c of cueSentences(e.text)) addCandidate(sidePool, c.text, c.score);
+          if (!mainSeen) for (const c of cueSentences(e.text)) addCandidate(sidePool, c.text, c.score, c.cue);
           return;
         }
         mainSeen = true;
         turnText = e.text;
-        for (const c of cueSentences(e.text)) addCandidate(pool, c.text, c.score);
+        for (const c of cueSentences(e.text)) addCandidate(pool, c.text, c.score, c.cue);
         return;
       }
       case 'tool-use':
@@ -488,7 +492,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       if (text) {
         last = candidates.find((c) => c.key === dedupeKey(text));
         if (!last) {
-          last = { text, key: dedupeKey(text), score: 5, seq: seq + 1 };
+          last = { text, key: dedupeKey(text), score: 5, seq: seq + 1, cue: '' };
           candidates.push(last);
         }
       }

@@ -35,6 +35,7 @@ const PENALTIES: Cue[] = [
   { re: /:$/, weight: -2 },
   { re: /\?$/, weight: -2 },
   { re: /^(?:I need to|I have to|I should check|I see\b)/i, weight: -1 },
+  { re: /[,;—-]\s*(?:so )?let me\b/i, weight: -3 },
 ];
 
 const FILLER = /^(?:perfect|great|excellent|good|nice|awesome|ok|okay|done|all done|all set|got it|sure|alright)[!.,]*$/i;
@@ -61,21 +62,35 @@ export const CUE_THRESHOLD = 3;
 // "I see the issue." announces that the next sentence explains it.
 const ANNOUNCES_CAUSE = /\b(?:i see|i found|found|here's|spotted) (?:the|an?) (?:issue|problem|bug|cause)\b|\bthe (?:issue|problem) is clear\b/i;
 
+/** The strongest cue phrase a sentence matched, lowercased ("" when none): near-repeats share it. */
+export function mainCue(sentence: string): string {
+  let best = '';
+  let weight = 0;
+  for (const c of CUES) {
+    const m = c.re.exec(sentence);
+    if (m && c.weight > weight) {
+      best = m[0].toLowerCase();
+      weight = c.weight;
+    }
+  }
+  return best;
+}
+
 /** Cue sentences of one assistant text block, scored, in order. */
-export function cueSentences(text: string): Array<{ text: string; score: number }> {
+export function cueSentences(text: string): Array<{ text: string; score: number; cue: string }> {
   const prose = stripCodeFences(text)
     .split('\n')
     .filter((l) => !/^\s*(?:\||#)/.test(l))
     .join('\n');
   const sentences = splitSentences(plainMarkdown(prose));
-  const out: Array<{ text: string; score: number }> = [];
+  const out: Array<{ text: string; score: number; cue: string }> = [];
   let boost = 0;
   for (const raw of sentences) {
     const s = oneLine(raw);
     const score = scoreSentence(s) + boost;
     boost = ANNOUNCES_CAUSE.test(s) && s.length < 60 ? 3 : 0;
     if (score >= CUE_THRESHOLD && !/^I see the (issue|problem)\.?$/i.test(s)) {
-      out.push({ text: truncate(s, DECISION_MAX_CHARS), score });
+      out.push({ text: truncate(s, DECISION_MAX_CHARS), score, cue: mainCue(s) });
     }
   }
   return out;
@@ -161,7 +176,7 @@ export function planHeadline(plan: string): string | null {
     if (afterApproach && !detail) detail = l;
   }
   if (!detail) detail = lines.find((l) => l !== heading && !/^#{1,6}\s/.test(l)) ?? '';
-  const first = splitSentences(plainMarkdown(detail))[0] ?? '';
+  const first = (splitSentences(plainMarkdown(detail))[0] ?? '').replace(/[:：]$/, '');
   const text = first ? `Plan: ${title} — ${first}` : `Plan: ${title}`;
   return truncate(oneLine(text), DECISION_MAX_CHARS);
 }
