@@ -7,17 +7,20 @@ const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, u
 
 /** Keeps the first and the latest items: the opening ask and where the work ended both matter. */
 function mergeList(a: string[], b: string[], cap: number): string[] {
-  const seen = new Set<string>();
-  const all: string[] = [];
-  for (const x of [...a, ...b]) {
+  // Each item once, in the wording and place it first had, remembering when it was last said.
+  const items = new Map<string, { text: string; last: number }>();
+  [...a, ...b].forEach((x, i) => {
     const key = x.trim().toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    all.push(x);
-  }
-  if (all.length <= cap) return all;
+    const seen = items.get(key);
+    if (seen) seen.last = i;
+    else items.set(key, { text: x, last: i });
+  });
+  const all = [...items.values()];
+  if (all.length <= cap) return all.map((x) => x.text);
   const head = Math.ceil(cap / 3);
-  return [...all.slice(0, head), ...all.slice(all.length - (cap - head))];
+  // An early item said again at the end is among the latest, not lost with the middle.
+  const latest = all.slice(head).sort((x, y) => x.last - y.last).slice(-(cap - head));
+  return [...all.slice(0, head), ...latest].map((x) => x.text);
 }
 
 /** Later parts win for files (recent work first), capped. */
