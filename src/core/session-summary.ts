@@ -64,6 +64,9 @@ const POOL_CAP = 60;
 const FILE_CAP = 400;
 const COMMAND_CAP = 200;
 const PENDING_CAP = 256;
+const TASK_CAP = 100;
+
+type ToolResultData = Extract<TranscriptEvent, { kind: 'tool-result' }>['result'];
 
 const TRIVIAL_PROMPT = /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
 
@@ -181,6 +184,9 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
   const familyFailed = new Map<string, boolean>();
   const familyLatest = new Map<string, string>();
   const searches: string[] = [];
+  // The 2.1.x task list (TaskCreate/TaskUpdate/TaskList), shared by the main agent and its subagents.
+  const tasks = new Map<string, TodoItem>();
+  let tasksSeen = false;
   let mainTodos: TodoItem[] | null = null;
   let sideTodos: TodoItem[] | null = null;
 
@@ -336,6 +342,29 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     pending.set(call.id, { call, path, sidechain });
   }
 
+  function onTaskResult(call: ToolCall, r: ToolResultData): void {
+    if (r.tasks) {
+      tasksSeen = true;
+      tasks.clear();
+      for (const t of r.tasks.slice(0, TASK_CAP)) tasks.set(t.id, { content: t.content, status: t.status });
+      return;
+    }
+    const op = call.task;
+    if (!op) return;
+    tasksSeen = true;
+    if (op.op === 'create') {
+      if (r.taskId && tasks.size < TASK_CAP) tasks.set(r.taskId, { content: op.subject, status: 'pending' });
+      return;
+    }
+    if (op.status === 'deleted') {
+      tasks.delete(op.id);
+      return;
+    }
+    const known = tasks.get(op.id);
+    if (known) tasks.set(op.id, { content: op.subject ?? known.content, status: op.status ?? known.status });
+    else if (op.subject && tasks.size < TASK_CAP) tasks.set(op.id, { content: op.subject, status: op.status ?? 'pending' });
+  }
+
   // Commits collapse into one line that moves to the latest: git log has the rest.
   function noteCommit(subject: string, sidechain: boolean): void {
     const target = sidechain ? sidePool : pool;
@@ -354,7 +383,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (headline) addCandidate(pool, headline, 7);
   }
 
-  function onToolResult(r: Extract<TranscriptEvent, { kind: 'tool-result' }>['result']): void {
+  function onToolResult(r: ToolResultData): void {
     const p = pending.get(r.toolUseId);
     if (!p) return;
     pending.delete(r.toolUseId);
@@ -368,6 +397,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       const subject = failed || benign ? null : commitSubject(call.command);
       if (subject) noteCommit(subject, sidechain);
     }
+    if (!r.isError) onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {
       addCandidate(pool, truncate(`${oneLine(question)} → ${oneLine(answer)}`, 220), 7);
@@ -507,7 +537,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       requests.push(truncate(`(subagent) ${oneLine(sideFirstPrompt)}`, SUMMARY_LIMITS.requestChars));
     }
 
-    const todos = (useSide ? sideTodos : mainTodos) ?? [];
+    const todos = [...((useSide ? sideTodos : mainTodos) ?? []), ...tasks.values()];
     const openTodos = todos
       .filter((t) => t.status === 'pending' || t.status === 'in_progress')
       .slice(0, SUMMARY_LIMITS.openTodos)
@@ -560,7 +590,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       skippedLines: skipped,
       namedTerms: watch.filter((_, i) => named.has(i)),
       searches: [...searches],
-      todosSeen: (useSide ? sideTodos : mainTodos) !== null,
+      todosSeen: (useSide ? sideTodos : mainTodos) !== null || tasksSeen,
     };
   }
 }

@@ -9,7 +9,7 @@
 // downstream can see it.
 
 import { stripInjected, stripPrivate } from './summary-text.ts';
-import { readToolCall, type ToolCall } from './transcript-tools.ts';
+import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { ToolCall, TodoItem } from './transcript-tools.ts';
 
@@ -47,6 +47,10 @@ export interface ToolResult {
   answers: Array<{ question: string; answer: string }>;
   /** ExitPlanMode: the plan text when the structured result carries it. */
   plan: string | null;
+  /** TaskCreate: the id Claude Code gave the new task. */
+  taskId: string | null;
+  /** TaskList: the whole list, a snapshot that replaces what was known. */
+  tasks: Array<TodoItem & { id: string }> | null;
 }
 
 const RESULT_HEAD = 400;
@@ -198,6 +202,8 @@ function toolResult(block: Json, structured: unknown): ToolResult {
   if (m) exitCode = Number(m[1]);
   const answers: ToolResult['answers'] = [];
   let plan: string | null = null;
+  let taskId: string | null = null;
+  let tasks: ToolResult['tasks'] = null;
   if (isObject(structured)) {
     if (typeof structured.exitCode === 'number') exitCode = structured.exitCode;
     if (isObject(structured.answers)) {
@@ -206,6 +212,15 @@ function toolResult(block: Json, structured: unknown): ToolResult {
       }
     }
     if (typeof structured.plan === 'string') plan = stripPrivate(structured.plan);
+    if (isObject(structured.task) && typeof structured.task.id === 'string') taskId = structured.task.id;
+    if (Array.isArray(structured.tasks)) {
+      tasks = [];
+      for (const raw of structured.tasks) {
+        if (!isObject(raw) || typeof raw.id !== 'string') continue;
+        const [item] = readTodos([raw]) ?? [];
+        if (item) tasks.push({ ...item, id: raw.id });
+      }
+    }
   }
   return {
     toolUseId: str(block.tool_use_id) ?? '',
@@ -214,6 +229,8 @@ function toolResult(block: Json, structured: unknown): ToolResult {
     exitCode,
     answers,
     plan,
+    taskId,
+    tasks,
   };
 }
 

@@ -25,6 +25,8 @@ export interface ToolCall {
   plan: string | null;
   /** True when `plan` came from writing a plan file rather than ExitPlanMode. */
   planFile: boolean;
+  /** TaskCreate / TaskUpdate (the task list that replaced TodoWrite in 2.1.x). */
+  task: { op: 'create'; subject: string } | { op: 'update'; id: string; status: string | null; subject: string | null } | null;
 }
 
 const COMMAND_HEAD = 2000;
@@ -65,7 +67,7 @@ function isPlanFile(path: string): boolean {
   return /(^|\/)\.claude\/plans\/[^/]+\.md$/.test(path) || /(^|\/)plan[\w.-]*\.md$/i.test(path);
 }
 
-function readTodos(value: unknown): TodoItem[] | null {
+export function readTodos(value: unknown): TodoItem[] | null {
   if (!Array.isArray(value)) return null;
   const out: TodoItem[] = [];
   for (const item of value) {
@@ -90,6 +92,7 @@ export function readToolCall(block: Json): ToolCall | null {
     todos: null,
     plan: null,
     planFile: false,
+    task: null,
   };
   const filePath = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
   if (EDIT_TOOLS.has(name) || READ_TOOLS.has(name)) {
@@ -112,6 +115,13 @@ export function readToolCall(block: Json): ToolCall | null {
     }
   } else if (name === 'TodoWrite') {
     call.todos = readTodos(input.todos);
+  } else if (name === 'TaskCreate') {
+    const subject = str(input.subject);
+    if (subject) call.task = { op: 'create', subject: stripPrivate(subject).trim() };
+  } else if (name === 'TaskUpdate') {
+    const id = str(input.taskId);
+    const subject = str(input.subject);
+    if (id) call.task = { op: 'update', id, status: str(input.status), subject: subject ? stripPrivate(subject).trim() : null };
   } else if (name === 'ExitPlanMode') {
     const plan = str(input.plan);
     if (plan) call.plan = stripPrivate(plan.slice(0, PLAN_HEAD));

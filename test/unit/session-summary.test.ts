@@ -227,3 +227,61 @@ test('topics are a few deterministic keywords', () => {
   assert.ok(topics.includes('payments'), topics.join(','));
   assert.deepEqual(summaryTopics(everyKind, 2), topics.slice(0, 2));
 });
+
+test('the 2.1.x task list (TaskCreate/TaskUpdate/TaskList) gives the open todos', () => {
+  const create = (id: string, subject: string, taskId: string) => [
+    assistant(`m${id}`, [{ type: 'tool_use', id, name: 'TaskCreate', input: { subject, description: 'd' } }]),
+    user([{ type: 'tool_result', tool_use_id: id, content: `Task #${taskId} created` }], { toolUseResult: { task: { id: taskId, subject } } }),
+  ];
+  const update = (id: string, taskId: string, status: string) => [
+    assistant(`m${id}`, [{ type: 'tool_use', id, name: 'TaskUpdate', input: { taskId, status } }]),
+    user([{ type: 'tool_result', tool_use_id: id, content: 'Updated' }], { toolUseResult: { success: true, taskId, updatedFields: ['status'] } }),
+  ];
+  const lines = [
+    ...create('c1', 'Write the parser', '1'),
+    ...create('c2', 'Wire the hook', '2'),
+    ...create('c3', 'Drop the old code', '3'),
+    ...update('u1', '1', 'completed'),
+    ...update('u2', '2', 'in_progress'),
+    ...update('u3', '3', 'deleted'),
+  ];
+  const s = summarize(lines.join('\n'));
+  assert.deepEqual(s.openTodos, ['Wire the hook (in progress)']);
+  assert.equal(s.todosSeen, true);
+  const listed = summarize(
+    [
+      ...lines,
+      assistant('ml', [{ type: 'tool_use', id: 'l1', name: 'TaskList', input: {} }]),
+      user([{ type: 'tool_result', tool_use_id: 'l1', content: '…' }], {
+        toolUseResult: { tasks: [{ id: '7', subject: 'Ship it', status: 'pending', blockedBy: [] }] },
+      }),
+    ].join('\n'),
+  );
+  assert.deepEqual(listed.openTodos, ['Ship it'], 'a TaskList result is the whole current list');
+});
+
+test('plan mode: the approved plan is a decision, a rejected one is not, an unanswered one is open', () => {
+  const exit = (id: string) => assistant(`m${id}`, [{ type: 'tool_use', id, name: 'ExitPlanMode', input: {} }]);
+  const approved = summarize(
+    [
+      exit('p1'),
+      user([{ type: 'tool_result', tool_use_id: 'p1', content: 'User has approved your plan.' }], {
+        toolUseResult: { plan: '# Cache the token\n\n## Approach\n\nKeep it in memory for 5 minutes.', isAgent: false },
+      }),
+    ].join('\n'),
+  );
+  assert.deepEqual(approved.decisions, ['Plan: Cache the token — Keep it in memory for 5 minutes.']);
+  const rejected = summarize(
+    [exit('p2'), user([{ type: 'tool_result', tool_use_id: 'p2', content: "The user doesn't want to proceed", is_error: true }])].join('\n'),
+  );
+  assert.deepEqual(rejected.decisions, []);
+  const waiting = summarize(
+    [
+      assistant('w', [{ type: 'tool_use', id: 'f1', name: 'Write', input: { file_path: '/home/u/.claude/plans/x.md', content: '# Plan: Split the module\n\nBecause it is big.' } }]),
+      user([{ type: 'tool_result', tool_use_id: 'f1', content: 'ok' }]),
+      exit('p3'),
+    ].join('\n'),
+  );
+  assert.deepEqual(waiting.unresolved, ['Awaiting approval: Plan: Split the module — Because it is big.']);
+  assert.deepEqual(waiting.filesEdited, [], 'the plan file is Claude Code’s, not the project’s');
+});
