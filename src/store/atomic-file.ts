@@ -12,7 +12,10 @@ function tempPath(target: string): string {
 function writeDurably(path: string, data: string | Uint8Array): void {
   const fd = openSync(path, 'wx', 0o644);
   try {
-    writeSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    // write() may take fewer bytes than asked (near a full disk, say): loop, or a
+    // truncated file would be renamed over the good one.
+    for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -55,8 +58,8 @@ export function createFileExclusive(paths: EchoPaths, target: string, data: stri
   assertWritable(paths, target);
   mkdirSync(dirname(target), { recursive: true });
   const tmp = tempPath(target);
-  writeDurably(tmp, data);
   try {
+    writeDurably(tmp, data);
     linkSync(tmp, target);
     return true;
   } catch (err) {
