@@ -79,7 +79,7 @@ test('an early item said again in the latest part is kept when the middle is cut
 });
 
 test('property: every merged list is capped, duplicate-free and made only of input items, with the first ask and the latest item kept', () => {
-  const item = fc.constantFrom('a', 'A', ' a ', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p');
+  const item: fc.Arbitrary<string> = fc.constantFrom('a', 'A', ' a ', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p');
   const list = fc.array(item, { maxLength: 15 });
   const caps = { requests: 8, decisions: 10, unresolved: 8, namedTerms: 200 } as const;
   fc.assert(
