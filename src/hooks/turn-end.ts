@@ -1,17 +1,30 @@
 // Shared by Stop and SubagentStop: consolidation without pruning (never in the
-// middle of a session), and for the main session, the running draft.
-import { consolidateAll } from '../store/consolidate-all.ts';
+// middle of a session), and for the main session, the running draft. Heavy
+// code is imported only when there is work, so a quiet turn costs little more
+// than starting node.
 import { markHookRun } from '../store/hook-runs.ts';
-import { advanceSession } from '../store/session-lifecycle.ts';
-import { claudeProcessId } from '../store/claude-process.ts';
+import { hasPendingFindings, unreadTranscriptBytes } from '../store/pending-work.ts';
 import type { HookContext } from './run-hook.ts';
+
+/** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
+export const DRAFT_REFRESH_BYTES = 512 * 1024;
 
 export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', draft: boolean): Promise<void> {
   const { paths, config, now, input } = ctx;
   markHookRun(paths, hook, now);
-  const { errors } = consolidateAll(paths, config, now, false);
-  for (const e of errors) ctx.log(`consolidation: ${e}`);
-  if (draft && !input.stop_hook_active && input.session_id && input.transcript_path) {
-    await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, now, []);
+  if (hasPendingFindings(paths)) {
+    const { consolidateAll } = await import('../store/consolidate-all.ts');
+    const { errors } = consolidateAll(paths, config, now, false);
+    for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
+  if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;
+  if (unreadTranscriptBytes(paths, input.session_id, input.transcript_path) < DRAFT_REFRESH_BYTES) {
+    // Still note that this session is alive and where its transcript is, for crash recovery.
+    const { touchSession } = await import('../store/session-touch.ts');
+    touchSession(paths, input.session_id, input.transcript_path, now);
+    return;
+  }
+  const { advanceSession } = await import('../store/session-lifecycle.ts');
+  const { claudeProcessId } = await import('../store/claude-process.ts');
+  await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, now, []);
 }

@@ -1,0 +1,44 @@
+// Cheap checks that let the per-turn hooks return early without loading the
+// parser, the consolidation core or the transcript reader: most turns end
+// with no findings written and little new transcript.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EchoPaths } from './echo-paths.ts';
+import { readSessionState } from './session-state.ts';
+
+const FINDINGS = /^[a-z0-9][a-z0-9-]{0,63}-findings\.md$/;
+const ROLE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export function hasPendingFindings(paths: EchoPaths): boolean {
+  let roles: string[];
+  try {
+    roles = readdirSync(paths.echoes);
+  } catch {
+    return false;
+  }
+  for (const role of roles) {
+    if (!ROLE.test(role)) continue;
+    try {
+      if (readdirSync(join(paths.echoes, role)).some((f) => FINDINGS.test(f))) return true;
+    } catch { /* a file, or raced away */ }
+  }
+  return false;
+}
+
+/**
+ * Bytes of transcript this session's hooks have not read yet. The draft only
+ * needs refreshing when this grows large: crash recovery and SessionEnd read
+ * the rest from the saved offset, so skipping a refresh loses nothing; it
+ * only bounds how much SessionEnd (≈1.5 s budget) must read.
+ */
+export function unreadTranscriptBytes(paths: EchoPaths, sessionId: string, transcriptPath: string): number {
+  let size = 0;
+  try {
+    size = statSync(transcriptPath).size;
+  } catch {
+    return 0;
+  }
+  const state = readSessionState(paths, sessionId);
+  if (!state) return size;
+  return size >= state.offset ? size - state.offset : size;
+}
