@@ -1,5 +1,5 @@
-// SessionEnd: EPHEMERAL.md for the next session, a final archive log, usage
-// references, consolidation with pruning. Short budget: reads only the tail.
+// SessionEnd: EPHEMERAL.md for the next session, usage references,
+// consolidation with pruning. Short budget: reads only the transcript tail.
 import { runHook } from './run-hook.ts';
 import { sessionEnd } from './session-end-handler.ts';
 
