@@ -3,10 +3,13 @@
 // transcript's length: every list is capped while it is built, not after.
 // Deterministic: the same lines always give the same summary.
 
-import { commitSubject, condenseConclusion, cueSentences, dedupeKey, planHeadline } from './summary-decisions.ts';
-import { commandFamily, commandWeight, displayCommand, isVerification, normalizeCommand } from './summary-commands.ts';
-import { oneLine, truncate } from './summary-text.ts';
-import { parseTranscriptLine, type TodoItem, type ToolCall, type TranscriptEvent } from './transcript-events.ts';
+import { ActivityTally } from './summary-activity.ts';
+import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
+import { CandidatePool, pickDiverse, type Candidate } from './summary-pool.ts';
+import { RequestLog } from './summary-requests.ts';
+import { TodoState } from './summary-todos.ts';
+import { dedupeKey, oneLine, truncate } from './summary-text.ts';
+import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from './transcript-events.ts';
 import { absolutePath, relativePath } from './transcript-tools.ts';
 
 export { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
@@ -58,26 +61,8 @@ export const SUMMARY_LIMITS = {
   todoChars: 140,
 } as const;
 
-// Working-set caps: bigger than the output caps so ranking has room, small
-// enough that a pathological transcript cannot grow memory.
-const POOL_CAP = 60;
-const FILE_CAP = 400;
-const COMMAND_CAP = 200;
+// Working-set caps: a pathological transcript cannot grow memory past these.
 const PENDING_CAP = 256;
-const TASK_CAP = 100;
-
-type ToolResultData = Extract<TranscriptEvent, { kind: 'tool-result' }>['result'];
-
-const TRIVIAL_PROMPT = /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
-
-interface Candidate {
-  text: string;
-  key: string;
-  score: number;
-  seq: number;
-  /** The cue phrase that made a sentence a candidate: repeats of one cue are spread out. */
-  cue: string;
-}
 
 interface PendingCall {
   call: ToolCall;
@@ -88,54 +73,6 @@ interface PendingCall {
 
 // Claude Code's own files (plans, tool-result spills, background task output) are not the project's.
 const INTERNAL_PATH = /(?:^|\/)\.claude\/(?:plans|projects|todos|shell-snapshots)\/|^\/tmp\/claude-[^/]*\//;
-
-interface FileRow {
-  edits: number;
-  reads: number;
-  seq: number;
-}
-
-interface CommandRow {
-  command: string;
-  family: string;
-  count: number;
-  failures: number;
-  failed: boolean;
-  seq: number;
-}
-
-/**
- * Best-scored first, but each pick costs the others that open with the same
- * words a point: five "The issue is that …" guesses from one debugging loop
- * should not crowd out everything else. Ties go to the later candidate.
- */
-function pickDiverse(candidates: Candidate[], max: number): Candidate[] {
-  const opener = (c: Candidate): string => c.key.split(' ').slice(0, 3).join(' ');
-  const groups = (c: Candidate): string[] => (c.cue ? [opener(c), `cue:${c.cue}`] : [opener(c)]);
-  const penalty = (c: Candidate): number => groups(c).reduce((sum, g) => sum + (used.get(g) ?? 0), 0);
-  const left = [...candidates];
-  const used = new Map<string, number>();
-  const out: Candidate[] = [];
-  while (out.length < max && left.length > 0) {
-    let best = 0;
-    let bestScore = -Infinity;
-    for (let i = 0; i < left.length; i++) {
-      const c = left[i]!;
-      const eff = c.score - penalty(c);
-      if (eff > bestScore || (eff === bestScore && c.seq > left[best]!.seq)) {
-        best = i;
-        bestScore = eff;
-      }
-    }
-    const [pick] = left.splice(best, 1);
-    // A cue sentence that the turn's wrap-up repeats word for word adds nothing.
-    const flat = (c: Candidate): string => c.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    if (out.some((o) => flat(o).includes(flat(pick!)) || flat(pick!).includes(flat(o)))) continue;
-    out.push(pick!);
-    for (const g of groups(pick!)) used.set(g, (used.get(g) ?? 0) + 1);
-  }
-  return out;
-}
 
 export interface SummaryBuilder {
   addLine(line: string): void;
@@ -160,12 +97,10 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
   let firstMs = Infinity;
   let lastMs = -Infinity;
 
-  const firstRequests: string[] = [];
-  const recentRequests: string[] = [];
-  let lastRequestKey = '';
+  const requests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
 
-  const pool: Candidate[] = [];
-  const sidePool: Candidate[] = [];
+  const pool = new CandidatePool();
+  const sidePool = new CandidatePool();
   let turnText: string | null = null;
   let lastConclusion: Candidate | null = null;
   let pendingQuestion: string | null = null;
@@ -179,16 +114,9 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
   let currentBlocks = new Set<string>();
 
   const pending = new Map<string, PendingCall>();
-  const files = new Map<string, FileRow>();
-  const commands = new Map<string, CommandRow>();
-  const familyFailed = new Map<string, boolean>();
-  const familyLatest = new Map<string, string>();
+  const activity = new ActivityTally();
   const searches: string[] = [];
-  // The 2.1.x task list (TaskCreate/TaskUpdate/TaskList), shared by the main agent and its subagents.
-  const tasks = new Map<string, TodoItem>();
-  let tasksSeen = false;
-  let mainTodos: TodoItem[] | null = null;
-  let sideTodos: TodoItem[] | null = null;
+  const todos = new TodoState();
 
   let mainSeen = false;
   let sideFirstPrompt: string | null = null;
@@ -215,41 +143,8 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     }
   }
 
-  function addCandidate(target: Candidate[], text: string, score: number, cue = ''): Candidate | null {
-    const key = dedupeKey(text);
-    if (!key) return null;
-    seq++;
-    const existing = target.find((c) => c.key === key);
-    if (existing) {
-      existing.score = Math.max(existing.score, score);
-      return existing;
-    }
-    const cand: Candidate = { text, key, score, seq, cue };
-    target.push(cand);
-    if (target.length > POOL_CAP) {
-      let worst = 0;
-      for (let i = 1; i < target.length; i++) {
-        const c = target[i]!;
-        const w = target[worst]!;
-        if (c.score < w.score || (c.score === w.score && c.seq < w.seq)) worst = i;
-      }
-      target.splice(worst, 1);
-    }
-    return cand;
-  }
-
-  function addRequest(text: string): void {
-    const clean = truncate(oneLine(text), SUMMARY_LIMITS.requestChars);
-    if (!clean || TRIVIAL_PROMPT.test(clean)) return;
-    const key = dedupeKey(clean);
-    if (key === lastRequestKey) return;
-    lastRequestKey = key;
-    if (firstRequests.length < SUMMARY_LIMITS.firstRequests) {
-      firstRequests.push(clean);
-      return;
-    }
-    recentRequests.push(clean);
-    if (recentRequests.length > SUMMARY_LIMITS.requests - SUMMARY_LIMITS.firstRequests) recentRequests.shift();
+  function addCandidate(target: CandidatePool, text: string, score: number, cue = ''): Candidate | null {
+    return target.add(text, score, ++seq, cue);
   }
 
   function flushTurn(): void {
@@ -262,63 +157,6 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     pendingQuestion = /\?\s*\**\s*$/.test(tail) ? truncate(oneLine(tail.replace(/\*\*/g, '')), 160) : null;
   }
 
-  function touchFile(path: string, access: 'read' | 'edit'): void {
-    let row = files.get(path);
-    if (!row) {
-      if (files.size >= FILE_CAP) evictFile();
-      row = { edits: 0, reads: 0, seq: ++seq };
-      files.set(path, row);
-    }
-    if (access === 'edit') row.edits++;
-    else row.reads++;
-  }
-
-  function evictFile(): void {
-    let worstKey: string | null = null;
-    let worst: FileRow | null = null;
-    for (const [k, r] of files) {
-      const better = worst === null || r.edits * 100 + r.reads < worst.edits * 100 + worst.reads;
-      if (better) {
-        worst = r;
-        worstKey = k;
-      }
-    }
-    if (worstKey !== null) files.delete(worstKey);
-  }
-
-  function recordCommand(raw: string, failed: boolean): void {
-    const full = normalizeCommand(raw, cwd);
-    if (!full) return;
-    const command = displayCommand(full);
-    let row = commands.get(command);
-    if (!row) {
-      if (commands.size >= COMMAND_CAP) evictCommand();
-      row = { command, family: commandFamily(full), count: 0, failures: 0, failed: false, seq: ++seq };
-      commands.set(command, row);
-    }
-    row.count++;
-    if (failed) row.failures++;
-    row.failed = failed;
-    familyFailed.delete(row.family); // re-insert keeps the map ordered by recency
-    familyFailed.set(row.family, failed);
-    familyLatest.set(row.family, command);
-    if (familyLatest.size > COMMAND_CAP) familyLatest.delete(familyLatest.keys().next().value!);
-    if (familyFailed.size > COMMAND_CAP) familyFailed.delete(familyFailed.keys().next().value!);
-  }
-
-  function evictCommand(): void {
-    let worstKey: string | null = null;
-    let worstW = Infinity;
-    for (const [k, r] of commands) {
-      const w = commandWeight(r);
-      if (w < worstW) {
-        worstW = w;
-        worstKey = k;
-      }
-    }
-    if (worstKey !== null) commands.delete(worstKey);
-  }
-
   function showPath(path: string, lineCwd: string | null): string {
     return relativePath(absolutePath(path, lineCwd), cwd ?? lineCwd);
   }
@@ -326,43 +164,17 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
   function onToolUse(call: ToolCall, lineCwd: string | null, sidechain: boolean): void {
     const abs = call.file ? absolutePath(call.file.path, lineCwd) : null;
     const path = abs && !INTERNAL_PATH.test(abs) ? showPath(abs, lineCwd) : null;
-    if (path && call.file?.access === 'read') touchFile(path, 'read');
+    if (path && call.file?.access === 'read') activity.touchFile(path, 'read');
     if (call.search && searches.length < SUMMARY_LIMITS.searches) {
       const where = call.search.path ? ` in ${showPath(call.search.path, lineCwd)}` : '';
       const text = truncate(oneLine(`${call.search.pattern}${where}`), 80);
       if (!searches.includes(text)) searches.push(text);
     }
-    if (call.todos) {
-      if (sidechain) sideTodos = call.todos.slice(0, 50);
-      else mainTodos = call.todos.slice(0, 50);
-    }
+    if (call.todos) todos.write(call.todos, sidechain);
     if (call.planFile && call.plan) lastPlanFile = call.plan;
     if (!call.id) return;
     if (pending.size >= PENDING_CAP) pending.delete(pending.keys().next().value!);
     pending.set(call.id, { call, path, sidechain });
-  }
-
-  function onTaskResult(call: ToolCall, r: ToolResultData): void {
-    if (r.tasks) {
-      tasksSeen = true;
-      tasks.clear();
-      for (const t of r.tasks.slice(0, TASK_CAP)) tasks.set(t.id, { content: t.content, status: t.status });
-      return;
-    }
-    const op = call.task;
-    if (!op) return;
-    tasksSeen = true;
-    if (op.op === 'create') {
-      if (r.taskId && tasks.size < TASK_CAP) tasks.set(r.taskId, { content: op.subject, status: 'pending' });
-      return;
-    }
-    if (op.status === 'deleted') {
-      tasks.delete(op.id);
-      return;
-    }
-    const known = tasks.get(op.id);
-    if (known) tasks.set(op.id, { content: op.subject ?? known.content, status: op.status ?? known.status });
-    else if (op.subject && tasks.size < TASK_CAP) tasks.set(op.id, { content: op.subject, status: op.status ?? 'pending' });
   }
 
   // Commits collapse into one line that moves to the latest: git log has the rest.
@@ -370,10 +182,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     const target = sidechain ? sidePool : pool;
     const state = sidechain ? commits.side : commits.main;
     state.count++;
-    if (state.cand) {
-      const i = target.indexOf(state.cand);
-      if (i >= 0) target.splice(i, 1);
-    }
+    target.remove(state.cand);
     const text = state.count === 1 ? `Committed: ${subject}` : `Committed ${state.count} times, last: ${subject}`;
     state.cand = addCandidate(target, text, 4);
   }
@@ -383,7 +192,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (headline) addCandidate(pool, headline, 7);
   }
 
-  function onToolResult(r: ToolResultData): void {
+  function onToolResult(r: ToolResult): void {
     const p = pending.get(r.toolUseId);
     if (!p) return;
     pending.delete(r.toolUseId);
@@ -391,13 +200,13 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     // "nothing to commit" exits 1 but leaves nothing undone.
     const benign = call.command !== null && /\bnothing to commit\b/.test(r.text);
     const failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
-    if (path && call.file?.access === 'edit' && !r.isError) touchFile(path, 'edit');
+    if (path && call.file?.access === 'edit' && !r.isError) activity.touchFile(path, 'edit');
     if (call.command !== null) {
-      recordCommand(call.command, failed);
+      activity.recordCommand(call.command, failed, cwd);
       const subject = failed || benign ? null : commitSubject(call.command);
       if (subject) noteCommit(subject, sidechain);
     }
-    if (!r.isError) onTaskResult(call, r);
+    if (!r.isError) todos.onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {
       addCandidate(pool, truncate(`${oneLine(question)} → ${oneLine(answer)}`, 220), 7);
@@ -427,7 +236,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
         turnFromNotification = false;
         pendingQuestion = null;
         interruptedRequest = null;
-        addRequest(e.text);
+        requests.add(e.text);
         return;
       case 'aside':
         if (e.sidechain) return;
@@ -437,7 +246,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       case 'interrupt':
         if (e.sidechain) return;
         flushTurn();
-        interruptedRequest = recentRequests.at(-1) ?? firstRequests.at(-1) ?? null;
+        interruptedRequest = requests.latest();
         return;
       case 'assistant-text': {
         if (e.messageId !== currentMessage) {
@@ -499,23 +308,20 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
 
   // Non-destructive: finish() may be called again after more lines (a running draft).
   function buildSummary(): SessionSummary {
-    const fileView = new Map<string, FileRow>();
-    for (const [k, r] of files) fileView.set(k, { ...r });
     const unresolved: string[] = [];
+    const awaitingEdits: string[] = [];
     for (const { call, path } of pending.values()) {
       // Edits whose result never arrived (the transcript ends mid-call) still happened.
-      if (path && call.file?.access === 'edit') {
-        const row = fileView.get(path) ?? { edits: 0, reads: 0, seq: Number.MAX_SAFE_INTEGER };
-        fileView.set(path, { ...row, edits: row.edits + 1 });
-      }
+      if (path && call.file?.access === 'edit') awaitingEdits.push(path);
       if (call.name === 'ExitPlanMode') {
         const h = planHeadline(call.plan ?? lastPlanFile ?? '');
         unresolved.push(h ? `Awaiting approval: ${h}` : 'A plan is awaiting approval');
       }
     }
 
+    // A separate subagent transcript has no main-chain turns: then its own prose is the story.
     const useSide = !mainSeen;
-    const candidates = (useSide ? sidePool : pool).map((c) => ({ ...c }));
+    const candidates = (useSide ? sidePool : pool).items.map((c) => ({ ...c }));
     let last = lastConclusion ? candidates.find((c) => c.key === lastConclusion!.key) : undefined;
     if (useSide && sideLastText) {
       const text = condenseConclusion(sideLastText);
@@ -528,50 +334,18 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       }
     }
     if (last) last.score += 2; // the session's last word matters most
-    const decisions = pickDiverse(candidates, SUMMARY_LIMITS.decisions)
-      .sort((a, b) => a.seq - b.seq)
-      .map((c) => c.text);
+    const decisions = pickDiverse(candidates, SUMMARY_LIMITS.decisions).map((c) => c.text);
 
-    const requests = [...firstRequests, ...recentRequests];
-    if (useSide && requests.length === 0 && sideFirstPrompt) {
-      requests.push(truncate(`(subagent) ${oneLine(sideFirstPrompt)}`, SUMMARY_LIMITS.requestChars));
+    const asked = requests.list();
+    if (useSide && asked.length === 0 && sideFirstPrompt) {
+      asked.push(truncate(`(subagent) ${oneLine(sideFirstPrompt)}`, SUMMARY_LIMITS.requestChars));
     }
 
-    const todos = [...((useSide ? sideTodos : mainTodos) ?? []), ...tasks.values()];
-    const openTodos = todos
-      .filter((t) => t.status === 'pending' || t.status === 'in_progress')
-      .slice(0, SUMMARY_LIMITS.openTodos)
-      .map((t) => truncate(oneLine(t.content), SUMMARY_LIMITS.todoChars) + (t.status === 'in_progress' ? ' (in progress)' : ''));
+    const openTodos = todos.open(useSide, SUMMARY_LIMITS.openTodos, SUMMARY_LIMITS.todoChars);
 
     if (pendingQuestion) unresolved.push(`Claude asked: ${pendingQuestion}`);
     if (interruptedRequest) unresolved.push(`Interrupted: ${truncate(interruptedRequest, 160)}`);
-    const stillFailing = [...commands.values()]
-      .filter((r) => r.failed && familyFailed.get(r.family) === true && isVerification(r.command))
-      .sort((a, b) => b.seq - a.seq)
-      .slice(0, 3);
-    for (const r of stillFailing) unresolved.push(`\`${r.command}\` failed on its last run`);
-
-    const rankedFiles = (edited: boolean): string[] =>
-      [...fileView.entries()]
-        .filter(([, r]) => (edited ? r.edits > 0 : r.edits === 0 && r.reads > 0))
-        .sort((a, b) => b[1].edits + b[1].reads - (a[1].edits + a[1].reads) || a[1].seq - b[1].seq)
-        .slice(0, SUMMARY_LIMITS.files)
-        .sort((a, b) => a[1].seq - b[1].seq)
-        .map(([path]) => path);
-
-    const hadFailure = new Set<string>();
-    for (const r of commands.values()) if (r.failures > 0) hadFailure.add(r.family);
-    const weight = (r: CommandRow): number =>
-      commandWeight(r, {
-        stillFailing: familyFailed.get(r.family) === true,
-        latest: familyLatest.get(r.family) === r.command,
-        hadFailure: hadFailure.has(r.family),
-      });
-    const commandRows = [...commands.values()]
-      .sort((a, b) => weight(b) - weight(a) || a.seq - b.seq)
-      .slice(0, SUMMARY_LIMITS.commands)
-      .sort((a, b) => a.seq - b.seq)
-      .map((r): SummaryCommand => ({ command: r.command, failed: r.failed, count: r.count, failures: r.failures }));
+    for (const r of activity.stillFailing(3)) unresolved.push(`\`${r.command}\` failed on its last run`);
 
     return {
       sessionId,
@@ -579,18 +353,20 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       branch,
       firstTs,
       lastTs,
-      requests,
+      requests: asked,
       decisions,
-      filesEdited: rankedFiles(true),
-      filesRead: rankedFiles(false),
-      commands: commandRows,
+      filesEdited: activity.rankedFiles('edited', SUMMARY_LIMITS.files, awaitingEdits),
+      filesRead: activity.rankedFiles('read', SUMMARY_LIMITS.files, awaitingEdits),
+      commands: activity
+        .commandRows(SUMMARY_LIMITS.commands)
+        .map((r): SummaryCommand => ({ command: r.command, failed: r.failed, count: r.count, failures: r.failures })),
       openTodos,
       unresolved: unresolved.slice(0, SUMMARY_LIMITS.unresolved),
       lines,
       skippedLines: skipped,
       namedTerms: watch.filter((_, i) => named.has(i)),
       searches: [...searches],
-      todosSeen: (useSide ? sideTodos : mainTodos) !== null || tasksSeen,
+      todosSeen: todos.seen(useSide),
     };
   }
 }
