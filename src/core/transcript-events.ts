@@ -74,7 +74,8 @@ function str(v: unknown): string | null {
 }
 
 export function parseTranscriptLine(line: string): TranscriptEvent[] {
-  const trimmed = line.trim();
+  // A byte-order mark can open a file written by other tools.
+  const trimmed = (line.charCodeAt(0) === 0xfeff ? line.slice(1) : line).trim();
   if (!trimmed) return [];
   let value: unknown;
   try {
@@ -237,6 +238,11 @@ function toolResult(block: Json, structured: unknown): ToolResult {
 function assistantLine(v: Json, events: TranscriptEvent[], sidechain: boolean, cwd: string | null): TranscriptEvent[] {
   const message = v.message;
   if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
+  // API errors and "<synthetic>" placeholders are written as assistant turns but say nothing about the work.
+  if (v.isApiErrorMessage === true || message.model === '<synthetic>') {
+    events.push({ kind: 'ignored', lineType: 'assistant/synthetic' });
+    return events;
+  }
   // Lines of one API message share message.id; old hand-written files may lack it.
   const messageId = str(message.id) ?? str(v.uuid) ?? '';
   const content = message.content;

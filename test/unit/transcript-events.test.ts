@@ -164,6 +164,18 @@ test('unreadable lines become garbage events with a reason', () => {
   assert.deepEqual(parseTranscriptLine('   '), []);
 });
 
+test('API error and synthetic assistant turns are ignored', () => {
+  const err = { ...base, type: 'assistant', isApiErrorMessage: true, message: { id: 'e', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500' }] } };
+  const synthetic = { ...base, type: 'assistant', message: { id: 's', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } };
+  assert.deepEqual(kinds(parseTranscriptLine(line(err))), ['ignored']);
+  assert.deepEqual(kinds(parseTranscriptLine(line(synthetic))), ['ignored']);
+});
+
+test('a byte-order mark before the first line does not make it unreadable', () => {
+  const events = parseTranscriptLine('\uFEFF' + line({ ...base, type: 'user', message: { role: 'user', content: 'hi' } }));
+  assert.deepEqual(kinds(events), ['prompt']);
+});
+
 test('sidechain lines are marked as such', () => {
   const events = parseTranscriptLine(line({ ...base, isSidechain: true, type: 'user', message: { role: 'user', content: 'Explore' } }));
   assert.deepEqual(events.at(-1), { kind: 'prompt', text: 'Explore', slash: false, sidechain: true });
