@@ -16,7 +16,7 @@ export interface ReadTranscriptOptions {
   fromOffset?: number;
   /** Entry ids/titles to look for in the conversation text (see SessionSummary.namedTerms). */
   watchTerms?: string[];
-  /** Read at most this many bytes from fromOffset; lines crossing the limit are left for the next read. */
+  /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
   maxBytes?: number;
 }
 
@@ -63,15 +63,20 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   let endOffset = start;
   let lineCount = 0;
   const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;
-  const end = Math.min(size, start + limit); // exclusive; the size is fixed now so a growing file reads consistently
-  if (end <= start) return { summary: builder.finish(), endOffset, lineCount };
+  // Lines must end within the budget, except the first one: a line longer than
+  // the whole budget is still consumed, or a caller with a small budget would
+  // be stuck on it forever.
+  const budgetEnd = start + limit;
+  if (size <= start || limit === 0) return { summary: builder.finish(), endOffset, lineCount };
 
   let pieces: Buffer[] = [];
   let pieceBytes = 0;
   let overlong = false;
-  let position = start; // offset of the next byte to arrive
+  let position = start; // offset of the first byte of the current chunk
+  let stopped = false;
 
-  const stream = createReadStream(path, { start, end: end - 1, highWaterMark: 256 * 1024 });
+  // The size is fixed now, so a file that grows while it is read reads consistently.
+  const stream = createReadStream(path, { start, end: size - 1, highWaterMark: 256 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let from = 0;
@@ -89,6 +94,11 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
           }
           break;
         }
+        const lineEnd = position + nl + 1;
+        if (lineCount > 0 && lineEnd > budgetEnd) {
+          stopped = true;
+          break;
+        }
         if (overlong) {
           builder.addLine('\u0000overlong'); // counted as an unreadable line
         } else {
@@ -100,25 +110,32 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
         pieceBytes = 0;
         overlong = false;
         lineCount++;
-        endOffset = position + nl + 1;
+        endOffset = lineEnd;
         from = nl + 1;
       }
       position += chunk.length;
+      // Any newline still to come lies past the budget.
+      if (stopped || (lineCount > 0 && position >= budgetEnd)) {
+        stopped = true;
+        break;
+      }
     }
     // A last line without its newline is normally still being written. One
     // that is already a whole JSON object is complete (no proper prefix of a
     // JSON object parses as one), so a file that just lacks the final newline
     // loses nothing.
-    if (end === size && pieces.length > 0 && !overlong) {
+    if (!stopped && pieces.length > 0 && !overlong && (lineCount === 0 || size <= budgetEnd)) {
       const text = Buffer.concat(pieces).toString('utf8');
       if (isWholeJsonObject(text)) {
         builder.addLine(text);
         lineCount++;
-        endOffset = end;
+        endOffset = size;
       }
     }
   } catch (err) {
     throw new EchoesError('unreadable', `cannot read transcript ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  } finally {
+    stream.destroy();
   }
   return { summary: builder.finish(), endOffset, lineCount };
 }

@@ -155,3 +155,15 @@ test('real transcripts: compaction summaries, meta and sidechain prompts are not
   assert.deepEqual(todos.summary.openTodos, [], 'the last TodoWrite had everything completed');
   assert.equal(todos.summary.todosSeen, true);
 });
+
+test('a first line longer than the byte budget is still consumed, so reads always make progress', async (t) => {
+  const path = join(tempDir(t), 's.jsonl');
+  const long = JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: `long ${'x'.repeat(5000)}` } }) + '\n';
+  const short = JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'short' } }) + '\n';
+  writeFileSync(path, long + short);
+  const one = await readTranscript(path, { maxBytes: 100 });
+  assert.equal(one.endOffset, Buffer.byteLength(long));
+  assert.equal(one.lineCount, 1);
+  const two = await readTranscript(path, { fromOffset: one.endOffset, maxBytes: 100 });
+  assert.deepEqual(two.summary.requests, ['short']);
+});
