@@ -2,7 +2,7 @@
 // `record` hold it while they read-modify-write, so concurrent sessions and
 // agents never lose each other's findings. A holder that was killed leaves a
 // lock naming a dead pid; the next taker recovers it.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { EchoesError } from '../core/errors.ts';
@@ -41,35 +41,42 @@ function tryCreate(lockPath: string, token: string): boolean {
   }
 }
 
-/** Moves a dead holder's lock aside, but only if it is still the same lock we judged dead. */
+/**
+ * Removes a dead holder's lock, but only if it is still the very lock we judged dead.
+ * Recoverers take turns through a guard file: renaming the lock aside and back (the
+ * obvious alternative) leaves a moment with no lock file, in which a third process can
+ * take the lock, only to have the rename back replace its lock with someone else's.
+ */
 function recoverIfStale(lockPath: string, staleMs: number): void {
   let content: string;
-  let mtime: number;
+  let judged: { ino: number; mtimeMs: number };
   try {
     content = readFileSync(lockPath, 'utf8');
-    mtime = statSync(lockPath).mtimeMs;
+    judged = statSync(lockPath);
   } catch {
     return; // released meanwhile
   }
   const pid = Number(content.split(' ')[0]);
   // An empty file is a taker killed between create and write: stale only once it has aged.
-  const dead = content === '' ? Date.now() - mtime > 2000 : !pidAlive(pid);
-  if (!dead && Date.now() - mtime < staleMs) return;
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(3).toString('hex')}`;
-  try {
-    renameSync(lockPath, aside);
-  } catch {
-    return; // another taker recovered it first
-  }
-  // Between our read and the rename, someone else may have recovered and re-taken the lock.
-  // If what we moved is not the stale lock we read, put it back.
-  let moved = '';
-  try { moved = readFileSync(aside, 'utf8'); } catch { /* gone */ }
-  if (moved !== content) {
-    try { renameSync(aside, lockPath); } catch { /* best effort */ }
+  const dead = content === '' ? Date.now() - judged.mtimeMs > 2000 : !pidAlive(pid);
+  if (!dead && Date.now() - judged.mtimeMs < staleMs) return;
+  const guard = `${lockPath}.recover`;
+  if (!tryCreate(guard, `${process.pid}`)) {
+    // A recoverer needs the guard for a few system calls; one left for long was killed.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 2000) unlinkSync(guard);
+    } catch { /* gone */ }
     return;
   }
-  try { unlinkSync(aside); } catch { /* gone */ }
+  try {
+    // Nobody else removes a stale lock while we hold the guard, so if it is unchanged now it is still the dead one.
+    const now = statSync(lockPath);
+    if (now.ino === judged.ino && now.mtimeMs === judged.mtimeMs && readFileSync(lockPath, 'utf8') === content) unlinkSync(lockPath);
+  } catch {
+    /* released meanwhile */
+  } finally {
+    try { unlinkSync(guard); } catch { /* gone */ }
+  }
 }
 
 function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
