@@ -3,7 +3,7 @@
 // shapes (plans, commit messages, wrap-up lists) are scored, and the best few
 // are kept. Scores are small integers so ties resolve by position, stably.
 
-import { dedupeKey, oneLine, plainMarkdown, splitSentences, stripCodeFences, truncate } from './summary-text.ts';
+import { oneLine, plainMarkdown, splitSentences, stripCodeFences, truncate } from './summary-text.ts';
 
 export const DECISION_MAX_CHARS = 220;
 
@@ -129,26 +129,23 @@ export function condenseConclusion(text: string): string | null {
     if (cells) {
       if (cells.length === 0) {
         tableHeader = false; // the separator: rows after it are data
-      } else if (!tableHeader && headline && items.length < 3) {
+      } else if (!tableHeader && items.length < 3) {
         items.push(truncate(cells.join(' · '), 90));
       }
       continue;
     }
     if (isListLine(line)) {
-      if (headline && !indented && items.length < 3) {
-        items.push(truncate(oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '')), 90));
-      }
-      if (!headline && !indented) headline = oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, ''));
+      if (!indented && items.length < 3) items.push(truncate(oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '')), 90));
       continue;
     }
-    if (headline) {
+    if (headline || items.length > 0) {
       if (items.length >= 3) break;
       continue;
     }
     const kept = splitSentences(line).filter((s) => !FILLER.test(s) && !ANNOUNCE.test(s) && !NARRATION.test(s));
     if (kept.length > 0) headline = oneLine(kept.slice(0, 2).join(' '));
   }
-  if (!headline) return null;
+  if (!headline) return items.length > 0 ? truncate(items.join('; '), DECISION_MAX_CHARS) : null;
   headline = headline.replace(/[:：\s]+$/, '');
   // A turn that ends by asking the user decided nothing yet (the question is reported as open).
   if (items.length === 0 && /\?$/.test(headline)) return null;
@@ -163,8 +160,8 @@ export function planHeadline(plan: string): string | null {
     .map((l) => l.trim())
     .filter((l) => l && !/^[-*_=]{3,}$/.test(l));
   if (lines.length === 0) return null;
-  const heading = lines.find((l) => /^#{1,3}\s/.test(l));
-  const title = oneLine(plainMarkdown(heading ?? lines[0] ?? '')).replace(/^plan:\s*/i, '');
+  const titleLine = lines.find((l) => /^#{1,3}\s/.test(l)) ?? lines[0] ?? '';
+  const title = oneLine(plainMarkdown(titleLine)).replace(/^plan:\s*/i, '');
   // The first prose line after a heading that names the approach, else after the title.
   let detail = '';
   let afterApproach = false;
@@ -175,7 +172,7 @@ export function planHeadline(plan: string): string | null {
     }
     if (afterApproach && !detail) detail = l;
   }
-  if (!detail) detail = lines.find((l) => l !== heading && !/^#{1,6}\s/.test(l)) ?? '';
+  if (!detail) detail = lines.find((l) => l !== titleLine && !/^#{1,6}\s/.test(l)) ?? '';
   const first = (splitSentences(plainMarkdown(detail))[0] ?? '').replace(/[:：]$/, '');
   const text = first ? `Plan: ${title} — ${first}` : `Plan: ${title}`;
   return truncate(oneLine(text), DECISION_MAX_CHARS);
@@ -195,6 +192,3 @@ export function commitSubject(command: string): string | null {
   subject = oneLine(subject.replace(/\\"/g, '"'));
   return subject ? truncate(subject, 120) : null;
 }
-
-/** Keys that make near-identical decisions collapse to one. */
-export { dedupeKey };
