@@ -110,7 +110,9 @@ const CONFIDENCE_WORDS: Record<string, number> = { high: 0.9, medium: 0.6, med: 
 export function parseConfidence(raw: string): number | null {
   const s = raw.trim().replace(/^["'`]+|["'`]+$/g, '');
   // The number must stand alone: `0.0-1.0` is the seed's template, not a value.
-  const num = /^([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)[ \t]*(%?)(?=$|[ \t(,;])/.exec(s);
+  // Unambiguous number grammar: a digit run can only be split one way, so a long
+  // run followed by junk fails in linear time.
+  const num = /^((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)[ \t]*(%?)(?=$|[ \t(,;])/.exec(s);
   if (num) {
     const n = Number(num[1]) / (num[2] ? 100 : 1);
     return Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
