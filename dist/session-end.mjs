@@ -1,5 +1,5 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as y}from"./chunks/chunk-3QJFPIEB.mjs";import{p as l,q as u,s as h}from"./chunks/chunk-ZRWR27OD.mjs";import{a as E,b as w,f as S,h as x}from"./chunks/chunk-2O74UCC2.mjs";import{B as g,j as A,l as m,o as f,r as p}from"./chunks/chunk-TLC3HZ45.mjs";import{c as I}from"./chunks/chunk-HW42IUVE.mjs";var C=".claude/echoes/";function G(o,e){let t=o??"",s=/^[ \t]*\.claude\/echoes\/[ \t]*\r?$/m.test(t);if(!e&&!s){let n=t.includes(`\r
+import{a as y}from"./chunks/chunk-ANEFLGCB.mjs";import{p as l,q as u,s as h}from"./chunks/chunk-LKX6CSIC.mjs";import{c as S,e as x}from"./chunks/chunk-WTJPOACL.mjs";import"./chunks/chunk-Z6Z3TMNO.mjs";import{a as A,c as m}from"./chunks/chunk-FA6K4AS3.mjs";import"./chunks/chunk-CD6M3H43.mjs";import{a as E}from"./chunks/chunk-ZT4SCIYP.mjs";import"./chunks/chunk-OUSI7AF6.mjs";import{d as g}from"./chunks/chunk-VA2ZTEIM.mjs";import{j as f,m as p}from"./chunks/chunk-5WVTRBD3.mjs";import"./chunks/chunk-AI62VPCJ.mjs";import{a as w}from"./chunks/chunk-SWUG7IT7.mjs";import{c as I}from"./chunks/chunk-ZC56W3P3.mjs";var C=".claude/echoes/";function G(o,e){let t=o??"",s=/^[ \t]*\.claude\/echoes\/[ \t]*\r?$/m.test(t);if(!e&&!s){let n=t.includes(`\r
 `)?`\r
 `:`
 `,r=t===""||t.endsWith(`

@@ -1,2 +1,2 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as r}from"./chunks/chunk-5JQWHZF3.mjs";import"./chunks/chunk-3QJFPIEB.mjs";import"./chunks/chunk-ZRWR27OD.mjs";import{a as o}from"./chunks/chunk-2O74UCC2.mjs";import"./chunks/chunk-TLC3HZ45.mjs";import"./chunks/chunk-HW42IUVE.mjs";o("stop","Stop",t=>r(t,"stop",!0),12e3);
+import{a as r}from"./chunks/chunk-T7XVL3NO.mjs";import{a as o}from"./chunks/chunk-ZT4SCIYP.mjs";import"./chunks/chunk-OUSI7AF6.mjs";import"./chunks/chunk-VA2ZTEIM.mjs";import"./chunks/chunk-5WVTRBD3.mjs";import"./chunks/chunk-AI62VPCJ.mjs";import"./chunks/chunk-SWUG7IT7.mjs";import"./chunks/chunk-ZC56W3P3.mjs";o("stop","Stop",t=>r(t,"stop",!0),12e3);

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a}from"./chunk-3QJFPIEB.mjs";import{b as i,f as e}from"./chunk-2O74UCC2.mjs";import{B as r}from"./chunk-TLC3HZ45.mjs";async function _(n,p,c){let{paths:t,config:m,now:s,input:o}=n;r(t,p,s);let{errors:d}=a(t,m,s,!1);for(let f of d)n.log(`consolidation: ${f}`);c&&!o.stop_hook_active&&o.session_id&&o.transcript_path&&await e(t,{sessionId:o.session_id,transcriptPath:o.transcript_path,ownerPid:i()},s,[])}export{_ as a};
