@@ -80,6 +80,14 @@ export interface RunClaudeOptions {
   timeoutMs?: number;
   /** Written to stdin then closed; without it stdin is /dev/null. */
   stdin?: string;
+  /**
+   * Stream-json user turns, written one at a time: the next only after the
+   * previous turn's `result` line, then stdin is closed. (A turn written while
+   * another is still running is folded into it, so `stdin` with
+   * streamJsonTurns() gives separate turns only when no turn uses a tool.)
+   * Needs `-p --input-format stream-json --output-format stream-json --verbose`.
+   */
+  pacedTurns?: string[];
 }
 
 export interface ClaudeRun {
@@ -141,18 +149,37 @@ export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
 
   mkdirSync(join(options.home, 'tmp'), { recursive: true });
   const firstRequest = options.server.requests.length;
+  const paced = options.pacedTurns ?? [];
   const child = spawn(claudeBin, options.args, {
     cwd: options.cwd,
     env,
     // Own process group, so a timeout can kill hooks and shells Claude Code started too.
     detached: true,
-    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [options.stdin === undefined && paced.length === 0 ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  let turnsSent = 0;
+  const sendNextTurn = (): void => {
+    const text = paced[turnsSent++];
+    if (text === undefined) return;
+    child.stdin?.write(streamJsonTurns([text]));
+    if (turnsSent === paced.length) child.stdin?.end();
+  };
+  // EPIPE after claude exits early must not crash the test process.
+  child.stdin?.on('error', () => undefined);
+  if (paced.length > 0) sendNextTurn();
 
   let stdout = '';
   let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+  let pending = '';
+  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+    if (paced.length === 0) return;
+    pending += s;
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) if (isResultLine(line)) sendNextTurn();
+  });
   child.stderr?.setEncoding('utf8').on('data', (s: string) => (stderr += s));
 
   return new Promise((resolvePromise, reject) => {
@@ -262,6 +289,16 @@ export function parseJsonResult(stdout: string): JsonResult {
  */
 export function streamJsonTurns(prompts: string[]): string {
   return prompts.map((text) => `${JSON.stringify({ type: 'user', message: { role: 'user', content: text } })}\n`).join('');
+}
+
+/** True for the `type: "result"` line that ends a stream-json turn (its keys come in no fixed order). */
+function isResultLine(line: string): boolean {
+  if (!line.includes('"result"')) return false;
+  try {
+    return (JSON.parse(line) as { type?: unknown }).type === 'result';
+  } catch {
+    return false;
+  }
 }
 
 /** Lines of `--output-format stream-json --verbose`. */
