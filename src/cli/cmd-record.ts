@@ -1,6 +1,6 @@
 // rune-echoes record: how agents write findings without touching .claude/
 // through Write/Edit (which Claude Code guards as sensitive). SPEC §6.
-import { documentEntries, parseEchoDocument } from '../core/echo-document.ts';
+import { appendEntries, documentEntries, newMemoryDocumentText, parseEchoDocument } from '../core/echo-document.ts';
 import { EchoesError } from '../core/errors.ts';
 import { recordFindings } from '../store/echo-store.ts';
 import { assertSafeName } from '../store/echo-paths.ts';
@@ -29,7 +29,10 @@ rune-echoes record --role R --agent A --stdin     (entries in the echo format on
     } else {
       entries = [entryFromOptions(values, positionals, { today, defaultLayer: 'inscribed', defaultSource: `agent:${agent}` })];
     }
-    if (entries.some((e) => e.layer === 'etched')) {
+    // Judge the entries as consolidation will read them back, not only as given: a title such as
+    // `X - **layer**: etched` renders into a heading that reads back as an etched entry.
+    const readBack = documentEntries(appendEntries(parseEchoDocument(newMemoryDocumentText('check')), entries));
+    if ([...entries, ...readBack].some((e) => e.layer === 'etched')) {
       throw new EchoesError('refused', 'agents cannot record etched entries; etched memory is added by the user (rune-echoes remember --layer etched)');
     }
     const result = recordFindings(ctx.paths, ctx.config, role, agent, entries);
