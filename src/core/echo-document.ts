@@ -39,6 +39,8 @@ export const SCHEMA_HEADER = '<!-- echo-schema: v2 -->';
 interface Line {
   /** Exact source text including its line ending. */
   raw: string;
+  /** Offset of the line in the source text. */
+  offset: number;
   /** Without the line ending (and without a BOM on the first line). */
   text: string;
   eol: '' | '\n' | '\r\n' | '\r';
@@ -54,7 +56,7 @@ function splitLines(source: string): Line[] {
   const push = (end: number, eol: Line['eol']) => {
     let text = source.slice(pos, end - eol.length);
     if (pos === 0 && text.startsWith('\uFEFF')) text = text.slice(1);
-    lines.push({ raw: source.slice(pos, end), text, eol });
+    lines.push({ raw: source.slice(pos, end), offset: pos, text, eol });
     pos = end;
   };
   EOL_RE.lastIndex = 0;
@@ -79,8 +81,17 @@ function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
+/** First character after leading spaces and tabs: a cheap gate before any regex runs on a line. */
+function leadChar(text: string): string {
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  return text[i] ?? '';
+}
+
 /** `---`, `***`, `___` (spaces allowed). `- - -` is left alone: it is a learning bullet of dashes, not a separator. */
 function isThematicBreak(text: string): boolean {
+  const lead = leadChar(text);
+  if (lead !== '-' && lead !== '*' && lead !== '_') return false;
   const s = text.trim();
   const ch = s[0];
   if (s.length < 3 || (ch !== '-' && ch !== '*' && ch !== '_') || s[1] !== ch) return false;
@@ -93,6 +104,7 @@ function isThematicBreak(text: string): boolean {
 }
 
 function headingLevel(text: string): number {
+  if (leadChar(text) !== '#') return 0;
   const m = /^ {0,3}(#{1,6})(?:[ \t]|$)/.exec(text);
   return m ? (m[1] ?? '').length : 0;
 }
@@ -102,6 +114,8 @@ interface Fence { ch: string; len: number }
 // Fences are recognised at any indentation (they are often nested in list
 // items): a `## Inscribed` line inside an indented fence must stay code.
 function fenceOpen(text: string): Fence | null {
+  const lead = leadChar(text);
+  if (lead !== '`' && lead !== '~') return null;
   const m = /^[ \t]*(`{3,}|~{3,})(.*)$/s.exec(text);
   if (!m) return null;
   const marker = m[1] ?? '';
@@ -111,6 +125,7 @@ function fenceOpen(text: string): Fence | null {
 
 /** `<!--` that does not close on its line: editors use it to switch entries off, so nothing inside is read. */
 function commentOpens(text: string): boolean {
+  if (leadChar(text) !== '<') return false;
   const m = /^ {0,3}<!--/.exec(text);
   return !!m && !text.includes('-->', m[0].length);
 }
@@ -154,7 +169,7 @@ function withoutClosingHashes(text: string): string {
 
 function entryStartAt(lines: Line[], i: number): EntryForm | null {
   const text = lines[i]?.text ?? '';
-  if (!text.trimStart().startsWith('##')) return null;
+  if (leadChar(text) !== '#') return null;
   const canon = canonicalHeading(text);
   if (canon) {
     if (splitInlineFields(` ${canon.rest}`)) return 'inline';
@@ -334,7 +349,7 @@ export function parseEchoDocument(text: string): EchoDocument {
   const blocks: Block[] = [];
   const explicit: Array<string | null> = [];
   for (const seg of found.segments) {
-    const blockText = lines.slice(seg.start, seg.end).map((l) => l.raw).join('');
+    const blockText = text.slice(lines[seg.start]?.offset ?? 0, lines[seg.end]?.offset ?? text.length);
     if (!seg.form) {
       blocks.push({ type: 'verbatim', text: blockText, line: seg.start + 1 });
       continue;
@@ -351,8 +366,11 @@ export function parseEchoDocument(text: string): EchoDocument {
     issues.push({ code: 'unknown-schema', line: found.schemaLine + 1, message: `echo-schema "${found.schemaRaw}" is not v1 or v2; read as v2` });
   }
   let crlf = 0;
-  for (const l of lines) if (l.eol === '\r\n') crlf++;
-  const lf = lines.filter((l) => l.eol === '\n').length;
+  let lf = 0;
+  for (const l of lines) {
+    if (l.eol === '\r\n') crlf++;
+    else if (l.eol === '\n') lf++;
+  }
   issues.sort((a, b) => a.line - b.line);
   return { blocks, schema, eol: crlf > lf ? '\r\n' : '\n', issues };
 }
@@ -408,6 +426,7 @@ export function newMemoryDocumentText(title: string, eol: '\n' | '\r\n' = '\n'):
  * (`id` or the slug of its title), suffixed when it collides with an id in use.
  */
 export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocument {
+  if (entries.length === 0) return doc;
   const eol = doc.eol;
   let text = serializeEchoDocument(doc);
   const lines = splitLines(text);

@@ -142,6 +142,7 @@ export function normalizeLayer(raw: string): { layer: Layer; known: boolean } {
 
 /** `a, b`, `[a, b]`, `#a #b` → ['a', 'b']. */
 export function parseTags(raw: string): string[] {
+  if (raw === '') return [];
   const inner = raw.trim().replace(/^\[(.*)\]$/s, '$1');
   const parts = inner.includes(',') ? inner.split(',') : inner.split(/[ \t]+/);
   return parts.map((t) => t.trim().replace(/^#/, '').replace(/^["'`]|["'`]$/g, '')).filter((t) => t.length > 0);

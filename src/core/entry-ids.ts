@@ -15,8 +15,10 @@ export function isValidId(id: string): boolean {
  * emoji) gets `entry-<hash>` so two such titles still get different ids.
  */
 export function slugifyTitle(title: string): string {
-  const ascii = /^[\x20-\x7e]*$/.test(title);
-  const folded = (ascii ? title : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')).toLowerCase();
+  // Only Latin letters with marks and full-width forms change under NFKD in a way
+  // that matters here; skipping it otherwise keeps long files fast.
+  const foldable = /[\u00a0-\u024f\u1e00-\u1eff\uff00-\uffef]/.test(title);
+  const folded = (foldable ? title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : title).toLowerCase();
   let slug = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   if (slug.length > MAX_ID_LENGTH) slug = slug.slice(0, MAX_ID_LENGTH).replace(/-+$/, '');
   if (slug) return slug;
