@@ -1,6 +1,6 @@
 // `.claude/rune-config.yml` (SPEC §13). Every key is optional; a problem gives
 // a one-line warning and the default for that key, never a failure.
-import { parse as parseYaml } from 'yaml';
+import { parseDocument } from 'yaml';
 import { defaultConfig, type EchoesConfig } from './config-defaults.ts';
 
 export interface ConfigResult {
@@ -55,7 +55,11 @@ export function parseConfig(text: string | null, source = '.claude/rune-config.y
 
   let doc: unknown;
   try {
-    doc = parseYaml(text, { prettyErrors: false, uniqueKeys: false });
+    const parsed = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
+    if (parsed.errors[0]) throw parsed.errors[0];
+    // YAML.parse would print these (an unknown tag, say) to stderr itself; they are warnings like ours.
+    for (const w of parsed.warnings) warnings.push(`${source}: ${w.message.split('\n')[0]}`);
+    doc = parsed.toJS();
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
     warnings.push(`${source}: invalid YAML (${reason}); using defaults`);
