@@ -146,6 +146,25 @@ test('a document that is not a mapping, or an echoes key that is not one, warns 
   }
 });
 
+test('YAML warnings (an unknown tag) become one-line warnings of ours, and nothing is printed', async () => {
+  const printed: Error[] = [];
+  const listener = (w: Error) => printed.push(w);
+  process.on('warning', listener);
+  const { config, warnings } = parseConfig('echoes: !custom\n  inject: false\n');
+  await new Promise((r) => setImmediate(r));
+  process.off('warning', listener);
+  assert.deepEqual(printed, [], 'no process warning (it would land on stderr)');
+  assert.equal(config.inject, false);
+  assert.equal(warnings.length, 1, JSON.stringify(warnings));
+  assert.match(warnings[0]!, /Unresolved tag: !custom/);
+});
+
+test('several YAML documents in one file are refused as invalid, not half-read', () => {
+  const { config, warnings } = parseConfig('echoes:\n  inject: false\n---\nechoes:\n  inject: true\n');
+  assert.deepEqual(config, defaultConfig());
+  assert.match(warnings[0]!, /invalid YAML/);
+});
+
 test('warnings name the file they came from', () => {
   const { warnings } = parseConfig('echoes:\n  inject: 3\n', 'custom/path.yml');
   assert.match(warnings[0]!, /^custom\/path\.yml: /);
