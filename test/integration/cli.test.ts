@@ -331,16 +331,25 @@ const BAD_INPUTS: Array<[string, string[]]> = [
   ['show of a role with no memory', ['show', 'auditor']],
 ];
 
-test('every bad input exits 1 with exactly one line on stderr and leaves the project byte-identical', async (t) => {
-  const tp = await populated(t);
+async function assertRefusedWithoutWriting(tp: TempProject, label: string): Promise<void> {
   const before = tp.snapshot();
   for (const [what, argv] of BAD_INPUTS) {
     const r = await run(tp, argv, { stdin: '' });
-    assert.equal(r.code, 1, `${what}: exit ${r.code} (${r.stderr})`);
-    assert.equal(r.stdout, '', `${what}: nothing on stdout`);
-    assert.match(r.stderr, /^rune-echoes: [^\n]+\n$/, `${what}: one line on stderr, got ${JSON.stringify(r.stderr)}`);
-    assert.deepEqual(diffSnapshots(before, tp.snapshot()), [], `${what}: the project changed`);
+    assert.equal(r.code, 1, `${label}, ${what}: exit ${r.code} (${r.stderr})`);
+    assert.equal(r.stdout, '', `${label}, ${what}: nothing on stdout`);
+    assert.match(r.stderr, /^rune-echoes: [^\n]+\n$/, `${label}, ${what}: one line on stderr, got ${JSON.stringify(r.stderr)}`);
+    assert.deepEqual(diffSnapshots(before, tp.snapshot()), [], `${label}, ${what}: the project changed`);
   }
+}
+
+test('every bad input exits 1 with exactly one line on stderr and leaves the project byte-identical', async (t) => {
+  await assertRefusedWithoutWriting(await populated(t), 'populated project');
+});
+
+test('bad input in a project with no store yet creates nothing, not even .claude/', async (t) => {
+  const tp = makeTempProject(t);
+  await assertRefusedWithoutWriting(tp, 'empty project');
+  assert.deepEqual([...tp.snapshot().keys()], []);
 });
 
 test('record --layer etched through --stdin is refused too, and nothing is written', async (t) => {
