@@ -45,7 +45,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { digest, errors } = digestFromStore(paths, config, lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
-    writeFileAtomic(paths, givenFile(paths), lastSession);
+    if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
     // Consumed: the next session gets this one's summary, not the old one again.
     if (!unreadable && readTextOrNull(paths.ephemeral)) writeFileAtomic(paths, paths.ephemeral, '');
   }

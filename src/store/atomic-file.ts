@@ -9,14 +9,14 @@ function tempPath(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
-function writeDurably(path: string, data: string | Uint8Array): void {
+function writeDurably(path: string, data: string | Uint8Array, durable = true): void {
   const fd = openSync(path, 'wx', 0o644);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     // write() may take fewer bytes than asked (near a full disk, say): loop, or a
     // truncated file would be renamed over the good one.
     for (let done = 0; done < bytes.byteLength; ) done += writeSync(fd, bytes, done, bytes.byteLength - done);
-    fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -35,19 +35,30 @@ export function ensureDir(paths: EchoPaths, dir: string): void {
   mkdirSync(dir, { recursive: true });
 }
 
+export interface WriteOptions {
+  /**
+   * fsync the data and the rename (default). Hook bookkeeping that can be
+   * rebuilt (session offsets, last-run markers) skips it: the rename alone
+   * is already atomic against a killed process, and fsync is the slowest
+   * part of a hook on a busy disk.
+   */
+  durable?: boolean;
+}
+
 /** Replaces `target` atomically with `data`. */
-export function writeFileAtomic(paths: EchoPaths, target: string, data: string | Uint8Array): void {
+export function writeFileAtomic(paths: EchoPaths, target: string, data: string | Uint8Array, opts: WriteOptions = {}): void {
+  const durable = opts.durable ?? true;
   assertWritable(paths, target);
   mkdirSync(dirname(target), { recursive: true });
   const tmp = tempPath(target);
   try {
-    writeDurably(tmp, data);
+    writeDurably(tmp, data, durable);
     renameSync(tmp, target);
   } catch (err) {
     try { unlinkSync(tmp); } catch { /* already gone */ }
     throw err;
   }
-  syncDir(dirname(target));
+  if (durable) syncDir(dirname(target));
 }
 
 /**

@@ -8,5 +8,5 @@ export const HOOK_NAMES = ['session-start', 'pre-compact', 'stop', 'subagent-sto
 export const lastRunFile = (paths: EchoPaths, hook: string) => join(paths.stateDir, `last-run-${hook}`);
 
 export function markHookRun(paths: EchoPaths, hook: string, now: Date): void {
-  writeFileAtomic(paths, lastRunFile(paths, hook), now.toISOString() + '\n');
+  writeFileAtomic(paths, lastRunFile(paths, hook), now.toISOString() + '\n', { durable: false });
 }

@@ -45,7 +45,7 @@ export function readSessionState(paths: EchoPaths, id: string): SessionState | n
 }
 
 export function writeSessionState(paths: EchoPaths, state: SessionState): void {
-  writeFileAtomic(paths, sessionStateFile(paths, state.sessionId), JSON.stringify(state));
+  writeFileAtomic(paths, sessionStateFile(paths, state.sessionId), JSON.stringify(state), { durable: false });
 }
 
 /** How long the state of an ended, fully archived session is kept (for a late --resume). */
