@@ -14,8 +14,9 @@ type KeySpec = {
 };
 
 const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false');
-const positiveInt = (max: number) => (v: unknown) =>
-  Number.isInteger(v) && (v as number) > 0 && (v as number) <= max ? null : `a whole number from 1 to ${max}`;
+const wholeNumber = (min: number, max: number) => (v: unknown) =>
+  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `a whole number from ${min} to ${max}`;
+const positiveInt = (max: number) => wholeNumber(1, max);
 const stringList = (v: unknown) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings';
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -27,7 +28,7 @@ const KEYS: Record<string, KeySpec> = {
     check: (v) => (v === 'project' || v === 'user' ? null : '"project" or "user"'),
   },
   inject: { field: 'inject', check: isBool },
-  budget_tokens: { field: 'budgetTokens', check: positiveInt(100_000) },
+  budget_tokens: { field: 'budgetTokens', check: wholeNumber(100, 100_000) }, // below 100 the wrapper and footer leave no room
   memory_max_lines: { field: 'memoryMaxLines', check: positiveInt(100_000) },
   knowledge_max_lines: { field: 'knowledgeMaxLines', check: positiveInt(100_000) },
   relevance_window: { field: 'relevanceWindow', check: positiveInt(10_000) },

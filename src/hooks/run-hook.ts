@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
 import { logLine } from '../store/error-log.ts';
+import { ensureStoreIgnored } from '../store/gitignore.ts';
 import type { EchoesConfig } from '../core/config-defaults.ts';
 
 /** The fields Claude Code sends on stdin that the hooks use. */
@@ -64,6 +65,7 @@ export async function executeHook(name: string, eventName: string, handler: Hook
   const { config, warnings } = await loadConfig(project);
   const paths = echoPaths(project, config, env.HOME || undefined);
   const log = (message: string) => logLine(paths.logFile, name, message);
+  ensureStoreIgnored(paths, config.versionControlled);
   for (const w of warnings) log(w);
   const result = await handler({ name, input, project, config, paths, now: new Date(), env, log });
   return protocolOutput(eventName, result);

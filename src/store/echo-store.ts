@@ -27,6 +27,7 @@ import type { UsageEvent } from '../core/usage-events.ts';
 import { createFileExclusive, readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
 import { archiveDir, assertSafeName, isSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from './echo-paths.ts';
 import { withLock } from './role-lock.ts';
+import { ensureStoreIgnored } from './gitignore.ts';
 
 const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
 
@@ -87,6 +88,7 @@ export function recordFindings(paths: EchoPaths, config: EchoesConfig, role: str
     if (s.evidenceStripped) stripped += 1;
     return s.entry;
   });
+  ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const { doc } = readEchoFile(path, `${roleTitle(role)} — findings of ${agent}`);
     const next = appendEntries(doc, clean);
@@ -247,6 +249,7 @@ export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Dat
 
 /** Adds one entry straight to MEMORY.md (through consolidation, so a repeat merges). */
 export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: string, entry: EchoEntry): ConsolidationReport {
+  ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));

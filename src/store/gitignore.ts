@@ -1,5 +1,7 @@
 // `.claude/echoes/` is git-ignored unless the team opts in (SPEC §3). The
 // plugin owns exactly one line of .gitignore and touches nothing else.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
 import type { EchoPaths } from './echo-paths.ts';
 
@@ -27,4 +29,15 @@ export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boo
   if (next === null) return false;
   writeFileAtomic(paths, paths.gitignore, next);
   return true;
+}
+
+/**
+ * Called before the first write of a hook or command: when the store does not
+ * exist yet, it is about to, and in a git project .gitignore gets its line
+ * (SPEC §3, "on first write"). One existsSync when the store is there.
+ */
+export function ensureStoreIgnored(paths: EchoPaths, versionControlled: boolean): void {
+  if (existsSync(paths.echoes)) return;
+  const isGitProject = existsSync(join(paths.project, '.git')) || existsSync(paths.gitignore);
+  if (isGitProject) syncGitignore(paths, versionControlled);
 }

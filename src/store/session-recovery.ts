@@ -14,7 +14,7 @@ import { readTextOrNull } from './atomic-file.ts';
 import { listArchiveLogs, logFileName } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
-import { scanSessions, writeSessionState, type SessionScan } from './session-state.ts';
+import { pruneEndedStates, scanSessions, writeSessionState, type SessionScan } from './session-state.ts';
 
 export function givenFile(paths: EchoPaths): string {
   return join(paths.stateDir, 'given-last-session.md');
@@ -25,6 +25,8 @@ export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, no
   for (const s of scan.pendingFinal) {
     await advanceSession(paths, s, now, [], (state) => checkpointSpan(paths, state, 'session-end', now).state);
   }
+  // Once per finished session is often enough to keep the settled states bounded.
+  if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
 }
 
 export async function recoverPreviousSession(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void): Promise<string | null> {

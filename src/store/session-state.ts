@@ -1,7 +1,7 @@
 // Per-session hook state in .claude/echoes/.state/sessions/<id>.json: how far
 // the transcript has been read, the running draft of the whole session (so a
 // crash loses nothing) and the span not yet checkpointed to an archive log.
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../core/session-summary.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
@@ -26,15 +26,21 @@ export interface SessionState {
 /** Session ids come from Claude Code (UUIDs); anything else is reduced to a safe file name. */
 export const safeSessionKey = (id: string): string => (id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'unknown');
 
+// Sessions that are running or have work left sit in sessions/; ended and
+// fully archived ones move to sessions/ended/, so the scan at every
+// SessionStart reads only the few that matter, however long the history.
 const sessionsDir = (paths: EchoPaths) => join(paths.stateDir, 'sessions');
+const endedDir = (paths: EchoPaths) => join(sessionsDir(paths), 'ended');
 export const sessionStateFile = (paths: EchoPaths, id: string) => join(sessionsDir(paths), `${safeSessionKey(id)}.json`);
+const endedStateFile = (paths: EchoPaths, id: string) => join(endedDir(paths), `${safeSessionKey(id)}.json`);
+const isSettled = (s: SessionState) => s.ended && s.span === null;
 
 export function newSessionState(sessionId: string, transcriptPath: string, now: Date): SessionState {
   return { sessionId, transcriptPath, offset: 0, draft: null, span: null, archiveLogs: [], ended: false, updatedAt: now.toISOString() };
 }
 
 export function readSessionState(paths: EchoPaths, id: string): SessionState | null {
-  const text = readTextOrNull(sessionStateFile(paths, id));
+  const text = readTextOrNull(sessionStateFile(paths, id)) ?? readTextOrNull(endedStateFile(paths, id));
   if (text === null) return null;
   try {
     const v = JSON.parse(text) as SessionState;
@@ -45,11 +51,32 @@ export function readSessionState(paths: EchoPaths, id: string): SessionState | n
 }
 
 export function writeSessionState(paths: EchoPaths, state: SessionState): void {
-  writeFileAtomic(paths, sessionStateFile(paths, state.sessionId), JSON.stringify(state), { durable: false });
+  const [to, from] = isSettled(state)
+    ? [endedStateFile(paths, state.sessionId), sessionStateFile(paths, state.sessionId)]
+    : [sessionStateFile(paths, state.sessionId), endedStateFile(paths, state.sessionId)];
+  writeFileAtomic(paths, to, JSON.stringify(state), { durable: false });
+  removeFile(paths, from);
+}
+
+/** Deletes settled states older than `maxAgeMs`; run once in a while, not on every hook. */
+export function pruneEndedStates(paths: EchoPaths, now: Date, maxAgeMs = KEEP_ENDED_MS): number {
+  let removed = 0;
+  let names: string[] = [];
+  try { names = readdirSync(endedDir(paths)); } catch { return 0; }
+  for (const n of names) {
+    const file = join(endedDir(paths), n);
+    try {
+      if (now.getTime() - statSync(file).mtimeMs > maxAgeMs) {
+        removeFile(paths, file);
+        removed++;
+      }
+    } catch { /* raced away */ }
+  }
+  return removed;
 }
 
 /** How long the state of an ended, fully archived session is kept (for a late --resume). */
-const KEEP_ENDED_MS = 30 * 24 * 3600 * 1000;
+export const KEEP_ENDED_MS = 30 * 24 * 3600 * 1000;
 
 export interface SessionScan {
   /** Started but never ended (crashed, killed), newest first. */
@@ -80,9 +107,8 @@ export function scanSessions(paths: EchoPaths, exceptId: string, now: Date): Ses
     // A session whose Claude Code process still runs (another terminal) is live, not crashed.
     if (!s.ended) {
       if (!processAlive(s.ownerPid)) unfinished.push(s);
-    }
-    else if (s.span) pendingFinal.push(s);
-    else if (now.getTime() - Date.parse(s.updatedAt) > KEEP_ENDED_MS) removeFile(paths, join(sessionsDir(paths), n));
+    } else if (s.span) pendingFinal.push(s);
+    else writeSessionState(paths, s); // settled: moves it to ended/
   }
   const newestFirst = (a: SessionState, b: SessionState) => b.updatedAt.localeCompare(a.updatedAt);
   return { unfinished: unfinished.sort(newestFirst), pendingFinal: pendingFinal.sort((a, b) => -newestFirst(a, b)) };

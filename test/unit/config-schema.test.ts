@@ -80,6 +80,7 @@ test('a key with a wrong value warns once, names the key, and keeps that key\'s 
     ['budget_tokens: 1.5', 'budgetTokens'],
     ['budget_tokens: "1500"', 'budgetTokens'],
     ['budget_tokens: 100001', 'budgetTokens'],
+    ['budget_tokens: 99', 'budgetTokens'],
     ['memory_max_lines: .inf', 'memoryMaxLines'],
     ['knowledge_max_lines: []', 'knowledgeMaxLines'],
     ['relevance_window: 10001', 'relevanceWindow'],
@@ -171,8 +172,8 @@ test('warnings name the file they came from', () => {
 });
 
 test('a repeated key takes its last value instead of failing the whole file', () => {
-  const { config, warnings } = parseConfig('echoes:\n  budget_tokens: 10\n  budget_tokens: 20\n');
-  assert.equal(config.budgetTokens, 20);
+  const { config, warnings } = parseConfig('echoes:\n  budget_tokens: 1000\n  budget_tokens: 2000\n');
+  assert.equal(config.budgetTokens, 2000);
   assert.deepEqual(warnings, []);
 });
 
