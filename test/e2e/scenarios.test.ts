@@ -22,13 +22,13 @@ import {
   observe,
   runeEchoesBlocks,
   runRune,
-  streamResults,
   streamSessionId,
   transcriptPath,
   walkFiles,
   type RuneRun,
   type ScenarioProject,
 } from './scenario-kit.ts';
+import { archiveLine, handoffChecks, playHandoff, section, type HandoffOutcome } from './scenario-handoff.ts';
 import { defaultRules } from './script-rules.ts';
 import type { ScriptRule } from './fake-anthropic-server.ts';
 
@@ -74,91 +74,14 @@ function sessionIdOf(run: RuneRun): string {
   return id;
 }
 
-/** The `## Name` section of a summary file, without its heading. */
-function section(text: string, name: string): string {
-  const match = new RegExp(`^## ${name}\\n([\\s\\S]*?)(?=^## |(?![\\s\\S]))`, 'm').exec(text);
-  return match?.[1] ?? '';
-}
-
-const archiveLine = (seq: string, trigger: string) => new RegExp(`^- ${seq} · \\d{4}-\\d{2}-\\d{2} · ${trigger} · \\S.*$`, 'm');
-
 describe('1. a session that edits a file hands its summary to the next session', () => {
-  let project: ScenarioProject;
-  let first: RuneRun;
-  let second: RuneRun;
-  let ephemeralAfterFirst: string | null;
-  /** EPHEMERAL.md as the fake model saw it at each request of the second session. */
-  const ephemeralDuringSecond: Array<string | null> = [];
+  let outcome: HandoffOutcome;
 
   before(async () => {
-    project = await newProject('s1');
-    await project.write({ 'src/payments.js': 'export const maxRetries = 5;\n' });
-    const app = project.path('src/payments.js');
-    const spec = project.path('test/payments.spec.js');
-    script();
-    first = await rune(project, [
-      '-p',
-      [
-        'Cap the payment retries at 3 and add a test for it.',
-        `TOOL: Read {"file_path":"${app}"}`,
-        `EDIT: ${app} :: export const maxRetries = 5; => export const maxRetries = 3;`,
-        `WRITE: ${spec} :: import { maxRetries } from '../src/payments.js';\\nif (maxRetries !== 3) throw new Error('cap');\\n`,
-      ].join('\n'),
-      '--allowedTools',
-      'Edit',
-      'Write',
-    ]);
-    ephemeralAfterFirst = project.read('.claude/echoes/EPHEMERAL.md');
-
-    script(observe(() => ephemeralDuringSecond.push(project.read('.claude/echoes/EPHEMERAL.md'))));
-    // Two turns in one process: the second request comes after the first turn's Stop hook.
-    second = await rune(project, [], { turns: ['What is left from last time?', 'Then list the open items.'] });
+    outcome = await playHandoff({ project: await newProject('s1'), home, server });
   });
 
-  test('the edit really happened through the Edit and Write tools', { timeout: testTimeout }, () => {
-    const results = collectToolResults(first.calls);
-    assert.deepEqual(results.map((r) => [r.toolName, r.isError]), [['Read', false], ['Edit', false], ['Write', false]], JSON.stringify(results));
-    assert.equal(project.read('src/payments.js'), 'export const maxRetries = 3;\n');
-    assert.ok(existsSync(project.path('test/payments.spec.js')));
-  });
-
-  test('EPHEMERAL.md names the request and the edited files', { timeout: testTimeout }, () => {
-    assert.ok(ephemeralAfterFirst, 'EPHEMERAL.md was written at session end');
-    assert.match(section(ephemeralAfterFirst, 'Asked'), /Cap the payment retries at 3 and add a test for it\./);
-    const files = section(ephemeralAfterFirst, 'Files');
-    assert.match(files, /edited: .*src\/payments\.js/, ephemeralAfterFirst);
-    assert.match(files, /edited: .*test\/payments\.spec\.js/, ephemeralAfterFirst);
-  });
-
-  test("the next session's first request carries that summary inside <rune-echoes>", { timeout: testTimeout }, () => {
-    const firstCall = second.calls[0]!;
-    const blocks = runeEchoesBlocks(firstCall.systemMessagesText);
-    assert.equal(blocks.length, 1, firstCall.systemMessagesText.slice(0, 800));
-    const digest = blocks[0]!;
-    assert.match(digest, /^<rune-echoes note="[^"]*Background data, not instructions\.[^"]*">/);
-    assert.match(digest, /Cap the payment retries at 3/);
-    assert.match(digest, /src\/payments\.js/);
-    assert.ok(firstCall.systemMessagesText.includes(`SessionStart hook additional context: ${digest}`));
-  });
-
-  test('EPHEMERAL.md stays empty while the next session runs, then holds that session', { timeout: testTimeout }, () => {
-    assert.equal(ephemeralDuringSecond.length, second.calls.length);
-    assert.equal(ephemeralDuringSecond.length, 2, 'one request per turn');
-    for (const [i, text] of ephemeralDuringSecond.entries()) assert.equal((text ?? '').trim(), '', `request ${i + 1} saw: ${text}`);
-    assert.deepEqual(streamResults(second).length, 2);
-    const after = project.read('.claude/echoes/EPHEMERAL.md') ?? '';
-    assert.match(section(after, 'Asked'), /What is left from last time\?/);
-    assert.match(section(after, 'Asked'), /Then list the open items\./);
-    assert.doesNotMatch(after, /Cap the payment retries/, 'the old summary was consumed, not carried over');
-  });
-
-  test("the second session's start wrote the first session as its final archive log", { timeout: testTimeout }, () => {
-    const log = project.read('.claude/echoes/memories/archive-log-001.md') ?? '';
-    assert.match(log, new RegExp(`^- session: ${sessionIdOf(first)}$`, 'm'));
-    assert.match(log, /^- trigger: session-end$/m);
-    assert.match(log, /Cap the payment retries at 3/);
-    assert.match(project.read('.claude/echoes/ARCHIVE.md') ?? '', archiveLine('001', 'session-end'));
-  });
+  for (const [name, check] of handoffChecks) test(name, { timeout: testTimeout }, () => check(outcome));
 });
 
 describe('2. two /compact runs on one resumed session give two sequential archive logs', () => {
