@@ -4,6 +4,7 @@
 // and every evidence reference stay; field bullets and elaboration go.
 
 import type { EchoEntry } from './echo-entry.ts';
+import { compareText } from './compare.ts';
 
 export interface KnowledgeBlock {
   /** What the entries share: a tag, the title words they share, their kind, or "other". */
@@ -219,7 +220,7 @@ function renderBlock(topic: string, learnings: Learning[]): KnowledgeBlock {
 export function compressKnowledge(entries: EchoEntry[], opts: { now: Date }): { blocks: KnowledgeBlock[]; text: string } {
   const blocks: KnowledgeBlock[] = [];
   for (const { topic, members } of groupByTopic(entries)) {
-    const ordered = [...members].sort((a, b) => dayOf(a).localeCompare(dayOf(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const ordered = [...members].sort((a, b) => compareText(dayOf(a), dayOf(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (const part of chunk(toLearnings(ordered), MAX_PER_BLOCK)) blocks.push(renderBlock(topic, part));
   }
   if (blocks.length === 0) return { blocks, text: '' };

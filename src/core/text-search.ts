@@ -1,5 +1,6 @@
 // Ranked keyword search over memory texts (entries, knowledge, archive logs,
 // solutions). Pure: callers hand in the documents; this scores and snippets.
+import { compareText } from './compare.ts';
 
 export interface SearchDoc {
   /** Where it is, shown to the user: `reviewer/MEMORY.md#unused-imports`. */
@@ -70,7 +71,7 @@ export function searchDocs(docs: SearchDoc[], query: string, limit = 10): Search
   const all = scored.filter((s) => s.matched === terms.length);
   const pool = all.length ? all : scored.filter((s) => s.matched > 0);
   return pool
-    .sort((a, b) => b.score - a.score || (b.d.date ?? '').localeCompare(a.d.date ?? '') || a.d.ref.localeCompare(b.d.ref))
+    .sort((a, b) => b.score - a.score || compareText(b.d.date ?? '', a.d.date ?? '') || compareText(a.d.ref, b.d.ref))
     .slice(0, limit)
     .map(({ d, score }) => ({
       ref: d.ref, kind: d.kind, title: d.title, score: Math.round(score * 100) / 100, snippet: snippetOf(d.text, terms),

@@ -1,7 +1,7 @@
 // SessionEnd has about 1.5 s in all (Claude Code cancels it after that), so
 // it reads only the transcript's tail and leaves the archive log to the next start.
 import { consolidateAll } from '../store/consolidate-all.ts';
-import { readAllEntries } from '../store/echo-store.ts';
+import { roleSummaries } from '../store/entry-cache.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { claudeProcessId } from '../store/claude-process.ts';
@@ -14,10 +14,10 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   const { paths, config, now, input } = ctx;
   markHookRun(paths, 'session-end', now);
   syncGitignore(paths, config.versionControlled);
-  const { errors } = consolidateAll(paths, config, now, true);
+  const { errors } = await consolidateAll(paths, config, now, true);
   for (const e of errors) ctx.log(`consolidation: ${e}`);
   if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; no summary written');
-  const entries = readAllEntries(paths, config).roles.flatMap((r) => r.entries);
+  const entries = (await roleSummaries(paths)).flatMap((r) => r.entries);
   // The span stays in the state: a --resume may still add to it, and the next
   // SessionStart writes it as this session's final archive log.
   const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };

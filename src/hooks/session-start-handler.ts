@@ -2,13 +2,13 @@
 // earlier sessions left open, prunes between sessions, injects the digest,
 // then consumes EPHEMERAL.md and logs the injected ids.
 import { readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
-import { claudeProcessId } from '../store/claude-process.ts';
 import { consolidateAll } from '../store/consolidate-all.ts';
-import { looksUnreadable } from '../store/echo-store.ts';
+import { looksUnreadable } from '../store/role-listing.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { digestFromStore } from '../store/memory-digest.ts';
-import { advanceSession } from '../store/session-lifecycle.ts';
-import { flushEndedSessions, givenFile, recoverPreviousSession, scanSessions } from '../store/session-recovery.ts';
+import { roleSummaries } from '../store/entry-cache.ts';
+import { givenFile, scanSessions } from '../store/session-state.ts';
+import { touchSession } from '../store/session-touch.ts';
 import { appendUsage } from '../store/usage-log.ts';
 import type { HookContext, HookResult } from './run-hook.ts';
 
@@ -20,14 +20,17 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   let lastSession = '';
   let unreadable = false;
   if (!compact) {
-    if (input.session_id) {
-      // This session is running (again, on resume): it is nobody's crash to recover.
-      const ref = { sessionId, transcriptPath: input.transcript_path ?? '', ownerPid: claudeProcessId() };
-      await advanceSession(paths, ref, now, [], (s) => ({ ...s, ended: false }));
-    }
+    // This session is running (again, on resume): it is nobody's crash to recover.
+    if (input.session_id) touchSession(paths, sessionId, input.transcript_path ?? '', now);
     const scan = scanSessions(paths, sessionId, now);
-    await flushEndedSessions(paths, scan, now);
-    const recovered = await recoverPreviousSession(paths, scan, now, ctx.log);
+    let recovered: string | null = null;
+    const ephemeralEmpty = (readTextOrNull(paths.ephemeral) ?? '').trim() === '';
+    // The transcript reader is loaded only when an earlier session left work behind.
+    if (scan.pendingFinal.length || scan.unfinished.length || ephemeralEmpty) {
+      const recovery = await import('../store/session-recovery.ts');
+      await recovery.flushEndedSessions(paths, scan, now);
+      recovered = await recovery.recoverPreviousSession(paths, scan, now, ctx.log);
+    }
     lastSession = readTextOrNull(paths.ephemeral) ?? '';
     if (looksUnreadable(lastSession)) {
       // Keep the file for the user to inspect; never inject or overwrite it.
@@ -36,13 +39,13 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       unreadable = true;
     }
     if (lastSession.trim() === '') lastSession = recovered ?? '';
-    const { errors } = consolidateAll(paths, config, now, true);
+    const { errors } = await consolidateAll(paths, config, now, true, await roleSummaries(paths));
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
   if (compact) lastSession = readTextOrNull(givenFile(paths)) ?? '';
-  const { digest, errors } = digestFromStore(paths, config, lastSession, now);
+  const { digest, errors } = digestFromStore(paths, config, await roleSummaries(paths), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
     if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });

@@ -14,7 +14,7 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
   markHookRun(paths, hook, now);
   if (hasPendingFindings(paths)) {
     const { consolidateAll } = await import('../store/consolidate-all.ts');
-    const { errors } = consolidateAll(paths, config, now, false);
+    const { errors } = await consolidateAll(paths, config, now, false);
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
   if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;

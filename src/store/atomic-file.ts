@@ -2,11 +2,11 @@
 // either, whatever instant the writer is killed at (temp file, fsync, rename).
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, appendFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { assertWritable, type EchoPaths } from './echo-paths.ts';
+import { uniqueSuffix } from './unique-suffix.ts';
 
 function tempPath(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${uniqueSuffix()}.tmp`);
 }
 
 function writeDurably(path: string, data: string | Uint8Array, durable = true): void {

@@ -1,10 +1,12 @@
 // Consolidates every role that has findings waiting (Stop, SubagentStop) or,
-// between sessions, every role (SessionStart, SessionEnd: with pruning).
+// between sessions, every role over its line limit too (SessionStart,
+// SessionEnd: with pruning). The consolidation code is loaded only when some
+// role has work.
 import type { EchoesConfig } from '../core/config-defaults.ts';
-import { readTextOrNull } from './atomic-file.ts';
-import { countLines } from '../core/echo-document.ts';
-import { memoryFile, type EchoPaths } from './echo-paths.ts';
-import { consolidateRole, listFindingsFiles, listRoles, type ConsolidationReport } from './echo-store.ts';
+import type { EchoPaths } from './echo-paths.ts';
+import type { ConsolidationReport } from './echo-store.ts';
+import type { RoleSummary } from './entry-cache.ts';
+import { listFindingsFiles, listRoles } from './role-listing.ts';
 import { readUsage } from './usage-log.ts';
 
 export interface ConsolidateAllResult {
@@ -14,27 +16,34 @@ export interface ConsolidateAllResult {
 
 /**
  * `prune: false` touches only roles with findings files (the hot path);
- * `prune: true` also visits roles whose MEMORY.md is over the limit.
+ * `prune: true` also visits roles whose MEMORY.md is over the limit, judged
+ * from `lineCounts` (from the entry cache) when given, else by reading.
  */
-export function consolidateAll(paths: EchoPaths, config: EchoesConfig, now: Date, prune: boolean): ConsolidateAllResult {
-  const reports: ConsolidationReport[] = [];
-  const errors: string[] = [];
-  let events: ReturnType<typeof readUsage> | null = null;
+export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now: Date, prune: boolean, summaries?: RoleSummary[]): Promise<ConsolidateAllResult> {
+  const lines = new Map((summaries ?? []).map((s) => [s.role, s.lines]));
+  const work: string[] = [];
   for (const role of listRoles(paths)) {
     const pending = listFindingsFiles(paths, role).length > 0;
-    let over = false;
-    if (prune && !pending) {
-      const text = readTextOrNull(memoryFile(paths, role));
-      over = text !== null && countLines(text) > config.memoryMaxLines;
-    }
-    if (!pending && !over) continue;
+    const over = prune && !pending && (lines.get(role) ?? (await linesOf(paths, role))) > config.memoryMaxLines;
+    if (pending || over) work.push(role);
+  }
+  const reports: ConsolidationReport[] = [];
+  const errors: string[] = [];
+  if (work.length === 0) return { reports, errors };
+  const { consolidateRole } = await import('./echo-store.ts');
+  const events = prune ? readUsage(paths) : [];
+  for (const role of work) {
     try {
-      if (prune) events ??= readUsage(paths);
-      reports.push(consolidateRole(paths, config, role, { now, prune, events: events ?? [] }));
+      reports.push(consolidateRole(paths, config, role, { now, prune, events }));
     } catch (err) {
       // One broken role must not stop the others.
       errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return { reports, errors };
+}
+
+async function linesOf(paths: EchoPaths, role: string): Promise<number> {
+  const { roleSummaries } = await import('./entry-cache.ts');
+  return (await roleSummaries(paths)).find((s) => s.role === role)?.lines ?? 0;
 }

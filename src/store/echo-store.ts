@@ -3,7 +3,6 @@
 // is safe to run from many processes at once and to kill at any instant:
 // MEMORY.md is replaced atomically, findings are deleted only after the
 // memory that holds them is on disk, and re-running is idempotent.
-import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../core/config-defaults.ts';
 import { consolidate, matchKey } from '../core/consolidation.ts';
@@ -25,21 +24,17 @@ import { planPrune, type PrunePlan } from '../core/pruning.ts';
 import { compressKnowledge, estimateTokens } from '../core/knowledge-blocks.ts';
 import type { UsageEvent } from '../core/usage-events.ts';
 import { createFileExclusive, readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
-import { archiveDir, assertSafeName, isSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from './echo-paths.ts';
+import { archiveDir, assertSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from './echo-paths.ts';
 import { withLock } from './role-lock.ts';
-import { ensureStoreIgnored } from './gitignore.ts';
+import { listFindingsFiles, listRoles, looksUnreadable } from './role-listing.ts';
 
-const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
+export { listFindingsFiles, listRoles, looksUnreadable };
+import { ensureStoreIgnored } from './gitignore.ts';
 
 export const roleTitle = (role: string): string =>
   `${role.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')} Memory`;
 
 const day = (now: Date): string => now.toISOString().slice(0, 10);
-
-/** Text that is not a memory file we may rewrite: binary, or not UTF-8. */
-export function looksUnreadable(text: string): boolean {
-  return text.includes('\u0000') || text.includes('\uFFFD');
-}
 
 /** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
 export function readEchoFile(path: string, title: string): { text: string | null; doc: EchoDocument } {
@@ -48,33 +43,6 @@ export function readEchoFile(path: string, title: string): { text: string | null
     throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
   }
   return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
-}
-
-export function listRoles(paths: EchoPaths): string[] {
-  const found = new Set<string>();
-  try {
-    for (const name of readdirSync(paths.echoes)) {
-      if (!isSafeName(name)) continue;
-      try {
-        if (statSync(join(paths.echoes, name)).isDirectory()) found.add(name);
-      } catch { /* raced away */ }
-    }
-  } catch { /* no store yet */ }
-  return [...found].sort();
-}
-
-export function listFindingsFiles(paths: EchoPaths, role: string): Array<{ agent: string; path: string }> {
-  let names: string[] = [];
-  try {
-    names = readdirSync(roleDir(paths, role));
-  } catch {
-    return [];
-  }
-  return names
-    .map((n) => FINDINGS_FILE.exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ agent: m[1]!, path: join(roleDir(paths, role), m[0]) }))
-    .sort((a, b) => a.agent.localeCompare(b.agent));
 }
 
 /** Appends entries to an agent's findings file, filtered, under the role lock. */

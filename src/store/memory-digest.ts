@@ -5,7 +5,7 @@ import { buildDigest, type Digest, type DigestEntry } from '../core/digest.ts';
 import { scoreEntries } from '../core/echo-score.ts';
 import { listArchiveLogs } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
-import { readAllEntries } from './echo-store.ts';
+import type { RoleSummary } from './entry-cache.ts';
 import { readUsage } from './usage-log.ts';
 
 function countSolutions(paths: EchoPaths): number {
@@ -16,8 +16,7 @@ function countSolutions(paths: EchoPaths): number {
   }
 }
 
-export function digestFromStore(paths: EchoPaths, config: EchoesConfig, lastSession: string, now: Date): { digest: Digest; errors: string[] } {
-  const { roles } = readAllEntries(paths, config);
+export function digestFromStore(paths: EchoPaths, config: EchoesConfig, roles: RoleSummary[], lastSession: string, now: Date): { digest: Digest; errors: string[] } {
   const events = readUsage(paths);
   const etched: DigestEntry[] = [];
   const lessons: DigestEntry[] = [];

@@ -4,9 +4,9 @@
 // lock naming a dead pid; the next taker recovers it.
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { EchoesError } from '../core/errors.ts';
 import { assertWritable, type EchoPaths } from './echo-paths.ts';
+import { uniqueSuffix } from './unique-suffix.ts';
 
 export interface LockOptions {
   /** Give up after this long (ms). Hooks keep this short. */
@@ -84,7 +84,7 @@ function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath:
   const staleMs = opts.staleMs ?? 120_000;
   mkdirSync(assertWritable(paths, paths.locksDir), { recursive: true });
   const lockPath = join(paths.locksDir, `${name}.lock`);
-  const token = `${process.pid} ${randomBytes(6).toString('hex')} ${new Date().toISOString()}`;
+  const token = `${process.pid} ${uniqueSuffix()} ${new Date().toISOString()}`;
   const deadline = Date.now() + waitMs;
   let delay = 5;
   while (!tryCreate(lockPath, token)) {

@@ -9,7 +9,6 @@ import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { withLockAsync } from './role-lock.ts';
 import { newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
-import { readTranscript } from './transcript-reader.ts';
 
 export interface SessionRef {
   sessionId: string;
@@ -39,6 +38,8 @@ export async function advanceSession(
       // A shorter file than we read means it was replaced: read it again from the start.
       if (size >= 0 && size < state.offset) state = { ...state, offset: 0, draft: null, span: null };
       if (size > state.offset) {
+        // Loaded only when there is something to read: most hook runs find nothing new.
+        const { readTranscript } = await import('./transcript-reader.ts');
         const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
         // Filtered before it is kept: the state file is a persisted text like any other.
         const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });

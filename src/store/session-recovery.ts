@@ -14,11 +14,8 @@ import { readTextOrNull } from './atomic-file.ts';
 import { listArchiveLogs, logFileName } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
-import { pruneEndedStates, scanSessions, writeSessionState, type SessionScan } from './session-state.ts';
+import { givenFile, pruneEndedStates, type SessionScan } from './session-state.ts';
 
-export function givenFile(paths: EchoPaths): string {
-  return join(paths.stateDir, 'given-last-session.md');
-}
 
 /** Writes the final archive logs of sessions that ended since the last start. */
 export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date): Promise<void> {
@@ -55,4 +52,3 @@ export async function recoverPreviousSession(paths: EchoPaths, scan: SessionScan
   return readTextOrNull(file);
 }
 
-export { scanSessions, writeSessionState };

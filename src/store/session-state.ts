@@ -7,6 +7,7 @@ import type { SessionSummary } from '../core/session-summary.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { processAlive } from './claude-process.ts';
+import { compareText } from '../core/compare.ts';
 
 export interface SessionState {
   sessionId: string;
@@ -22,6 +23,9 @@ export interface SessionState {
   /** The Claude Code process that last ran a hook for this session. */
   ownerPid?: number;
 }
+
+/** What the current session was given at its start, so `compact` can give it again. */
+export const givenFile = (paths: EchoPaths): string => join(paths.stateDir, 'given-last-session.md');
 
 /** Session ids come from Claude Code (UUIDs); anything else is reduced to a safe file name. */
 export const safeSessionKey = (id: string): string => (id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'unknown');
@@ -110,6 +114,6 @@ export function scanSessions(paths: EchoPaths, exceptId: string, now: Date): Ses
     } else if (s.span) pendingFinal.push(s);
     else writeSessionState(paths, s); // settled: moves it to ended/
   }
-  const newestFirst = (a: SessionState, b: SessionState) => b.updatedAt.localeCompare(a.updatedAt);
+  const newestFirst = (a: SessionState, b: SessionState) => compareText(b.updatedAt, a.updatedAt);
   return { unfinished: unfinished.sort(newestFirst), pendingFinal: pendingFinal.sort((a, b) => -newestFirst(a, b)) };
 }
