@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { collectToolResults, type FakeAnthropic } from './fake-anthropic-server.ts';
-import { describeRun, observe, runeEchoesBlocks, runRune, streamResults, type RuneRun, type ScenarioProject } from './scenario-kit.ts';
+import { describeRun, errorLogLines, observe, runeEchoesBlocks, runRune, streamResults, type RuneRun, type ScenarioProject } from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
 export interface HandoffOptions {
@@ -141,5 +141,9 @@ export const handoffChecks: Array<[string, (o: HandoffOutcome) => void]> = [
       assert.ok(log.includes(handoffRequest), log);
       assert.match(project.read('.claude/echoes/ARCHIVE.md') ?? '', archiveLine('001', 'session-end'));
     },
+  ],
+  [
+    'no hook logged an error',
+    ({ project }) => assert.deepEqual(errorLogLines(project), []),
   ],
 ];

@@ -128,6 +128,10 @@ describe('2. two /compact runs on one resumed session give two sequential archiv
     assert.match(lines[0]!, archiveLine('001', 'precompact manual'));
     assert.match(lines[1]!, archiveLine('002', 'precompact manual'));
   });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
 });
 
 describe('3. findings recorded by the CLI and written directly are consolidated after the turn', () => {
@@ -213,6 +217,10 @@ describe('3. findings recorded by the CLI and written directly are consolidated 
     assert.match(retry, /^- \*\*evidence\*\*: `src\/retry\.ts:10-20` — loop has no upper bound$/m);
     assert.match(memory, /^- \*\*id\*\*: magic-numbers-in-retry-delays$/m);
     assert.equal(project.read('.claude/echoes/reviewer/MEMORY.md'), memory, 'SessionEnd left it as Stop wrote it');
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
   });
 });
 
@@ -303,6 +311,10 @@ describe('4. secrets typed into prompts are stored nowhere under .claude/echoes/
     assert.match(log2, /Also give the backup job/);
     assert.match(log2, /\[REDACTED:[a-z-]+\]/);
   });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
 });
 
 describe('5. a corrupted store never breaks the session', () => {
@@ -312,6 +324,21 @@ describe('5. a corrupted store never breaks the session', () => {
   const binaryMemory = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0x00, 0x80, 0x81]);
   const garbageEphemeral = Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0xff, 0x13, 0x37, 0xc3, 0x28, 0xa0, 0xa1, 0x00, 0x07, 0x08, 0x0a]);
   const badYaml = 'echoes:\n  budget_tokens: [1500\n  inject: true\n: : :\n';
+  const pendingFinding = [
+    '<!-- echo-schema: v2 -->',
+    '# Reviewer Memory — findings of scout',
+    '',
+    '### [2026-11-21] Pattern: Flaky clock in payment tests',
+    '- **id**: flaky-clock-in-payment-tests',
+    '- **layer**: traced',
+    '- **source**: agent:scout',
+    '- **confidence**: 0.5',
+    '- **evidence**: `test/payments.spec.js:12` — Date.now() without a fake clock',
+    '- **verified**: 2026-11-21',
+    '- **supersedes**: none',
+    '- Payment tests read the real clock.',
+    '',
+  ].join('\n');
 
   before(async () => {
     project = await newProject('s5');
@@ -319,6 +346,7 @@ describe('5. a corrupted store never breaks the session', () => {
     await mkdir(project.path('.claude/echoes/reviewer'), { recursive: true });
     await writeFile(project.path('.claude/echoes/reviewer/MEMORY.md'), binaryMemory);
     await writeFile(project.path('.claude/echoes/EPHEMERAL.md'), garbageEphemeral);
+    await writeFile(project.path('.claude/echoes/reviewer/scout-findings.md'), pendingFinding);
     script();
     run = await rune(project, ['-p', 'Is the build still green?']);
     firstCall = run.calls[0]!;
@@ -345,6 +373,10 @@ describe('5. a corrupted store never breaks the session', () => {
   test('the unreadable MEMORY.md and the bad config are byte-identical afterwards', { timeout: testTimeout }, () => {
     assert.ok(project.bytes('.claude/echoes/reviewer/MEMORY.md')?.equals(binaryMemory), 'reviewer/MEMORY.md changed');
     assert.equal(project.read('.claude/rune-config.yml'), badYaml);
+  });
+
+  test('a finding for the role with the unreadable MEMORY.md is kept, not dropped', { timeout: testTimeout }, () => {
+    assert.equal(project.read('.claude/echoes/reviewer/scout-findings.md'), pendingFinding);
   });
 
   test('the unreadable EPHEMERAL.md is byte-identical afterwards', { timeout: testTimeout }, () => {
@@ -389,6 +421,10 @@ describe('6. SessionStart on compact injects the digest again', () => {
     assert.match(log, /^- trigger: precompact manual$/m);
     assert.match(log, /First turn: look at the cache config/);
   });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
 });
 
 describe('7. /rune:echoes runs the CLI and sends its output to the model', () => {
@@ -430,5 +466,9 @@ describe('7. /rune:echoes runs the CLI and sends its output to the model', () =>
       const prompt = run.calls[0]!.promptText;
       assert.doesNotMatch(prompt, /^(## )?memories\b/m, prompt.slice(0, 900));
     }
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
   });
 });
