@@ -12,7 +12,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeClaudeHome, removeDirs, repoRoot } from './claude-harness.ts';
-import { collectToolResults, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
+import { collectToolResults, startFakeAnthropic, type FakeAnthropic, type ScriptRule } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
 import {
   describeRun,
@@ -30,7 +30,6 @@ import {
 } from './scenario-kit.ts';
 import { archiveLine, handoffChecks, playHandoff, section, type HandoffOutcome } from './scenario-handoff.ts';
 import { defaultRules } from './script-rules.ts';
-import type { ScriptRule } from './fake-anthropic-server.ts';
 
 const testTimeout = 180_000;
 
