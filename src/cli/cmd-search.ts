@@ -3,6 +3,8 @@ import { EchoesError } from '../core/errors.ts';
 import { searchDocs } from '../core/text-search.ts';
 import { assertSafeName } from '../store/echo-paths.ts';
 import { searchCorpus } from '../store/search-corpus.ts';
+import { flushEndedSessions } from '../store/session-recovery.ts';
+import { scanSessions } from '../store/session-state.ts';
 import { printJson, stringOpt, type Command } from './cli-context.ts';
 
 export const searchCommand: Command = {
@@ -10,7 +12,7 @@ export const searchCommand: Command = {
   summary: 'ranked search over entries, knowledge, archives, archive logs and docs/solutions',
   usage: 'rune-echoes search <words…> [--role R] [--limit 10] [--json]',
   options: { role: { type: 'string' }, limit: { type: 'string' } },
-  run(ctx, values, positionals) {
+  async run(ctx, values, positionals) {
     const query = positionals.join(' ').trim();
     if (!query) throw new EchoesError('bad-argument', 'search needs some words, e.g. rune-echoes search retry backoff');
     const role = stringOpt(values, 'role');
@@ -18,6 +20,8 @@ export const searchCommand: Command = {
     const limitRaw = stringOpt(values, 'limit') ?? '10';
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
+    // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
+    await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, '', ctx.io.now), ctx.io.now);
     const hits = searchDocs(searchCorpus(ctx.paths, role), query, limit);
     if (ctx.json) {
       printJson(ctx, { query, hits });

@@ -22,7 +22,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   // SessionStart writes it as this session's final archive log.
   const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
   const state = await advanceSession(paths, ref, now, watchTermsOf(entries), (s) => {
-    writeEphemeral(paths, s.draft);
+    if (writeEphemeral(paths, s.draft) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
     return { ...s, ended: true };
   });
   if (state.draft) {

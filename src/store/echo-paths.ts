@@ -20,7 +20,17 @@ export function assertSafeName(name: string, what: 'role' | 'agent'): string {
       `invalid ${what} name ${JSON.stringify(name)}: use lower-case letters, digits and dashes (e.g. "reviewer")`,
     );
   }
+  if (what === 'role' && RESERVED_ROLE_NAMES.has(name)) {
+    throw new EchoesError('bad-name', `"${name}" is a folder of the store itself, not a role; choose another role name`);
+  }
   return name;
+}
+
+/** Folders under .claude/echoes/ that belong to the store, never to a role. */
+export const RESERVED_ROLE_NAMES: ReadonlySet<string> = new Set(['memories']);
+
+export function isRoleName(name: string): boolean {
+  return isSafeName(name) && !RESERVED_ROLE_NAMES.has(name);
 }
 
 export interface EchoPaths {

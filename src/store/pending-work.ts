@@ -3,11 +3,10 @@
 // with no findings written and little new transcript.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EchoPaths } from './echo-paths.ts';
+import { isRoleName, type EchoPaths } from './echo-paths.ts';
 import { readSessionState } from './session-state.ts';
 
 const FINDINGS = /^[a-z0-9][a-z0-9-]{0,63}-findings\.md$/;
-const ROLE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 export function hasPendingFindings(paths: EchoPaths): boolean {
   let roles: string[];
@@ -17,7 +16,7 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
     return false;
   }
   for (const role of roles) {
-    if (!ROLE.test(role)) continue;
+    if (!isRoleName(role)) continue;
     try {
       if (readdirSync(join(paths.echoes, role)).some((f) => FINDINGS.test(f))) return true;
     } catch { /* a file, or raced away */ }

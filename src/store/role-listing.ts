@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareText } from '../core/compare.ts';
-import { isSafeName, roleDir, type EchoPaths } from './echo-paths.ts';
+import { isRoleName, roleDir, type EchoPaths } from './echo-paths.ts';
 
 const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
 
@@ -16,7 +16,7 @@ export function listRoles(paths: EchoPaths): string[] {
   const found = new Set<string>();
   try {
     for (const name of readdirSync(paths.echoes)) {
-      if (!isSafeName(name)) continue;
+      if (!isRoleName(name)) continue;
       try {
         if (statSync(join(paths.echoes, name)).isDirectory()) found.add(name);
       } catch { /* raced away */ }

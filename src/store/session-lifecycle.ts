@@ -4,7 +4,8 @@ import { statSync } from 'node:fs';
 import type { SessionSummary } from '../core/session-summary.ts';
 import { archiveIndexText, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
 import { emptySummary, isEmptySummary, mergeSummaries } from '../core/summary-merge.ts';
-import { writeFileAtomic } from './atomic-file.ts';
+import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
+import { looksUnreadable } from './role-listing.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { withLockAsync } from './role-lock.ts';
@@ -72,8 +73,14 @@ export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: A
   return { state: { ...state, span: null, archiveLogs: [...state.archiveLogs, seq] }, seq };
 }
 
-export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null): boolean {
-  if (!summary || isEmptySummary(summary)) return false;
+/**
+ * Writes EPHEMERAL.md for the next session. An existing file that is not text
+ * is left exactly as it is (the user is told in the log); the next session
+ * then falls back to this session's archive log.
+ */
+export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null): 'written' | 'empty' | 'kept-unreadable' {
+  if (!summary || isEmptySummary(summary)) return 'empty';
+  if (looksUnreadable(readTextOrNull(paths.ephemeral) ?? '')) return 'kept-unreadable';
   writeFileAtomic(paths, paths.ephemeral, renderEphemeral(summary));
-  return true;
+  return 'written';
 }
