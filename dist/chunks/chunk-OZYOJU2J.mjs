@@ -1,5 +1,5 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as x}from"./chunk-CD6M3H43.mjs";import{j as u,k as l,l as d,m as o}from"./chunk-5WVTRBD3.mjs";import{readdirSync as E}from"node:fs";import{join as a}from"node:path";var L=/^archive-log-(\d{3,})\.md$/,A=/^- (\d{3,}) · /,f=`# Archive
+import{a as x}from"./chunk-3DZYJ4XR.mjs";import{k as u,l,m as d,n as o}from"./chunk-ZVCJZRU7.mjs";import{readdirSync as E}from"node:fs";import{join as a}from"node:path";var L=/^archive-log-(\d{3,})\.md$/,A=/^- (\d{3,}) · /,f=`# Archive
 
 One line per archive log in memories/: number \xB7 date \xB7 trigger \xB7 topics.
 

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{c as m,h as d,i as u,k as g,r as y}from"./chunk-LKX6CSIC.mjs";import{f,m as p}from"./chunk-5WVTRBD3.mjs";function A(e,n,R,r){let s=[],i=[],l=null;for(let t of d(e)){let a=u(e,t).length>0,c=!1;if(r&&!a){let o=p(f(e,t));c=o!==null&&m(o)>n.memoryMaxLines}if(!(!a&&!c))try{r&&(l??=y(e)),s.push(g(e,n,t,{now:R,prune:r,events:l??[]}))}catch(o){i.push(`${t}: ${o instanceof Error?o.message:String(o)}`)}}return{reports:s,errors:i}}export{A as a};

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{c as a,d as b,e as c}from"./chunk-WTJPOACL.mjs";import"./chunk-Z6Z3TMNO.mjs";import"./chunk-FA6K4AS3.mjs";import"./chunk-CD6M3H43.mjs";import"./chunk-OUSI7AF6.mjs";import"./chunk-5WVTRBD3.mjs";import"./chunk-SWUG7IT7.mjs";import"./chunk-ZC56W3P3.mjs";export{a as advanceSession,b as checkpointSpan,c as writeEphemeral};

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as i}from"./chunk-CD6M3H43.mjs";import{a as n,b as a,c as S,d as c}from"./chunk-OUSI7AF6.mjs";import"./chunk-5WVTRBD3.mjs";import{a as r}from"./chunk-SWUG7IT7.mjs";import"./chunk-ZC56W3P3.mjs";function p(t,e,o,s){i(t,`session-${n(e)}`,()=>{let m=S(t,e)??a(e,o,s);c(t,{...m,transcriptPath:o,ended:!1,updatedAt:s.toISOString(),ownerPid:r()})},{waitMs:3e3})}export{p as touchSession};
