@@ -2,6 +2,8 @@
 // it reads only the transcript's tail and leaves the archive log to the next start.
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { roleSummaries } from '../store/entry-cache.ts';
+import { flushEndedSessions } from '../store/session-recovery.ts';
+import { scanSessions } from '../store/session-state.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { claudeProcessId } from '../store/claude-process.ts';
@@ -29,4 +31,6 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     appendUsage(paths, { ts: now.toISOString(), session: input.session_id, event: 'referenced', ids: referencedIds(entries, state.draft) });
   }
   compactUsage(paths, config.relevanceWindow);
+  // Sessions that ended before this one get their final archive logs now.
+  await flushEndedSessions(paths, scanSessions(paths, input.session_id, now), now);
 }

@@ -1,6 +1,7 @@
-// Reads EPHEMERAL.md (or recovers a crashed session's summary), closes what
-// earlier sessions left open, prunes between sessions, injects the digest,
-// then consumes EPHEMERAL.md and logs the injected ids.
+// Reads EPHEMERAL.md (or recovers a crashed session's summary), prunes
+// between sessions, injects the digest, then consumes EPHEMERAL.md and logs
+// the injected ids. Work that can wait (final archive logs of ended
+// sessions) is left to the next SessionEnd.
 import { readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { looksUnreadable } from '../store/role-listing.ts';
@@ -10,7 +11,17 @@ import { roleSummaries } from '../store/entry-cache.ts';
 import { givenFile, scanSessions } from '../store/session-state.ts';
 import { touchSession } from '../store/session-touch.ts';
 import { appendUsage } from '../store/usage-log.ts';
+import { latestLogSince } from '../store/archive-logs.ts';
+import { statSync } from 'node:fs';
 import type { HookContext, HookResult } from './run-hook.ts';
+
+const mtimeMs = (path: string): number => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
 
 export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { paths, config, now, input } = ctx;
@@ -23,13 +34,11 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     // This session is running (again, on resume): it is nobody's crash to recover.
     if (input.session_id) touchSession(paths, sessionId, input.transcript_path ?? '', now);
     const scan = scanSessions(paths, sessionId, now);
+    // The transcript reader is loaded only when an earlier session crashed.
     let recovered: string | null = null;
-    const ephemeralEmpty = (readTextOrNull(paths.ephemeral) ?? '').trim() === '';
-    // The transcript reader is loaded only when an earlier session left work behind.
-    if (scan.pendingFinal.length || scan.unfinished.length || ephemeralEmpty) {
-      const recovery = await import('../store/session-recovery.ts');
-      await recovery.flushEndedSessions(paths, scan, now);
-      recovered = await recovery.recoverPreviousSession(paths, scan, now, ctx.log);
+    if (scan.unfinished.length) {
+      const { recoverCrashedSessions } = await import('../store/session-recovery.ts');
+      recovered = await recoverCrashedSessions(paths, scan, now, ctx.log);
     }
     lastSession = readTextOrNull(paths.ephemeral) ?? '';
     if (looksUnreadable(lastSession)) {
@@ -38,7 +47,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       lastSession = '';
       unreadable = true;
     }
-    if (lastSession.trim() === '') lastSession = recovered ?? '';
+    if (lastSession.trim() === '') lastSession = recovered ?? latestLogSince(paths, mtimeMs(givenFile(paths))) ?? '';
     const { errors } = await consolidateAll(paths, config, now, true, await roleSummaries(paths));
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }

@@ -2,7 +2,7 @@
 // Numbers are claimed under a lock and by creating the file exclusively (a
 // hard link of a finished temp file), so two sessions compacting at once get
 // N and N+1: never the same number, never a gap, never a half-written log.
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLine, createFileExclusive, readTextOrNull, writeFileAtomic } from './atomic-file.ts';
 import type { EchoPaths } from './echo-paths.ts';
@@ -86,4 +86,17 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
     }
   }, { waitMs: 5000 });
   return missing;
+}
+
+/** The latest archive log if it was written after `sinceMs` (crash fallback when no summary is left). */
+export function latestLogSince(paths: EchoPaths, sinceMs: number): string | null {
+  const seq = listArchiveLogs(paths).at(-1);
+  if (seq === undefined) return null;
+  const file = join(paths.memoriesDir, logFileName(seq));
+  try {
+    if (statSync(file).mtimeMs <= sinceMs) return null;
+  } catch {
+    return null;
+  }
+  return readTextOrNull(file);
 }

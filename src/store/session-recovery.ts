@@ -1,23 +1,17 @@
-// Between sessions, at SessionStart: close what earlier sessions left open.
-// - Ended sessions keep their last span until now, so a `--resume` followed
-//   by /compact checkpoints it together with the new turns; here it becomes
-//   the session's final archive log.
-// - A session that never ended (crash, kill) is recovered (SPEC §8,
-//   recall-echo): its Stop draft plus the rest of its transcript become the
-//   summary handed on, and its span a `recovery` archive log. Without any
-//   state, the latest archive log written since the last start stands in.
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
+// Closing what earlier sessions left open.
+// - Ended sessions keep their last span in their state, so a `--resume`
+//   followed by /compact checkpoints it together with the new turns. The
+//   next session's end (or `search`) writes it as the final archive log.
+// - A session that never ended (crash, kill) is recovered at the next start
+//   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
+//   become the summary handed on, and its span a `recovery` archive log.
 import { renderEphemeral } from '../core/session-records.ts';
 import { isEmptySummary } from '../core/summary-merge.ts';
-import { readTextOrNull } from './atomic-file.ts';
-import { listArchiveLogs, logFileName } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
-import { givenFile, pruneEndedStates, type SessionScan } from './session-state.ts';
+import { pruneEndedStates, type SessionScan } from './session-state.ts';
 
-
-/** Writes the final archive logs of sessions that ended since the last start. */
+/** Writes the final archive logs of sessions that ended (other than the one running). */
 export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date): Promise<void> {
   for (const s of scan.pendingFinal) {
     await advanceSession(paths, s, now, [], (state) => checkpointSpan(paths, state, 'session-end', now).state);
@@ -26,7 +20,7 @@ export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, no
   if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
 }
 
-export async function recoverPreviousSession(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void): Promise<string | null> {
+export async function recoverCrashedSessions(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void): Promise<string | null> {
   const [latest, ...older] = scan.unfinished;
   // Older unfinished sessions get their archive log but are not handed on.
   for (const s of older) {
@@ -39,16 +33,6 @@ export async function recoverPreviousSession(paths: EchoPaths, scan: SessionScan
       return renderEphemeral(state.draft);
     }
   }
-  const seq = listArchiveLogs(paths).at(-1);
-  if (seq === undefined) return null;
-  const file = join(paths.memoriesDir, logFileName(seq));
-  let consumedAt = 0;
-  try { consumedAt = statSync(givenFile(paths)).mtimeMs; } catch { /* first session */ }
-  try {
-    if (statSync(file).mtimeMs <= consumedAt) return null;
-  } catch {
-    return null;
-  }
-  return readTextOrNull(file);
+  return null;
 }
 

@@ -281,7 +281,7 @@ describe('4. secrets typed into prompts are stored nowhere under .claude/echoes/
     sweep('after /compact');
     await rune(project, ['-p', `Also give the backup job ${secrets.dbUrl} and token ${secrets.github}`, '--resume', sessionId]);
     sweep('after the resumed turn');
-    // A new session: its start writes the resumed span as the final archive log.
+    // A new session: its end writes the resumed span as the final archive log.
     await rune(project, ['-p', 'Next task: tidy the changelog']);
     sweep('after the next session');
   });

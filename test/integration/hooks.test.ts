@@ -64,7 +64,7 @@ test('session end writes EPHEMERAL.md; the next start injects and consumes it an
   const eph = read(echoes(dir, 'EPHEMERAL.md'));
   assert.match(eph, /payment retry backoff/);
   assert.match(eph, /src\/payments\.ts/);
-  // The final archive log waits for the next start, in case this session is resumed.
+  // The final archive log waits for the next session's end, in case this session is resumed.
   assert.ok(!existsSync(echoes(dir, 'memories', 'archive-log-001.md')));
   assert.match(read(join(dir, '.gitignore')), /^\.claude\/echoes\/$/m);
 
@@ -74,14 +74,19 @@ test('session end writes EPHEMERAL.md; the next start injects and consumes it an
   assert.match(ctx, /<\/rune-echoes>$/);
   assert.match(ctx, /payment retry backoff/);
   assert.equal(read(echoes(dir, 'EPHEMERAL.md')), '', 'consumed');
-  assert.match(read(echoes(dir, 'memories', 'archive-log-001.md')), /trigger: session-end/);
-  assert.match(read(echoes(dir, 'ARCHIVE.md')), /^- 001 · 2026-11-22 · session-end · /m);
   const usage = read(echoes(dir, 'usage.jsonl')).trim().split('\n').map((l) => JSON.parse(l));
   assert.ok(usage.some((u) => u.event === 'injected' && u.session === 'sess-two' && u.tokens > 0));
 
   // On compact the same digest comes again, though EPHEMERAL.md is now empty.
   const again = runHookSync('session-start', { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }, { cwd: dir, env });
   assert.match(context(again), /payment retry backoff/);
+
+  // The second session ends: the first one's span becomes its final archive log.
+  protocol(runHookSync('session-end', { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }, { cwd: dir, env }));
+  const log = read(echoes(dir, 'memories', 'archive-log-001.md'));
+  assert.match(log, /trigger: session-end/);
+  assert.match(log, /session: sess-one/);
+  assert.match(read(echoes(dir, 'ARCHIVE.md')), /^- 001 · 2026-11-22 · session-end · /m);
 });
 
 test('two compactions of one session give logs 001 and 002, the second with only the new turns', (t) => {
@@ -190,6 +195,7 @@ test('session_scope: user keeps EPHEMERAL.md, ARCHIVE.md and memories/ under ~/.
   protocol(runHookSync('session-end', { session_id: 'sess-u', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' }, { cwd: dir, env }));
   assert.match(read(join(home, '.claude', 'EPHEMERAL.md')), /deploy steps/);
   protocol(runHookSync('session-start', { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }, { cwd: dir, env }));
+  protocol(runHookSync('session-end', { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' }, { cwd: dir, env }));
   assert.ok(existsSync(join(home, '.claude', 'memories', 'archive-log-001.md')));
   assert.match(read(join(home, '.claude', 'ARCHIVE.md')), /^- 001 · /m);
   assert.ok(!existsSync(echoes(dir, 'EPHEMERAL.md')));
