@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as i}from"./chunk-3DZYJ4XR.mjs";import{b as n,c as a,d as S,e as c}from"./chunk-QTB2SJJ2.mjs";import{a as r}from"./chunk-SWUG7IT7.mjs";function p(t,e,o,s){i(t,`session-${n(e)}`,()=>{let m=S(t,e)??a(e,o,s);c(t,{...m,transcriptPath:o,ended:!1,updatedAt:s.toISOString(),ownerPid:r()})},{waitMs:3e3})}export{p as a};

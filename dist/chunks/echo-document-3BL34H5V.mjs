@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{c as a,d as b,e as c,f as d,g as e,h as f,i as g,j as h,k as i,l as j,m as k}from"./chunk-53EMSDUS.mjs";import"./chunk-KBLYYVIA.mjs";import"./chunk-3J7ZULVE.mjs";import"./chunk-ZC56W3P3.mjs";export{b as SCHEMA_HEADER,h as appendEntries,a as countLines,e as documentEntries,g as newMemoryDocumentText,c as parseEchoDocument,j as removeEntries,f as renderEntry,i as replaceEntry,d as serializeEchoDocument,k as upgradeToV2};
