@@ -3,7 +3,9 @@
 //
 //   npm run bench            (tsx scripts/bench.ts)
 //
-// 1. Each hook's wall time on a typical store against a bare `node -e ''`.
+// 1. Each hook's wall time on a typical store against a bare `node -e ''`,
+//    and its instruction count under valgrind (deterministic: the machine's
+//    load does not change it), as a ratio to the bare start.
 // 2. search over 10,000 archive logs.
 // 3. SessionEnd on a 50 MB transcript: time and peak memory (streamed).
 import { spawnSync } from 'node:child_process';
@@ -111,7 +113,7 @@ try {
   const input = (event: string, extra: Record<string, unknown> = {}) =>
     JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: proj, hook_event_name: event, ...extra });
   // A session in progress: Stop has already read the transcript once.
-  timeRun([join(DIST, 'stop.mjs')], input('Stop'), proj, env);
+  timeRun([join(DIST, 'stop.cjs')], input('Stop'), proj, env);
   const hooks: Array<[string, string]> = [
     ['session-start', input('SessionStart', { source: 'startup' })],
     ['stop', input('Stop', { stop_hook_active: false })],
@@ -123,7 +125,7 @@ try {
   const per = new Map<string, number[]>(hooks.map(([h]) => [h, []]));
   for (let i = 0; i < RUNS; i++) {
     bare.push(timeRun(['-e', ''], '', proj, env).ms);
-    for (const [h, stdin] of hooks) per.get(h)!.push(timeRun([join(DIST, `${h}.mjs`)], stdin, proj, env).ms);
+    for (const [h, stdin] of hooks) per.get(h)!.push(timeRun([join(DIST, `${h}.cjs`)], stdin, proj, env).ms);
   }
   const base = median(bare);
   say(`## Hook cost on a typical store\n`);
@@ -133,6 +135,25 @@ try {
   for (const [h] of hooks) {
     const m = median(per.get(h)!);
     say(`| ${h} | ${m.toFixed(1)} | ${(m / base).toFixed(2)} |`);
+  }
+
+  // 1b. Instructions: valgrind counts what each process executes, so the ratio is free of noise.
+  if (spawnSync('valgrind', ['--version']).status === 0) {
+    const count = (args: string[], stdin: string): number => {
+      const out = join(root, 'callgrind.out');
+      const r = spawnSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { input: stdin, cwd: proj, env, encoding: 'utf8' });
+      const m = /Collected : (\d+)/.exec(r.stderr);
+      if (!m) throw new Error(`valgrind gave no count: ${r.stderr.slice(-300)}`);
+      return Number(m[1]);
+    };
+    const bareI = count(['-e', ''], '');
+    say(`\nInstructions executed (valgrind callgrind, one run each on the same store; deterministic):\n`);
+    say(`| command | instructions | × node -e '' |\n|---|---|---|`);
+    say(`| node -e '' | ${(bareI / 1e6).toFixed(0)} M | 1.00 |`);
+    for (const [h, stdin] of hooks) {
+      const n = count([join(DIST, `${h}.cjs`)], stdin);
+      say(`| ${h} | ${(n / 1e6).toFixed(0)} M | ${(n / bareI).toFixed(2)} |`);
+    }
   }
 
   // 2. Search over 10,000 archive logs.
@@ -154,8 +175,8 @@ try {
   const huge = join(root, 'huge.jsonl');
   writeTranscript(huge, 50 * 1024 * 1024, 'huge-session', proj);
   const endIn = JSON.stringify({ session_id: 'huge-session', transcript_path: huge, cwd: proj, hook_event_name: 'SessionEnd', reason: 'other' });
-  const r50 = timeRun(withRss(join(DIST, 'session-end.mjs')), endIn, proj, env);
-  const rBare = timeRun(withRss(join(DIST, 'session-end.mjs')), JSON.stringify({ session_id: 'small', transcript_path: join(root, 'none.jsonl'), cwd: proj, hook_event_name: 'SessionEnd' }), proj, env);
+  const r50 = timeRun(withRss(join(DIST, 'session-end.cjs')), endIn, proj, env);
+  const rBare = timeRun(withRss(join(DIST, 'session-end.cjs')), JSON.stringify({ session_id: 'small', transcript_path: join(root, 'none.jsonl'), cwd: proj, hook_event_name: 'SessionEnd' }), proj, env);
   say(`\n## A 50 MB transcript\n`);
   say(`SessionEnd reading a fresh 50 MB transcript from byte 0 (the worst case; normally Stop has read all but the tail): ${r50.ms.toFixed(0)} ms, peak RSS ${(r50.rssKb / 1024).toFixed(0)} MB, against ${(rBare.rssKb / 1024).toFixed(0)} MB for the same hook with no transcript — the file is streamed, not held.`);
   say(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}.`);

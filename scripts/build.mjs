@@ -1,37 +1,35 @@
-// Bundles the hooks and the CLI into self-contained ESM files under dist/.
+// Bundles the hooks and the CLI into self-contained files under dist/.
 // The bundles are committed: a marketplace install has no node_modules.
 //
-// Hooks run thousands of times a day, so each is one file holding only the
-// code its usual path needs; every `await import()` in the sources becomes a
-// separate self-contained bundle in dist/lazy/, loaded only when that path
-// runs (YAML when a config exists, the parser on a cache miss, the transcript
-// reader when there is transcript to read). One file instead of a graph of
-// chunks saves the ESM loader a resolution per module.
-// The CLI is not on a hot path: it is one entry with shared chunks.
+// Hooks run thousands of times a day, so each is one CommonJS file holding
+// only the code its usual path needs (CommonJS: Node's ESM loader alone costs
+// a hook about a fifth of a bare `node` start). Every `await import()` in the
+// sources becomes its own self-contained bundle in dist/lazy/, required only
+// when that path runs: YAML when a config exists, the parser on a cache miss,
+// the transcript reader when there is transcript to read.
+// The CLI is not on a hot path: one ESM entry with shared chunks.
 import { build } from 'esbuild';
-import { mkdirSync, rmSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const dist = join(root, 'dist');
+// RUNE_BUILD_PROFILE=<dir>: an unminified build elsewhere, for profiling with readable names.
+const profileDir = process.env.RUNE_BUILD_PROFILE;
+const dist = profileDir ? resolve(profileDir) : join(root, 'dist');
 const hooks = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'];
 
 const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
-  minify: true,
+  minify: !profileDir,
   legalComments: 'none',
   // Deterministic output: CI rebuilds and diffs dist/ against the commit.
   sourcemap: false,
   logLevel: 'warning',
-  outExtension: { '.js': '.mjs' },
-  // CommonJS dependencies (picomatch) call require() for node builtins.
-  banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
 };
 
-/** Turns each dynamic import into an external `lazy/<name>.mjs`, relative to where the importer lands. */
+/** Turns each dynamic import into an external `lazy/<name>.cjs`, relative to where the importer lands. */
 function lazyImports(prefix, found) {
   return {
     name: 'lazy-imports',
@@ -41,35 +39,51 @@ function lazyImports(prefix, found) {
         const source = resolve(args.resolveDir, args.path);
         const name = basename(source, '.ts');
         found.set(name, source);
-        return { path: `${prefix}${name}.mjs`, external: true };
+        return { path: `${prefix}${name}.cjs`, external: true };
       });
     },
   };
 }
 
+/** Builds CommonJS bundles and loads their lazy parts with require() instead of the ESM loader. */
+async function buildCjs(entryPoints, outdir, prefix, found) {
+  const result = await build({
+    ...common,
+    format: 'cjs',
+    entryPoints,
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    write: false,
+    plugins: [lazyImports(prefix, found)],
+  });
+  for (const file of result.outputFiles) {
+    const text = file.text.replace(/import\(("\.\/[\w./-]+\.cjs")\)/g, 'Promise.resolve().then(()=>require($1))');
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, text);
+  }
+}
+
 rmSync(dist, { recursive: true, force: true });
-mkdirSync(join(dist, 'lazy'), { recursive: true });
 
 const lazy = new Map();
-await build({
-  ...common,
-  entryPoints: Object.fromEntries(hooks.map((h) => [h, join(root, 'src/hooks', `${h}.ts`)])),
-  outdir: dist,
-  plugins: [lazyImports('./lazy/', lazy)],
-});
+await buildCjs(Object.fromEntries(hooks.map((h) => [h, join(root, 'src/hooks', `${h}.ts`)])), dist, './lazy/', lazy);
 
-// Lazy bundles may import further lazy bundles: build until none is new.
+// Lazy bundles may need further lazy bundles: build until none is new.
 const built = new Set();
 while ([...lazy.keys()].some((n) => !built.has(n))) {
   const batch = [...lazy].filter(([n]) => !built.has(n));
   for (const [n] of batch) built.add(n);
-  await build({ ...common, entryPoints: Object.fromEntries(batch), outdir: join(dist, 'lazy'), plugins: [lazyImports('./', lazy)] });
+  await buildCjs(Object.fromEntries(batch), join(dist, 'lazy'), './', lazy);
 }
 
 await build({
   ...common,
+  format: 'esm',
   entryPoints: { cli: join(root, 'src/cli/main.ts') },
   outdir: dist,
+  outExtension: { '.js': '.mjs' },
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
+  // CommonJS dependencies (picomatch) call require() for node builtins.
+  banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
 });

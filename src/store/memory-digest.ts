@@ -20,19 +20,20 @@ export function digestFromStore(paths: EchoPaths, config: EchoesConfig, roles: R
   const events = readUsage(paths);
   const etched: DigestEntry[] = [];
   const lessons: DigestEntry[] = [];
-  let total = 0;
+  let total: number;
   const errors: string[] = [];
-  for (const r of roles) {
+  // One scoring pass over every role: the relevance index is built once.
+  const live = roles.flatMap((r) => {
     if (r.error) errors.push(`${r.role}: ${r.error}`);
-    const live = r.entries.filter((e) => !e.status);
-    total += live.length;
-    const scores = scoreEntries(live, events, now, config.relevanceWindow);
-    live.forEach((entry, i) => {
-      const d = { entry, role: r.role, score: scores[i]!.score };
-      if (entry.layer === 'etched') etched.push(d);
-      else if (entry.layer === 'inscribed') lessons.push(d);
-    });
-  }
+    return r.entries.filter((e) => !e.status).map((entry) => ({ entry, role: r.role }));
+  });
+  total = live.length;
+  const scores = scoreEntries(live.map((l) => l.entry), events, now, config.relevanceWindow);
+  live.forEach(({ entry, role }, i) => {
+    const d = { entry, role, score: scores[i]!.score };
+    if (entry.layer === 'etched') etched.push(d);
+    else if (entry.layer === 'inscribed') lessons.push(d);
+  });
   const digest = buildDigest({
     lastSession,
     etched,

@@ -72,7 +72,7 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     project = await makeScenarioProject('installed-project');
     clone = join(work, 'clone');
     execFileSync('git', ['clone', '--quiet', repoRoot, clone], { stdio: 'pipe' });
-    distCommitted = existsSync(join(clone, 'dist', 'session-start.mjs'));
+    distCommitted = existsSync(join(clone, 'dist', 'session-start.cjs'));
     if (!distCommitted) {
       // Users would get no bundles at all; commit the working tree's build in the
       // clone so that the rest can still be checked (the first test fails).
@@ -123,17 +123,17 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     assert.ok(gitServer.requests.some((r) => r.endsWith('/git-upload-pack')), 'the marketplace was cloned over HTTP');
     assert.ok(installPath.startsWith(join(home, '.claude', 'plugins', 'cache') + '/'), installPath);
     const files = walkFiles(installPath);
-    for (const hook of hookBundles) assert.ok(files.includes(`dist/${hook}.mjs`), `dist/${hook}.mjs is installed`);
+    for (const hook of hookBundles) assert.ok(files.includes(`dist/${hook}.cjs`), `dist/${hook}.cjs is installed`);
     assert.ok(files.includes('bin/rune-echoes') && files.includes('commands/echoes.md') && files.includes('hooks/hooks.json'));
     assert.ok(!files.some((f) => f.startsWith('node_modules/')), 'no node_modules in the cache');
   });
 
   test('every hook and CLI run came from the cached copy', { timeout: testTimeout }, () => {
     const scripts = readFileSync(shimLog, 'utf8').split('\n').filter((l) => l.trim() !== '');
-    const bundleRuns = scripts.filter((l) => /\/dist\/[a-z-]+\.mjs\b/.test(l));
+    const bundleRuns = scripts.filter((l) => /\/dist\/[a-z-]+\.(?:mjs|cjs)\b/.test(l));
     assert.ok(bundleRuns.length > 0, `node ran no bundle: ${scripts.join('\n')}`);
     for (const line of bundleRuns) assert.ok(line.startsWith(`${installPath}/dist/`), line);
-    const ran = new Set(bundleRuns.map((l) => /\/dist\/([a-z-]+)\.mjs/.exec(l)![1]));
+    const ran = new Set(bundleRuns.map((l) => /\/dist\/([a-z-]+)\.(?:mjs|cjs)/.exec(l)![1]));
     for (const hook of ['session-start', 'stop', 'session-end']) assert.ok(ran.has(hook), `${hook} ran (saw ${[...ran].join(', ')})`);
     assert.ok(!scripts.some((l) => l.includes(repoRoot) || l.includes(work)), scripts.join('\n'));
   });

@@ -20,7 +20,7 @@ export const hookBundles = ['session-start', 'pre-compact', 'stop', 'subagent-st
  * once when one is missing (an existing build is used as it is).
  */
 export function ensureBundles(root: string = repoRoot): void {
-  const missing = [...hookBundles, 'cli'].filter((name) => !existsSync(join(root, 'dist', `${name}.mjs`)));
+  const missing = [...hookBundles.map((h) => `${h}.cjs`), 'cli.mjs'].filter((name) => !existsSync(join(root, 'dist', name)));
   if (missing.length === 0) return;
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
 }
@@ -167,7 +167,7 @@ export function streamResults(run: ClaudeRun): string[] {
 
 /**
  * A `node` on PATH that logs its arguments before running the real node. Hook
- * commands are `node "${CLAUDE_PLUGIN_ROOT}/dist/<hook>.mjs"`, so the log shows
+ * commands are `node "${CLAUDE_PLUGIN_ROOT}/dist/<hook>.cjs"`, so the log shows
  * which copy of the plugin each hook ran from. Set NODE_SHIM_LOG in the run's env.
  */
 export async function writeNodeShim(dir: string): Promise<string> {

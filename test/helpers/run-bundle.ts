@@ -19,7 +19,7 @@ export function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 export function runHookSync(hook: string, input: unknown, opts: { cwd: string; env?: Record<string, string> }): BundleResult {
-  const r = spawnSync(process.execPath, [join(DIST, `${hook}.mjs`)], {
+  const r = spawnSync(process.execPath, [join(DIST, `${hook}.cjs`)], {
     cwd: opts.cwd,
     input: typeof input === 'string' ? input : JSON.stringify(input),
     env: baseEnv(opts.env),

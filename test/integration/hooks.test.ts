@@ -116,7 +116,7 @@ test('sessions compacting at the same time get contiguous, unique archive number
     const transcript = join(dir, `c${i}.jsonl`);
     new TranscriptBuilder(transcript, `sess-${i}`, dir).user(`Task number ${i}: tidy module ${i}`).assistant(`Tidied module ${i}.`);
     const input = JSON.stringify({ session_id: `sess-${i}`, transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'auto' });
-    return runBundle('pre-compact.mjs', [], { cwd: dir, input, env }).done;
+    return runBundle('pre-compact.cjs', [], { cwd: dir, input, env }).done;
   });
   for (const r of await Promise.all(runs)) protocol(r);
   const logs = readdirSync(echoes(dir, 'memories')).sort();
