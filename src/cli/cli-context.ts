@@ -43,7 +43,11 @@ export const COMMON_OPTIONS = {
 
 /** The project root: --project, $CLAUDE_PROJECT_DIR, the nearest folder up with .claude/ or .git, else cwd. */
 export function findProject(io: CliIO, explicit?: string): string {
-  if (explicit) return resolve(io.cwd, explicit);
+  if (explicit) {
+    const dir = resolve(io.cwd, explicit);
+    if (!existsSync(dir)) throw new EchoesError('bad-argument', `--project ${explicit}: no such folder`);
+    return dir;
+  }
   if (io.env.CLAUDE_PROJECT_DIR) return resolve(io.env.CLAUDE_PROJECT_DIR);
   let dir = resolve(io.cwd);
   for (;;) {

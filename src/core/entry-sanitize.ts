@@ -2,6 +2,7 @@
 // secrets in any field are redacted, sensitive or ignored-path evidence is
 // dropped, and the learning itself is always kept.
 import type { EchoEntry } from './echo-entry.ts';
+import { slugifyTitle } from './entry-ids.ts';
 import { filterFinding, filterSecrets } from './secret-filter.ts';
 import { evidencePaths, isIgnoredPath } from './path-ignore.ts';
 
@@ -12,7 +13,8 @@ export interface SanitizeResult {
   evidenceStripped: boolean;
 }
 
-const clean = (text: string): string => filterSecrets(text).text;
+// NUL bytes would make the file unreadable as text for good: never write one.
+const clean = (text: string): string => filterSecrets(text.replace(/\u0000/g, '')).text;
 
 export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: string[]): SanitizeResult {
   const f = filterFinding({ learning: entry.learning, evidence: entry.evidence, title: entry.title });
@@ -22,13 +24,17 @@ export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: string[]): Sanitize
     evidence = '(evidence removed: cites an ignored path)';
     evidenceStripped = true;
   }
+  const title = clean(entry.title);
   const next: EchoEntry = {
     ...entry,
-    title: clean(entry.title),
+    // An id slugged from a title that held a secret would carry the secret too.
+    id: title === entry.title && clean(entry.id) === entry.id ? entry.id : slugifyTitle(title),
+    title,
+    kind: clean(entry.kind),
     source: clean(entry.source),
     supersedes: clean(entry.supersedes),
-    learning: f.learning,
-    evidence,
+    learning: f.learning.replace(/\u0000/g, ''),
+    evidence: evidence.replace(/\u0000/g, ''),
     tags: entry.tags.map(clean),
     extra: entry.extra.map(([k, v]) => [k, clean(v)] as [string, string]),
   };

@@ -5,7 +5,7 @@ import { renderSummaryMarkdown, summaryTopics, type SessionSummary } from './ses
 
 /** A summary with every captured text passed through the filter, before it is stored anywhere. */
 export function filterSummary(s: SessionSummary): SessionSummary {
-  const f = (t: string) => filterSecrets(t).text;
+  const f = (t: string) => filterSecrets(t.replace(/\u0000/g, '')).text;
   return {
     ...s,
     requests: s.requests.map(f),

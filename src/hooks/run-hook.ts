@@ -7,6 +7,7 @@ import { loadConfig } from '../store/config-file.ts';
 import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
 import { logLine } from '../store/error-log.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
+import { setLockDeadline } from '../store/role-lock.ts';
 import type { EchoesConfig } from '../core/config-defaults.ts';
 
 /** The fields Claude Code sends on stdin that the hooks use. */
@@ -73,6 +74,8 @@ export async function executeHook(name: string, eventName: string, handler: Hook
 
 /** Entry point of every hook bundle; the only place that touches process. */
 export function runHook(name: string, eventName: string, handler: HookHandler, budgetMs = 8000): void {
+  // Lock waits give up in time to leave the hook a margin to answer.
+  setLockDeadline(Date.now() + budgetMs - Math.min(1000, budgetMs / 4));
   const fallbackLog = resolve(process.env.CLAUDE_PROJECT_DIR || process.cwd(), '.claude', 'echoes', '.log');
   // Never outlive the hook's timeout: give up quietly before Claude Code kills us.
   const watchdog = setTimeout(() => {

@@ -1,5 +1,6 @@
 // SessionEnd has about 1.5 s in all (Claude Code cancels it after that), so
-// it reads only the transcript's tail and leaves the archive log to the next start.
+// the summary for the next session is written first, from the transcript's
+// tail only; everything after it is housekeeping that may be cut short.
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { roleSummaries } from '../store/entry-cache.ts';
 import { flushEndedSessions } from '../store/session-recovery.ts';
@@ -15,22 +16,36 @@ import type { HookContext } from './run-hook.ts';
 export async function sessionEnd(ctx: HookContext): Promise<void> {
   const { paths, config, now, input } = ctx;
   markHookRun(paths, 'session-end', now);
-  syncGitignore(paths, config.versionControlled);
-  const { errors } = await consolidateAll(paths, config, now, true);
-  for (const e of errors) ctx.log(`consolidation: ${e}`);
-  if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; no summary written');
-  const entries = (await roleSummaries(paths)).flatMap((r) => r.entries);
-  // The span stays in the state: a --resume may still add to it, and the next
-  // SessionStart writes it as this session's final archive log.
-  const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
-  const state = await advanceSession(paths, ref, now, watchTermsOf(entries), (s) => {
-    if (writeEphemeral(paths, s.draft) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
-    return { ...s, ended: true };
-  });
-  if (state.draft) {
-    appendUsage(paths, { ts: now.toISOString(), session: input.session_id, event: 'referenced', ids: referencedIds(entries, state.draft) });
+  // Each step is on its own: one that fails is logged and the next still runs.
+  const step = async (what: string, fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      ctx.log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  if (input.session_id && input.transcript_path) {
+    const sessionId = input.session_id;
+    const entries = (await roleSummaries(paths)).flatMap((r) => r.entries);
+    // The span stays in the state: a --resume may still add to it, and the
+    // next session's end writes it as this session's final archive log.
+    const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
+    await step('summary', async () => {
+      const state = await advanceSession(paths, ref, now, watchTermsOf(entries), (s) => {
+        if (writeEphemeral(paths, s.draft) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
+        return { ...s, ended: true };
+      });
+      if (state.draft) appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: referencedIds(entries, state.draft) });
+    });
+  } else {
+    ctx.log('no session_id or transcript_path on stdin; no summary written');
   }
-  compactUsage(paths, config.relevanceWindow);
+  await step('consolidation', async () => {
+    const { errors } = await consolidateAll(paths, config, now, true);
+    for (const e of errors) ctx.log(`consolidation: ${e}`);
+  });
+  await step('usage log', () => compactUsage(paths, config.relevanceWindow));
   // Sessions that ended before this one get their final archive logs now.
-  await flushEndedSessions(paths, scanSessions(paths, input.session_id, now), now);
+  await step('archive logs', () => flushEndedSessions(paths, scanSessions(paths, input.session_id ?? '', now), now));
+  await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
 }

@@ -2,15 +2,15 @@
 // between sessions, injects the digest, then consumes EPHEMERAL.md and logs
 // the injected ids. Work that can wait (final archive logs of ended
 // sessions) is left to the next SessionEnd.
-import { readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
+import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
 import { consolidateAll } from '../store/consolidate-all.ts';
-import { looksUnreadable } from '../store/role-listing.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { digestFromStore } from '../store/memory-digest.ts';
 import { roleSummaries } from '../store/entry-cache.ts';
 import { givenFile, scanSessions } from '../store/session-state.ts';
 import { touchSession } from '../store/session-touch.ts';
 import { appendUsage } from '../store/usage-log.ts';
+import { withLock } from '../store/role-lock.ts';
 import { latestLogSince } from '../store/archive-logs.ts';
 import { statSync } from 'node:fs';
 import type { HookContext, HookResult } from './run-hook.ts';
@@ -30,6 +30,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const compact = input.source === 'compact';
   let lastSession = '';
   let unreadable = false;
+  let consumed = '';
   if (!compact) {
     // This session is running (again, on resume): it is nobody's crash to recover.
     if (input.session_id) touchSession(paths, sessionId, input.transcript_path ?? '', now);
@@ -40,8 +41,10 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       const { recoverCrashedSessions } = await import('../store/session-recovery.ts');
       recovered = await recoverCrashedSessions(paths, scan, now, ctx.log);
     }
-    lastSession = readTextOrNull(paths.ephemeral) ?? '';
-    if (looksUnreadable(lastSession)) {
+    const ephemeral = readTextFile(paths.ephemeral);
+    consumed = ephemeral.text ?? '';
+    lastSession = consumed;
+    if (ephemeral.unreadable) {
       // Keep the file for the user to inspect; never inject or overwrite it.
       ctx.log(`${paths.ephemeral} is not text; left as it is and not injected`);
       lastSession = '';
@@ -58,9 +61,19 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   for (const e of errors) ctx.log(e);
   if (!compact) {
     if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
-    // Consumed: the next session gets this one's summary, not the old one again.
-    if (!unreadable && readTextOrNull(paths.ephemeral)) writeFileAtomic(paths, paths.ephemeral, '');
+    // Consumed: the next session gets this one's summary, not the old one again. Cleared
+    // only if unchanged since it was read: a summary another session wrote meanwhile stays.
+    if (!unreadable && consumed) {
+      withLock(paths, 'ephemeral', () => {
+        if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+      });
+    }
   }
-  appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens });
+  try {
+    appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens });
+  } catch (err) {
+    // The digest is still given: a usage line is worth less than the session's context.
+    ctx.log(`usage log: ${err instanceof Error ? err.message : String(err)}`);
+  }
   return { additionalContext: digest.text };
 }

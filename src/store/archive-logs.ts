@@ -12,6 +12,12 @@ const LOG_NAME = /^archive-log-(\d{3,})\.md$/;
 const INDEX_LINE = /^- (\d{3,}) · /;
 export const ARCHIVE_HEADER = '# Archive\n\nOne line per archive log in memories/: number · date · trigger · topics.\n\n';
 
+/**
+ * The archive lock lives beside the logs it guards: in user scope memories/
+ * and ARCHIVE.md are shared by every project, and so must be their lock.
+ */
+const archiveLockOptions = (paths: EchoPaths) => ({ waitMs: 10_000, dir: join(paths.memoriesDir, '.locks') });
+
 export const logFileName = (seq: number) => `archive-log-${String(seq).padStart(3, '0')}.md`;
 
 export function listArchiveLogs(paths: EchoPaths): number[] {
@@ -52,7 +58,7 @@ export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): n
     if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
     appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
     return seq;
-  }, { waitMs: 10_000 });
+  }, archiveLockOptions(paths));
 }
 
 /** Numbers already listed in ARCHIVE.md. */
@@ -84,7 +90,7 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
       const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
       appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
     }
-  }, { waitMs: 5000 });
+  }, archiveLockOptions(paths));
   return missing;
 }
 

@@ -88,6 +88,33 @@ export function appendLine(paths: EchoPaths, target: string, line: string): void
   appendFileSync(target, line.endsWith('\n') ? line : line + '\n', { encoding: 'utf8', mode: 0o644 });
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Reads a text file we may rewrite. `unreadable` when it holds NUL bytes or is
+ * not valid UTF-8 (binary, or another encoding): such a file is never parsed
+ * into memory nor overwritten. A U+FFFD the user typed is valid text.
+ */
+export function readTextFile(path: string, opts: { stripNul?: boolean } = {}): { text: string | null; unreadable: boolean } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: null, unreadable: false };
+    throw err;
+  }
+  if (bytes.includes(0)) {
+    // Findings files are an agent's scratch output: a stray NUL is dropped, not a reason to stall.
+    if (!opts.stripNul) return { text: null, unreadable: true };
+    bytes = Buffer.from(bytes.filter((b) => b !== 0));
+  }
+  try {
+    return { text: strictUtf8.decode(bytes), unreadable: false };
+  } catch {
+    return { text: null, unreadable: true };
+  }
+}
+
 export function readTextOrNull(path: string): string | null {
   try {
     return readFileSync(path, 'utf8');

@@ -11,6 +11,7 @@ import { readUsage } from './usage-log.ts';
 
 export interface ConsolidateAllResult {
   reports: ConsolidationReport[];
+  /** One line per problem, for the log: a broken role, a findings file kept for its extra text. */
   errors: string[];
 }
 
@@ -34,7 +35,9 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now
   const events = prune ? readUsage(paths) : [];
   for (const role of work) {
     try {
-      reports.push(consolidateRole(paths, config, role, { now, prune, events }));
+      const report = consolidateRole(paths, config, role, { now, prune, events });
+      reports.push(report);
+      for (const kept of report.keptUnparsed ?? []) errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
     } catch (err) {
       // One broken role must not stop the others.
       errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);

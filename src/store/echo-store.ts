@@ -14,21 +14,23 @@ import {
   newMemoryDocumentText,
   parseEchoDocument,
   removeEntries,
+  renderEntry,
   replaceEntry,
   serializeEchoDocument,
   type EchoDocument,
 } from '../core/echo-document.ts';
 import { sanitizeEntry } from '../core/entry-sanitize.ts';
+import { readFindingsText } from '../core/findings-file.ts';
 import { EchoesError } from '../core/errors.ts';
 import { planPrune, type PrunePlan } from '../core/pruning.ts';
 import { compressKnowledge, estimateTokens } from '../core/knowledge-blocks.ts';
 import type { UsageEvent } from '../core/usage-events.ts';
-import { createFileExclusive, readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
+import { createFileExclusive, readTextFile, readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
 import { archiveDir, assertSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from './echo-paths.ts';
 import { withLock } from './role-lock.ts';
-import { listFindingsFiles, listRoles, looksUnreadable } from './role-listing.ts';
+import { listFindingsFiles, listRoles } from './role-listing.ts';
 
-export { listFindingsFiles, listRoles, looksUnreadable };
+export { listFindingsFiles, listRoles };
 import { ensureStoreIgnored } from './gitignore.ts';
 
 export const roleTitle = (role: string): string =>
@@ -38,8 +40,8 @@ const day = (now: Date): string => now.toISOString().slice(0, 10);
 
 /** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
 export function readEchoFile(path: string, title: string): { text: string | null; doc: EchoDocument } {
-  const text = readTextOrNull(path);
-  if (text !== null && looksUnreadable(text)) {
+  const { text, unreadable } = readTextFile(path);
+  if (unreadable) {
     throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
   }
   return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
@@ -68,6 +70,8 @@ export function recordFindings(paths: EchoPaths, config: EchoesConfig, role: str
 export interface ConsolidationReport {
   role: string;
   findingsFiles: number;
+  /** Findings files that held more than entries, moved to archive/ (paths). */
+  keptUnparsed?: string[];
   appended: string[];
   updated: string[];
   pruned: PrunePlan | null;
@@ -106,9 +110,10 @@ function writeBackup(paths: EchoPaths, role: string, stem: string, text: string)
 function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
   const { doc } = readEchoFile(path, title);
-  const present = new Set(documentEntries(doc).map((e) => `${e.id}\u0000${e.verified}`));
   // Idempotent: a re-run after a kill must not archive the same entry twice.
-  const fresh = entries.filter((e) => !present.has(`${e.id}\u0000${e.verified}`));
+  // The whole rendered entry is the key, so two different entries never collide.
+  const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));
+  const fresh = entries.filter((e) => !present.has(renderEntry(e)));
   if (fresh.length) writeFileAtomic(paths, path, serializeEchoDocument(appendEntries(doc, fresh)));
 }
 
@@ -131,8 +136,8 @@ function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalT
  */
 export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): { before: number; after: number } | null {
   const path = knowledgeFile(paths, role);
-  const text = readTextOrNull(path);
-  if (text === null || looksUnreadable(text) || countLines(text) <= maxLines) return null;
+  const { text } = readTextFile(path);
+  if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
@@ -151,12 +156,17 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
-    const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readTextOrNull(f.path) }));
-    const readable = files.filter((f) => f.text !== null && !looksUnreadable(f.text));
+    const readFindings = (file: string) => readTextFile(file, { stripNul: true }).text;
+    const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readFindings(f.path) }));
+    const readable = files
+      .filter((f): f is typeof f & { text: string } => f.text !== null)
+      .map((f) => ({ ...f, ...readFindingsText(f.text) }));
     const forgotten = forgottenKeys(paths, role);
     const findings = readable
-      .flatMap((f) => documentEntries(parseEchoDocument(f.text!)))
+      .flatMap((f) => f.entries)
       .map((e) => sanitizeEntry(e, config.ignore).entry)
+      // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
+      .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
       .filter((e) => !forgotten.has(matchKey(e)));
 
     const existing = documentEntries(doc);
@@ -177,12 +187,17 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     if (out !== text) writeFileAtomic(paths, path, out);
     // Only now that MEMORY.md holds them may the findings go; a file rewritten
     // meanwhile (an agent writing directly) is kept for the next run.
+    // A file with text that is not an entry is moved to the archive, never deleted with it.
+    const kept: string[] = [];
     for (const f of readable) {
-      if (readTextOrNull(f.path) === f.text) removeFile(paths, f.path);
+      if (readFindings(f.path) !== f.text) continue;
+      if (f.leftover.trim() !== '') kept.push(writeBackup(paths, role, `unparsed-${f.agent}-findings-${day(opts.now)}`, f.text));
+      removeFile(paths, f.path);
     }
     return {
       role,
       findingsFiles: readable.length,
+      keptUnparsed: kept,
       appended: appends.map((e) => e.id),
       updated: updates.map((e) => e.id),
       pruned,
@@ -221,8 +236,11 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
+    // Compare the entry as it will read back from the file (a title's closing
+    // hashes, a kind with a colon…), or a repeat would not be recognised.
     const clean = sanitizeEntry(entry, config.ignore).entry;
-    const { updates, appends } = consolidate(documentEntries(doc), [clean]);
+    const asStored = documentEntries(parseEchoDocument(renderEntry(clean)))[0] ?? clean;
+    const { updates, appends } = consolidate(documentEntries(doc), [asStored]);
     let next = doc;
     for (const u of updates) next = replaceEntry(next, u.id, u);
     next = appendEntries(next, appends);

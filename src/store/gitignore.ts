@@ -25,6 +25,9 @@ export function planGitignore(text: string | null, versionControlled: boolean): 
 
 /** Applies the managed line; returns true when .gitignore changed. */
 export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boolean {
+  // Only a git project has a .gitignore to keep: never create one in $HOME or a plain folder.
+  if (!isGitProject(paths)) return false;
+  ensureInnerGitignore(paths);
   const next = planGitignore(readTextOrNull(paths.gitignore), versionControlled);
   if (next === null) return false;
   writeFileAtomic(paths, paths.gitignore, next);
@@ -38,6 +41,17 @@ export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boo
  */
 export function ensureStoreIgnored(paths: EchoPaths, versionControlled: boolean): void {
   if (existsSync(paths.echoes)) return;
-  const isGitProject = existsSync(join(paths.project, '.git')) || existsSync(paths.gitignore);
-  if (isGitProject) syncGitignore(paths, versionControlled);
+  syncGitignore(paths, versionControlled);
+}
+
+/** Hook bookkeeping stays out of git even when the team commits the store. */
+export const INNER_GITIGNORE = '# Rune Echoes bookkeeping: never committed, even with echoes.version_controlled: true\n.state/\n.locks/\n.log\nmemories/.locks/\n';
+
+function ensureInnerGitignore(paths: EchoPaths): void {
+  const file = join(paths.echoes, '.gitignore');
+  if (!existsSync(file)) writeFileAtomic(paths, file, INNER_GITIGNORE);
+}
+
+function isGitProject(paths: EchoPaths): boolean {
+  return existsSync(join(paths.project, '.git')) || existsSync(paths.gitignore);
 }

@@ -7,10 +7,6 @@ import { isRoleName, roleDir, type EchoPaths } from './echo-paths.ts';
 
 const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
 
-/** Text that is not a memory file we may rewrite: binary, or not UTF-8. */
-export function looksUnreadable(text: string): boolean {
-  return text.includes('\u0000') || text.includes('\uFFFD');
-}
 
 export function listRoles(paths: EchoPaths): string[] {
   const found = new Set<string>();

@@ -13,6 +13,8 @@ export interface LockOptions {
   waitMs?: number;
   /** A lock older than this is taken over even if its pid looks alive (pid reuse). */
   staleMs?: number;
+  /** Where the lock file lives (default: the project's .claude/echoes/.locks/). */
+  dir?: string;
 }
 
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
@@ -79,11 +81,24 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
   }
 }
 
+// A hook must finish inside its time limit, and a synchronous lock wait
+// blocks its watchdog timer, so the runner sets a deadline that every wait
+// respects. Kept in the global symbol registry: the lazily loaded bundles each
+// carry their own copy of this module, and all of them must see it.
+const DEADLINE = Symbol.for('rune-echoes.lock-deadline');
+type WithDeadline = typeof globalThis & { [DEADLINE]?: number };
+
+/** No lock wait in this process goes past `epochMs` (the hook's budget). */
+export function setLockDeadline(epochMs: number): void {
+  (globalThis as WithDeadline)[DEADLINE] = epochMs;
+}
+
 function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
-  const waitMs = opts.waitMs ?? 10_000;
+  const waitMs = Math.max(0, Math.min(opts.waitMs ?? 10_000, ((globalThis as WithDeadline)[DEADLINE] ?? Infinity) - Date.now()));
   const staleMs = opts.staleMs ?? 120_000;
-  mkdirSync(assertWritable(paths, paths.locksDir), { recursive: true });
-  const lockPath = join(paths.locksDir, `${name}.lock`);
+  const dir = opts.dir ?? paths.locksDir;
+  mkdirSync(assertWritable(paths, dir), { recursive: true });
+  const lockPath = join(dir, `${name}.lock`);
   const token = `${process.pid} ${uniqueSuffix()} ${new Date().toISOString()}`;
   const deadline = Date.now() + waitMs;
   let delay = 5;

@@ -5,16 +5,16 @@ import { join, relative } from 'node:path';
 import type { EchoEntry } from '../core/echo-entry.ts';
 import { documentEntries, parseEchoDocument } from '../core/echo-document.ts';
 import type { SearchDoc } from '../core/text-search.ts';
-import { readTextOrNull } from './atomic-file.ts';
+import { readTextFile, readTextOrNull } from './atomic-file.ts';
 import { listArchiveLogs, logFileName } from './archive-logs.ts';
 import { archiveDir, knowledgeFile, memoryFile, type EchoPaths } from './echo-paths.ts';
-import { listRoles, looksUnreadable } from './echo-store.ts';
+import { listRoles } from './role-listing.ts';
 
 const entryText = (e: EchoEntry) => [e.title, e.learning, e.evidence, e.tags.join(' '), e.symptom, e.rootCause, e.solution].filter(Boolean).join('\n');
 
 function docsOfEchoFile(path: string, ref: string, kind: SearchDoc['kind']): SearchDoc[] {
-  const text = readTextOrNull(path);
-  if (text === null || looksUnreadable(text)) return [];
+  const { text } = readTextFile(path);
+  if (text === null) return [];
   const doc = parseEchoDocument(text);
   const out: SearchDoc[] = documentEntries(doc).map((e) => ({ ref: `${ref}#${e.id}`, kind, title: e.title, text: entryText(e), date: e.verified || e.date }));
   // Text that is not an entry (knowledge blocks, notes) is searchable as one document.

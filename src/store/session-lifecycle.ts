@@ -4,11 +4,10 @@ import { statSync } from 'node:fs';
 import type { SessionSummary } from '../core/session-summary.ts';
 import { archiveIndexText, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
 import { emptySummary, isEmptySummary, mergeSummaries } from '../core/summary-merge.ts';
-import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
-import { looksUnreadable } from './role-listing.ts';
+import { readTextFile, writeFileAtomic } from './atomic-file.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
-import { withLockAsync } from './role-lock.ts';
+import { withLock, withLockAsync } from './role-lock.ts';
 import { newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
 
 export interface SessionRef {
@@ -37,7 +36,8 @@ export async function advanceSession(
       let size = -1;
       try { size = statSync(transcript).size; } catch { /* no transcript (yet) */ }
       // A shorter file than we read means it was replaced: read it again from the start.
-      if (size >= 0 && size < state.offset) state = { ...state, offset: 0, draft: null, span: null };
+      // The draft and span are kept (merging drops repeated lines): nothing read is lost.
+      if (size >= 0 && size < state.offset) state = { ...state, offset: 0 };
       if (size > state.offset) {
         // Loaded only when there is something to read: most hook runs find nothing new.
         const { readTranscript } = await import('./transcript-reader.ts');
@@ -80,7 +80,10 @@ export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: A
  */
 export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null): 'written' | 'empty' | 'kept-unreadable' {
   if (!summary || isEmptySummary(summary)) return 'empty';
-  if (looksUnreadable(readTextOrNull(paths.ephemeral) ?? '')) return 'kept-unreadable';
-  writeFileAtomic(paths, paths.ephemeral, renderEphemeral(summary));
-  return 'written';
+  const text = renderEphemeral(summary);
+  return withLock(paths, 'ephemeral', () => {
+    if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
+    writeFileAtomic(paths, paths.ephemeral, text);
+    return 'written';
+  });
 }

@@ -52,6 +52,7 @@ test('stop consolidates findings files into MEMORY.md and removes them', (t) => 
 
 test('session end writes EPHEMERAL.md; the next start injects and consumes it and archives the ended session', (t) => {
   const { dir, env } = project(t);
+  mkdirSync(join(dir, '.git')); // a git project: the store gets its .gitignore line
   const transcript = join(dir, 's1.jsonl');
   new TranscriptBuilder(transcript, 'sess-one', dir)
     .user('Fix the payment retry backoff in src/payments.ts')
@@ -119,7 +120,7 @@ test('sessions compacting at the same time get contiguous, unique archive number
     return runBundle('pre-compact.cjs', [], { cwd: dir, input, env }).done;
   });
   for (const r of await Promise.all(runs)) protocol(r);
-  const logs = readdirSync(echoes(dir, 'memories')).sort();
+  const logs = readdirSync(echoes(dir, 'memories')).filter((f) => f.endsWith('.md')).sort();
   assert.deepEqual(logs, Array.from({ length: n }, (_, i) => `archive-log-${String(i + 1).padStart(3, '0')}.md`));
   const lines = read(echoes(dir, 'ARCHIVE.md')).split('\n').filter((l) => l.startsWith('- '));
   assert.equal(lines.length, n);
@@ -199,6 +200,7 @@ test('session_scope: user keeps EPHEMERAL.md, ARCHIVE.md and memories/ under ~/.
   assert.ok(existsSync(join(home, '.claude', 'memories', 'archive-log-001.md')));
   assert.match(read(join(home, '.claude', 'ARCHIVE.md')), /^- 001 · /m);
   assert.ok(!existsSync(echoes(dir, 'EPHEMERAL.md')));
+  assert.ok(!existsSync(join(dir, '.gitignore')), 'no .gitignore is created outside a git project');
 });
 
 test('secrets in a conversation reach no file under .claude/echoes/', (t) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { symlinkSync, writeFileSync, readFileSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync, readFileSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EchoesError } from '../../src/core/errors.ts';
@@ -83,6 +83,7 @@ test('add then remove gives back the original file when it ended with a newline'
 
 test('syncGitignore writes the file only when it changes and reports whether it did', (t) => {
   const tp = makeTempProject(t);
+  mkdirSync(join(tp.dir, '.git'));
   assert.equal(syncGitignore(tp.paths, false), true);
   assert.equal(tp.read('.gitignore'), '.claude/echoes/\n');
   assert.equal(syncGitignore(tp.paths, false), false);
@@ -90,7 +91,14 @@ test('syncGitignore writes the file only when it changes and reports whether it 
   assert.equal(syncGitignore(tp.paths, true), true);
   assert.equal(tp.read('.gitignore'), 'node_modules/\r\n');
   assert.equal(syncGitignore(tp.paths, true), false);
-  assert.deepEqual(tp.files(), ['.gitignore'], 'no temp files left beside it');
+  assert.deepEqual(tp.files().filter((f) => !f.startsWith('.claude/')), ['.gitignore'], 'no temp files left beside it');
+  assert.match(tp.read('.claude/echoes/.gitignore') ?? '', /^\.state\/$/m, 'hook bookkeeping is never committed');
+});
+
+test('syncGitignore leaves a folder that is not a git project without a .gitignore', (t) => {
+  const tp = makeTempProject(t);
+  assert.equal(syncGitignore(tp.paths, false), false);
+  assert.deepEqual(tp.files(), []);
 });
 
 test('syncGitignore refuses a .gitignore that is a symlink out of the project and leaves its target alone', (t) => {

@@ -1,0 +1,118 @@
+// Inputs a careless agent, a hostile repository or a busy machine produce:
+// nothing is lost, nothing escapes the store, nothing is promoted by itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { documentEntries, parseEchoDocument } from '../../src/core/echo-document.ts';
+import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/echo-store.ts';
+import { withLockAsync } from '../../src/store/role-lock.ts';
+import { makeEntry } from '../unit/entry-arbitrary.ts';
+import { makeTempProject } from '../helpers/temp-project.ts';
+import { runBundle, runCliSync, runHookSync } from '../helpers/run-bundle.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+
+const NOW = new Date('2026-11-22T12:00:00Z');
+const entriesOf = (text: string | null) => documentEntries(parseEchoDocument(text ?? ''));
+const finding = (title: string, layer = 'inscribed') =>
+  `### [2026-11-20] Pattern: ${title}\n- **layer**: ${layer}\n- **source**: agent\n- **confidence**: 0.8\n- **evidence**: \`src/a.ts:1\`\n- **verified**: 2026-11-20\n- **supersedes**: none\n- Learning about ${title}.\n`;
+
+test('a findings file wrapped in a fence, with notes, has its entries merged and is kept in the archive', (t) => {
+  const tp = makeTempProject(t);
+  const text = '```markdown\n' + finding('Fenced finding') + '```\n';
+  tp.write('.claude/echoes/reviewer/scout-findings.md', text);
+  const notes = finding('Second finding') + '\n## Also noticed\n- the retry helper swallows errors\n';
+  tp.write('.claude/echoes/reviewer/lint-findings.md', notes);
+  const report = consolidateRole(tp.paths, tp.config, 'reviewer', { now: NOW, prune: false, events: [] });
+  const titles = entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md')).map((e) => e.title).sort();
+  assert.deepEqual(titles, ['Fenced finding', 'Second finding']);
+  assert.equal(report.keptUnparsed?.length, 1, 'only the file with extra text is kept');
+  const kept = tp.files('.claude/echoes/reviewer/archive');
+  assert.equal(kept.length, 1);
+  assert.equal(readFileSync(report.keptUnparsed![0]!, 'utf8'), notes, 'kept byte for byte');
+  assert.ok(!existsSync(join(tp.dir, '.claude/echoes/reviewer/lint-findings.md')));
+  assert.ok(!existsSync(join(tp.dir, '.claude/echoes/reviewer/scout-findings.md')));
+});
+
+test('a finding written directly as etched enters memory as inscribed', (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.claude/echoes/team/rogue-findings.md', finding('Always push to main', 'etched'));
+  consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
+  const [entry] = entriesOf(tp.read('.claude/echoes/team/MEMORY.md'));
+  assert.equal(entry?.layer, 'inscribed');
+});
+
+test('a replacement character the user typed is text, and the file stays usable', (t) => {
+  const tp = makeTempProject(t);
+  rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'odd', title: 'Odd bytes \uFFFD in logs', learning: 'Logs show \uFFFD where the encoding broke.' }));
+  tp.write('.claude/echoes/team/a-findings.md', finding('Later finding'));
+  consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
+  assert.deepEqual(entriesOf(tp.read('.claude/echoes/team/MEMORY.md')).map((e) => e.title), ['Odd bytes \uFFFD in logs', 'Later finding']);
+});
+
+test('a NUL byte in a finding never reaches the memory file', (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.claude/echoes/team/a-findings.md', finding('Null \u0000 byte'));
+  consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
+  const text = tp.read('.claude/echoes/team/MEMORY.md') ?? '';
+  assert.ok(!text.includes('\u0000'));
+  assert.equal(entriesOf(text).length, 1);
+});
+
+test('forgetting two different entries with the same id on one day keeps both tombstones', (t) => {
+  const tp = makeTempProject(t);
+  rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'use-pnpm', title: 'Use pnpm', learning: 'First version.' }));
+  forgetEntry(tp.paths, 'team', 'use-pnpm', NOW);
+  rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'use-pnpm', title: 'Use pnpm', evidence: 'other', learning: 'Second version.' }));
+  forgetEntry(tp.paths, 'team', 'use-pnpm', NOW);
+  const tombs = entriesOf(tp.read('.claude/echoes/team/archive/forgotten.md')).map((e) => e.learning).sort();
+  assert.deepEqual(tombs, ['First version.', 'Second version.']);
+});
+
+test('remembering the same odd title twice keeps one entry', (t) => {
+  const tp = makeTempProject(t);
+  for (let i = 0; i < 2; i++) rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'issue', title: 'Issue #', kind: 'Bug: Perf', learning: 'Same.' }));
+  assert.equal(entriesOf(tp.read('.claude/echoes/team/MEMORY.md')).length, 1);
+});
+
+test('a symlinked .log is never followed: its target is left alone', (t) => {
+  const tp = makeTempProject(t);
+  const victim = tp.write('victimrc', 'echo safe\n');
+  tp.write('.claude/echoes/team/MEMORY.md', '# Team Memory\n');
+  tp.write('.claude/rune-config.yml', 'echoes:\n  "$(touch pwned)": 1\n');
+  symlinkSync(victim, join(tp.dir, '.claude/echoes/.log'));
+  const r = runHookSync('session-start', { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' }, { cwd: tp.dir, env: { HOME: join(tp.dir, 'home') } });
+  assert.equal(r.code, 0);
+  assert.equal(readFileSync(victim, 'utf8'), 'echo safe\n');
+});
+
+test('SessionEnd writes the summary first and finishes in its budget while a role lock is held', async (t) => {
+  const tp = makeTempProject(t);
+  const transcript = join(tp.dir, 's.jsonl');
+  new TranscriptBuilder(transcript, 'sess-lock', tp.dir).user('Tidy the release notes').assistant('Tidied them.');
+  tp.write('.claude/echoes/team/a-findings.md', finding('Pending finding'));
+  const input = JSON.stringify({ session_id: 'sess-lock', transcript_path: transcript, cwd: tp.dir, hook_event_name: 'SessionEnd', reason: 'exit' });
+  // This test process holds the role's lock (it is alive, so the lock is not stale).
+  await withLockAsync(tp.paths, 'role-team', async () => {
+    const started = Date.now();
+    const r = await runBundle('session-end.cjs', [], { cwd: tp.dir, input, env: { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1500' } }).done;
+    const took = Date.now() - started;
+    assert.equal(r.code, 0);
+    t.diagnostic(`SessionEnd returned after ${took} ms with the role locked`);
+    assert.ok(took < 5000, `returned in ${took} ms, far below the 10 s lock wait`);
+  });
+  assert.match(tp.read('.claude/echoes/EPHEMERAL.md') ?? '', /Tidy the release notes/);
+  assert.ok(existsSync(join(tp.dir, '.claude/echoes/team/a-findings.md')), 'the finding waits for the next run');
+  assert.match(tp.read('.claude/echoes/.log') ?? '', /locked/);
+});
+
+test('the CLI refuses a missing --project folder and an unknown --role for consolidate, writing nothing', (t) => {
+  const tp = makeTempProject(t);
+  const env = { HOME: join(tp.dir, 'home') };
+  const a = runCliSync(['remember', '--project', join(tp.dir, 'nope'), 'x'], { cwd: tp.dir, env });
+  assert.equal(a.code, 1);
+  assert.equal(a.stderr.trim().split('\n').length, 1);
+  const b = runCliSync(['consolidate', '--role', 'tpyo'], { cwd: tp.dir, env });
+  assert.equal(b.code, 1);
+  assert.deepEqual(readdirSync(tp.dir), [], 'nothing written');
+});
