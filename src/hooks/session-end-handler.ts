@@ -3,14 +3,13 @@
 // tail only; everything after it is housekeeping that may be cut short.
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { roleSummaries } from '../store/entry-cache.ts';
-import { flushEndedSessions } from '../store/session-recovery.ts';
 import { scanSessions } from '../store/session-state.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { claudeProcessId } from '../store/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session-lifecycle.ts';
 import { appendUsage, compactUsage } from '../store/usage-log.ts';
-import { referencedIds, watchTermsOf } from '../store/usage-references.ts';
+import { watchTermsOf } from '../store/usage-terms.ts';
 import type { HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
@@ -35,7 +34,11 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         if (writeEphemeral(paths, s.draft) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
         return { ...s, ended: true };
       });
-      if (state.draft) appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: referencedIds(entries, state.draft) });
+      if (state.draft && entries.length) {
+        // Glob matching (picomatch) is loaded only when there are entries to match.
+        const { referencedIds } = await import('../store/usage-references.ts');
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: referencedIds(entries, state.draft) });
+      }
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');
@@ -46,6 +49,11 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   });
   await step('usage log', () => compactUsage(paths, config.relevanceWindow));
   // Sessions that ended before this one get their final archive logs now.
-  await step('archive logs', () => flushEndedSessions(paths, scanSessions(paths, input.session_id ?? '', now), now));
+  await step('archive logs', async () => {
+    const scan = scanSessions(paths, input.session_id ?? '', now);
+    if (scan.pendingFinal.length === 0) return;
+    const { flushEndedSessions } = await import('../store/session-recovery.ts');
+    await flushEndedSessions(paths, scan, now);
+  });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
 }

@@ -3,7 +3,7 @@
 // code is imported only when there is work, so a quiet turn costs little more
 // than starting node.
 import { markHookRun } from '../store/hook-runs.ts';
-import { hasPendingFindings, unreadTranscriptBytes } from '../store/pending-work.ts';
+import { hasPendingFindings, transcriptProgress } from '../store/pending-work.ts';
 import type { HookContext } from './run-hook.ts';
 
 /** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
@@ -18,10 +18,14 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
   if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;
-  if (unreadTranscriptBytes(paths, input.session_id, input.transcript_path) < DRAFT_REFRESH_BYTES) {
-    // Still note that this session is alive and where its transcript is, for crash recovery.
-    const { touchSession } = await import('../store/session-touch.ts');
-    touchSession(paths, input.session_id, input.transcript_path, now);
+  const { unread, known } = transcriptProgress(paths, input.session_id, input.transcript_path);
+  if (unread < DRAFT_REFRESH_BYTES) {
+    // Note that this session is alive and where its transcript is, for crash recovery,
+    // unless the state already says so.
+    if (!known) {
+      const { touchSession } = await import('../store/session-touch.ts');
+      touchSession(paths, input.session_id, input.transcript_path, now);
+    }
     return;
   }
   const { advanceSession } = await import('../store/session-lifecycle.ts');

@@ -30,14 +30,16 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
  * the rest from the saved offset, so skipping a refresh loses nothing; it
  * only bounds how much SessionEnd (≈1.5 s budget) must read.
  */
-export function unreadTranscriptBytes(paths: EchoPaths, sessionId: string, transcriptPath: string): number {
+export function transcriptProgress(paths: EchoPaths, sessionId: string, transcriptPath: string): { unread: number; known: boolean } {
+  const state = readSessionState(paths, sessionId);
+  // Known: the state already records this session as running with this transcript.
+  const known = state !== null && !state.ended && state.transcriptPath === transcriptPath;
   let size = 0;
   try {
     size = statSync(transcriptPath).size;
   } catch {
-    return 0;
+    return { unread: 0, known };
   }
-  const state = readSessionState(paths, sessionId);
-  if (!state) return size;
-  return size >= state.offset ? size - state.offset : size;
+  if (!state) return { unread: size, known };
+  return { unread: size >= state.offset ? size - state.offset : size, known };
 }

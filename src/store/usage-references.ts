@@ -6,16 +6,6 @@ import type { EchoEntry } from '../core/echo-entry.ts';
 import { evidencePaths } from '../core/path-ignore.ts';
 import type { SessionSummary } from '../core/session-summary.ts';
 
-/** The terms the transcript reader watches for: ids and titles. */
-export function watchTermsOf(entries: EchoEntry[]): string[] {
-  const terms = new Set<string>();
-  for (const e of entries) {
-    terms.add(e.id);
-    if (e.title.length >= 12) terms.add(e.title);
-  }
-  return [...terms];
-}
-
 export function referencedIds(entries: EchoEntry[], summary: SessionSummary): string[] {
   const named = new Set(summary.namedTerms.map((t) => t.toLowerCase()));
   const files = [...summary.filesRead, ...summary.filesEdited];
