@@ -1,7 +1,9 @@
-// Paths that must never be cited as evidence (SPEC §7, `echoes.ignore`), and
-// the extraction of the paths a finding's evidence cites.
+// Paths that must never be cited as evidence (SPEC §7, `echoes.ignore`).
 
 import picomatch from 'picomatch';
+import { normalizeCitedPath } from './evidence-paths.ts';
+
+export { evidencePaths, normalizeCitedPath } from './evidence-paths.ts';
 
 export const DEFAULT_IGNORE_GLOBS: readonly string[] = ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**'];
 
@@ -23,16 +25,6 @@ function matcherFor(globs: readonly string[]): Matcher {
   return m;
 }
 
-/** `src/a.ts:10-20` → `src/a.ts`; `C:\x\y` → `x/y`; `./a` → `a`. */
-export function normalizeCitedPath(path: string): string {
-  let p = path.trim().replace(/^[`'"]+|[`'"]+$/g, '');
-  p = p.replace(/^file:\/\//i, '');
-  p = p.replace(/#L\d+(?:-L?\d+)?$/i, '').replace(/(?::\d+(?:[-:]\d+)*)+$/, '');
-  p = p.replace(/\\/g, '/').replace(/^[A-Za-z]:\//, '/').replace(/\/{2,}/g, '/');
-  p = p.replace(/^(?:\.\/)+/, '').replace(/\/(?:\.\/)+/g, '/');
-  return p.length > 1 ? p.replace(/\/$/, '') : p;
-}
-
 /**
  * True when the path matches one of the globs. Relative and absolute paths
  * both work: the globs are tried against the path and against every tail of
@@ -50,39 +42,4 @@ export function isIgnoredPath(path: string, globs: readonly string[] = DEFAULT_I
     if (match(segments.slice(i).join('/'))) return true;
   }
   return false;
-}
-
-const TOKEN_SPLIT = /[\s`'"(),;|<>]+/;
-const TRIM_START = /^[[{*]+/;
-const TRIM_END = /[.:;!?*\]}]+$/;
-const BARE_KEY_FILE = /^id_(?:rsa|dsa|ecdsa|ed25519)(?:\.pub)?$/i;
-const NAME_DOT_EXT = /^[\w.@+-]*[A-Za-z_][\w.@+-]*\.[A-Za-z][A-Za-z0-9]{0,9}$/;
-const DOTFILE = /^\.[A-Za-z0-9_][\w.-]*$/;
-
-/**
- * The file paths an evidence string cites — `src/auth.py:1-5`,
- * `./lib/x.ts#L3`, `.env.local`, `/etc/app/secrets/db.yml` — without their
- * line ranges, in order of appearance, without duplicates. URLs and e-mail
- * addresses are not paths. Prose words like `Node.js` may come through; that
- * is harmless for the callers (ignore checks and reference matching).
- */
-export function evidencePaths(evidence: string): string[] {
-  const found: string[] = [];
-  for (const raw of evidence.split(TOKEN_SPLIT)) {
-    const token = raw.replace(TRIM_START, '').replace(TRIM_END, '');
-    if (!token || token.includes('://') || /^[^/@]+@/.test(token)) continue;
-    const path = normalizeCitedPath(token);
-    if (!isPathShaped(path)) continue;
-    if (!found.includes(path)) found.push(path);
-  }
-  return found;
-}
-
-function isPathShaped(p: string): boolean {
-  if (p.length < 2 || /^[\d/.:-]+$/.test(p)) return false; // dates, fractions, versions
-  if (p.includes('/')) return /[A-Za-z_]/.test(p);
-  if (BARE_KEY_FILE.test(p) || DOTFILE.test(p)) return true;
-  if (!NAME_DOT_EXT.test(p)) return false;
-  const dot = p.lastIndexOf('.');
-  return dot >= 2 || p.length - dot - 1 >= 2; // `e.g` and `i.e` are prose
 }

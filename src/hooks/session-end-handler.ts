@@ -37,7 +37,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       if (state.draft && entries.length) {
         // Glob matching (picomatch) is loaded only when there are entries to match.
         const { referencedIds } = await import('../store/usage-references.ts');
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: referencedIds(entries, state.draft) });
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) });
       }
     });
   } else {
