@@ -1,7 +1,7 @@
 // The one runner every hook entry uses: read the JSON on stdin, build the
 // context, run the handler, print protocol JSON, exit 0. Whatever happens,
 // the session goes on: errors become one line in `.claude/echoes/.log`.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
@@ -72,6 +72,24 @@ export async function executeHook(name: string, eventName: string, handler: Hook
   return protocolOutput(eventName, result);
 }
 
+/**
+ * Writes straight to fd 1: touching process.stdout would build Node's stream
+ * machinery, a noticeable share of a hook's start-up, for one short line.
+ * A non-blocking pipe that is momentarily full is waited for, never dropped.
+ */
+function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let done = 0; done < bytes.length; ) {
+    try {
+      done += writeSync(1, bytes, done, bytes.length - done);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      Atomics.wait(pause, 0, 0, 2);
+    }
+  }
+}
+
 /** Entry point of every hook bundle; the only place that touches process. */
 export function runHook(name: string, eventName: string, handler: HookHandler, budgetMs = 8000): void {
   // Lock waits give up in time to leave the hook a margin to answer.
@@ -80,7 +98,7 @@ export function runHook(name: string, eventName: string, handler: HookHandler, b
   // Never outlive the hook's timeout: give up quietly before Claude Code kills us.
   const watchdog = setTimeout(() => {
     logLine(fallbackLog, name, `gave up after ${budgetMs} ms`);
-    process.stdout.write(protocolOutput(eventName, undefined) + '\n');
+    writeStdout(protocolOutput(eventName, undefined) + '\n');
     process.exit(0);
   }, budgetMs);
   watchdog.unref();
@@ -91,12 +109,12 @@ export function runHook(name: string, eventName: string, handler: HookHandler, b
       return executeHook(name, eventName, handler, input, process.env, process.cwd());
     })
     .then(
-      (out) => process.stdout.write(out + '\n'),
+      (out) => writeStdout(out + '\n'),
       (err: unknown) => {
         const where = resolve(process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd(), '.claude', 'echoes', '.log');
         const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
         logLine(where, name, message);
-        process.stdout.write(protocolOutput(eventName, undefined) + '\n');
+        writeStdout(protocolOutput(eventName, undefined) + '\n');
       },
     )
     .finally(() => {

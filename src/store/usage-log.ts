@@ -16,11 +16,16 @@ export function readUsage(paths: EchoPaths): UsageEvent[] {
   return text === null ? [] : parseUsageLog(text).events;
 }
 
-/** How many sessions of history compaction keeps, as a multiple of the relevance window. */
-const KEEP_FACTOR = 5;
+/**
+ * How many sessions of history compaction keeps, as a multiple of the
+ * relevance window: the window plus a margin (sessions are ordered by time,
+ * and concurrent ones append out of order). Older references survive as one
+ * carried "last referenced" line per entry, which is all that scoring needs.
+ */
+const KEEP_FACTOR = 2;
 
 /**
- * Drops events of sessions older than the last `window × 5` and the lines
+ * Drops events of sessions older than the last `window × 2` and the lines
  * that do not parse. Last-referenced dates of older entries are kept as one
  * synthetic event per entry so "days unreferenced" stays true.
  */
