@@ -175,7 +175,8 @@ try {
   const huge = join(root, 'huge.jsonl');
   writeTranscript(huge, 50 * 1024 * 1024, 'huge-session', proj);
   const endIn = JSON.stringify({ session_id: 'huge-session', transcript_path: huge, cwd: proj, hook_event_name: 'SessionEnd', reason: 'other' });
-  const r50 = timeRun(withRss(join(DIST, 'session-end.cjs')), endIn, proj, env);
+  // Lift SessionEnd's 1.5 s budget for this one measurement, so the whole read is timed.
+  const r50 = timeRun(withRss(join(DIST, 'session-end.cjs')), endIn, proj, { ...env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '60000' });
   const rBare = timeRun(withRss(join(DIST, 'session-end.cjs')), JSON.stringify({ session_id: 'small', transcript_path: join(root, 'none.jsonl'), cwd: proj, hook_event_name: 'SessionEnd' }), proj, env);
   say(`\n## A 50 MB transcript\n`);
   say(`SessionEnd reading a fresh 50 MB transcript from byte 0 (the worst case; normally Stop has read all but the tail): ${r50.ms.toFixed(0)} ms, peak RSS ${(r50.rssKb / 1024).toFixed(0)} MB, against ${(rBare.rssKb / 1024).toFixed(0)} MB for the same hook with no transcript — the file is streamed, not held.`);
@@ -184,7 +185,13 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-writeFileSync(
-  join(REPO, 'BENCHMARKS.md'),
-  `# Benchmarks\n\nProduced by \`npm run bench\` (\`tsx scripts/bench.ts\`) on ${new Date().toISOString().slice(0, 10)}. Numbers are wall times on a shared, noisy machine; compare the ratios within one run, not across runs.\n\n${lines.join('\n')}\n`,
-);
+const intro = [
+  '# Benchmarks',
+  '',
+  `Produced by \`npm run bench\` (\`tsx scripts/bench.ts\`) on ${new Date().toISOString().slice(0, 10)}, with a clean environment (PATH and HOME only).`,
+  'Wall times come from a shared, noisy machine: compare the ratios within one run, not across runs. The instruction counts',
+  '(valgrind) do not depend on the machine\'s load and are the better guide to the hooks\' cost against the target of',
+  '1.3 × a bare `node -e \'\'` start.',
+  '',
+].join('\n');
+writeFileSync(join(REPO, 'BENCHMARKS.md'), `${intro}\n${lines.join('\n')}\n`);
