@@ -28,6 +28,9 @@ export interface Digest {
   tokens: number;
 }
 
+/** At most this many inscribed lessons in a digest; the rest are a search away. */
+export const MAX_LESSONS = 8;
+
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
 /** Neutralises anything tag-like, so recalled text cannot close the wrapper or open a system tag. */
@@ -101,7 +104,8 @@ export function buildDigest(input: DigestInput): Digest {
     }
   }
 
-  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id));
+  // "The few lessons that matter now": the best few, not as many as fit.
+  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, MAX_LESSONS);
   if (lessons.length && take('Lessons (highest Echo Score first):')) {
     for (const d of lessons) {
       if (!take(entryLine(d, true))) break;
