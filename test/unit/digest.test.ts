@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildDigest, DIGEST_NOTE, estimateTokens, neutralise, type DigestEntry, type DigestInput } from '../../src/core/digest.ts';
+import { buildDigest, DIGEST_NOTE, estimateTokens, neutralise, type DigestEntry, type DigestInput, MAX_LESSONS } from '../../src/core/digest.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const OPEN = `<rune-echoes note="${DIGEST_NOTE}">`;
@@ -119,7 +119,7 @@ test('injectedIds lists exactly the entries whose lines are in the text', () => 
     assert.deepEqual(inE, ids(etched).slice(0, inE.length));
     assert.deepEqual(inL, ids(lessons).slice(0, inL.length));
   }
-  assert.equal(buildDigest(input({ etched, lessons, budgetTokens: 100_000 })).injectedIds.length, 100, 'everything fits a large budget');
+  assert.equal(buildDigest(input({ etched, lessons, budgetTokens: 100_000 })).injectedIds.length, 40 + MAX_LESSONS, 'a large budget takes every etched entry and the best few lessons');
 });
 
 test('closing or opening the wrapper from recalled text is neutralised, in every field that reaches the digest', () => {
