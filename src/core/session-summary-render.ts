@@ -102,7 +102,9 @@ export function summaryTopics(s: SessionSummary, max = 4): string[] {
   const addText = (text: string, weight: number): void => {
     for (const raw of text.match(/\S+/g) ?? []) {
       if (/:\/\/|^www\.|\.(?:com|org|net|io|dev)\b/i.test(raw)) continue; // links are not topics
-      for (const w of words(raw)) add(w, isIdentifier(raw.replace(/[^\w.-]/g, '')) ? weight * 2 : weight);
+      // Of a path only its end says what the work was about, not /tmp/… or /home/….
+      const token = raw.includes('/') ? raw.split('/').filter(Boolean).slice(-2).join('/') : raw;
+      for (const w of words(token)) add(w, isIdentifier(token.replace(/[^\w.-]/g, '')) ? weight * 2 : weight);
     }
   };
   for (const r of s.requests) addText(r.replace(/^\/\S+/, ''), 2);
