@@ -116,3 +116,16 @@ test('the CLI refuses a missing --project folder and an unknown --role for conso
   assert.equal(b.code, 1);
   assert.deepEqual(readdirSync(tp.dir), [], 'nothing written');
 });
+
+test('a parsed config is reused while the file is unchanged, and re-read when it changes', (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.claude/echoes/team/MEMORY.md', '# Team Memory\n');
+  tp.write('.claude/rune-config.yml', 'echoes:\n  inject: false\n');
+  const input = { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' };
+  const env = { HOME: join(tp.dir, 'home') };
+  assert.equal(runHookSync('session-start', input, { cwd: tp.dir, env }).stdout.trim(), '{"suppressOutput":true}');
+  assert.ok(existsSync(join(tp.dir, '.claude/echoes/.state/config-cache.json')));
+  assert.equal(runHookSync('session-start', input, { cwd: tp.dir, env }).stdout.trim(), '{"suppressOutput":true}', 'cached: still off');
+  tp.write('.claude/rune-config.yml', 'echoes:\n  inject: true\n');
+  assert.match(runHookSync('session-start', input, { cwd: tp.dir, env }).stdout, /rune-echoes/, 'the edit is seen at once');
+});
