@@ -20,9 +20,11 @@ export interface RoleSummary {
 interface CachedRole extends RoleSummary {
   size: number;
   mtimeMs: number;
+  /** Every write of a memory file is a rename, so a new inode even where mtime is coarse. */
+  ino: number;
 }
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'entries-cache.json');
 
 function readCache(paths: EchoPaths): Map<string, CachedRole> {
@@ -38,21 +40,21 @@ export async function roleSummaries(paths: EchoPaths): Promise<RoleSummary[]> {
   const out: CachedRole[] = [];
   let changed = false;
   for (const role of listRoles(paths)) {
-    let st: { size: number; mtimeMs: number };
+    let st: { size: number; mtimeMs: number; ino: number };
     try {
       st = statSync(memoryFile(paths, role));
     } catch {
-      out.push({ role, lines: 0, entries: [], size: -1, mtimeMs: 0 });
+      out.push({ role, lines: 0, entries: [], size: -1, mtimeMs: 0, ino: 0 });
       changed ||= cache.get(role)?.size !== -1;
       continue;
     }
     const hit = cache.get(role);
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ino === st.ino) {
       out.push(hit);
       continue;
     }
     changed = true;
-    out.push({ ...(await parseRole(paths, role)), size: st.size, mtimeMs: st.mtimeMs });
+    out.push({ ...(await parseRole(paths, role)), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
   }
   if (changed || out.length !== cache.size) {
     writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, roles: out }), { durable: false });

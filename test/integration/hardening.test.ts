@@ -129,3 +129,17 @@ test('a parsed config is reused while the file is unchanged, and re-read when it
   tp.write('.claude/rune-config.yml', 'echoes:\n  inject: true\n');
   assert.match(runHookSync('session-start', input, { cwd: tp.dir, env }).stdout, /rune-echoes/, 'the edit is seen at once');
 });
+
+test('the digest sees memory edited between sessions at once (the entry cache is keyed by the file)', (t) => {
+  const tp = makeTempProject(t);
+  const env = { HOME: join(tp.dir, 'home') };
+  const input = { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' };
+  assert.equal(runCliSync(['remember', '--layer', 'etched', '--pattern', 'First fact', 'Uses Postgres 16.'], { cwd: tp.dir, env }).code, 0);
+  assert.match(runHookSync('session-start', input, { cwd: tp.dir, env }).stdout, /First fact/);
+  // A hand edit of the same length: only the file's identity tells the cache it changed.
+  const path = '.claude/echoes/team/MEMORY.md';
+  tp.write(path, (tp.read(path) ?? '').replace('First fact', 'Fixed fact'));
+  const out = runHookSync('session-start', { ...input, session_id: 's2' }, { cwd: tp.dir, env }).stdout;
+  assert.match(out, /Fixed fact/);
+  assert.doesNotMatch(out, /First fact/);
+});
