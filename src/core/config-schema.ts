@@ -1,98 +1,28 @@
 // `.claude/rune-config.yml` (SPEC §13). Every key is optional; a problem gives
 // a one-line warning and the default for that key, never a failure.
 import { parseDocument } from 'yaml';
-import { defaultConfig, type EchoesConfig } from './config-defaults.ts';
+import { defaultConfig } from './config-defaults.ts';
+import { validateConfigDocument, type ConfigResult } from './config-validate.ts';
 
-export interface ConfigResult {
-  config: EchoesConfig;
-  warnings: string[];
-}
+export { CONFIG_KEYS, type ConfigResult } from './config-validate.ts';
 
-type KeySpec = {
-  field: keyof EchoesConfig;
-  check: (value: unknown) => string | null; // null when valid, else what was expected
-};
-
-const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false');
-const wholeNumber = (min: number, max: number) => (v: unknown) =>
-  Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `a whole number from ${min} to ${max}`;
-const positiveInt = (max: number) => wholeNumber(1, max);
-const stringList = (v: unknown) =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings';
-const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-
-const KEYS: Record<string, KeySpec> = {
-  version_controlled: { field: 'versionControlled', check: isBool },
-  session_scope: {
-    field: 'sessionScope',
-    check: (v) => (v === 'project' || v === 'user' ? null : '"project" or "user"'),
-  },
-  inject: { field: 'inject', check: isBool },
-  budget_tokens: { field: 'budgetTokens', check: wholeNumber(100, 100_000) }, // below 100 the wrapper and footer leave no room
-  memory_max_lines: { field: 'memoryMaxLines', check: positiveInt(100_000) },
-  knowledge_max_lines: { field: 'knowledgeMaxLines', check: positiveInt(100_000) },
-  relevance_window: { field: 'relevanceWindow', check: positiveInt(10_000) },
-  roles: {
-    field: 'roles',
-    check: (v) => (stringList(v) === null && (v as string[]).every((r) => NAME.test(r)) ? null : 'a list of role names like [planner, reviewer]'),
-  },
-  ignore: { field: 'ignore', check: stringList },
-  renames: {
-    field: 'renames',
-    check: (v) =>
-      v !== null && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((s) => typeof s === 'string')
-        ? null
-        : 'a mapping of old-name: new-name',
-  },
-};
-
-export const CONFIG_KEYS = Object.keys(KEYS);
-
-/** Parses the config file text. `source` names the file in warnings. */
-export function parseConfig(text: string | null, source = '.claude/rune-config.yml'): ConfigResult {
-  const config = defaultConfig();
+/** The YAML as a plain value, with the parser's warnings; `invalid` says why it could not be read. */
+export function readConfigYaml(text: string, source = '.claude/rune-config.yml'): { doc: unknown; warnings: string[]; invalid?: string } {
   const warnings: string[] = [];
-  if (text === null || text.trim() === '') return { config, warnings };
-
-  let doc: unknown;
   try {
     const parsed = parseDocument(text, { prettyErrors: false, uniqueKeys: false });
     if (parsed.errors[0]) throw parsed.errors[0];
     // YAML.parse would print these (an unknown tag, say) to stderr itself; they are warnings like ours.
     for (const w of parsed.warnings) warnings.push(`${source}: ${w.message.split('\n')[0]}`);
-    doc = parsed.toJS();
+    return { doc: parsed.toJS(), warnings };
   } catch (err) {
     const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    warnings.push(`${source}: invalid YAML (${reason}); using defaults`);
-    return { config, warnings };
+    return { doc: null, warnings: [`${source}: invalid YAML (${reason}); using defaults`], invalid: reason };
   }
-  if (doc === null || doc === undefined) return { config, warnings };
-  if (typeof doc !== 'object' || Array.isArray(doc)) {
-    warnings.push(`${source}: expected a mapping with an "echoes:" key; using defaults`);
-    return { config, warnings };
-  }
-  for (const top of Object.keys(doc)) {
-    if (top !== 'echoes') warnings.push(`${source}: unknown key "${top}" ignored (expected "echoes")`);
-  }
-  const echoes = (doc as Record<string, unknown>).echoes;
-  if (echoes === undefined || echoes === null) return { config, warnings };
-  if (typeof echoes !== 'object' || Array.isArray(echoes)) {
-    warnings.push(`${source}: "echoes" must be a mapping; using defaults`);
-    return { config, warnings };
-  }
-  for (const [key, value] of Object.entries(echoes as Record<string, unknown>)) {
-    // Own keys only: `toString`, `constructor` or `__proto__` in the file must not find Object.prototype.
-    const spec = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
-    if (!spec) {
-      warnings.push(`${source}: unknown key "echoes.${key}" ignored`);
-      continue;
-    }
-    const expected = spec.check(value);
-    if (expected) {
-      warnings.push(`${source}: "echoes.${key}" should be ${expected}; using the default`);
-      continue;
-    }
-    (config as unknown as Record<string, unknown>)[spec.field] = Array.isArray(value) ? [...value] : value;
-  }
-  return { config, warnings };
+}
+
+export function parseConfig(text: string | null, source = '.claude/rune-config.yml'): ConfigResult {
+  if (text === null || text.trim() === '') return { config: defaultConfig(), warnings: [] };
+  const { doc, warnings } = readConfigYaml(text, source);
+  return validateConfigDocument(doc, source, warnings);
 }

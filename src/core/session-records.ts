@@ -35,6 +35,11 @@ export function renderEphemeral(s: SessionSummary): string {
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
 }
 
+/** Header lines that identify one checkpoint of one session (see renderArchiveLog). */
+export function archiveLogIdentity(s: SessionSummary, trigger: ArchiveTrigger): string[] {
+  return [`- session: ${s.sessionId || 'unknown'}\n`, `- trigger: ${trigger}\n`, `- span: ${s.firstTs || '?'} → ${s.lastTs || '?'}\n`];
+}
+
 export function renderArchiveLog(seq: number, s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
   const number = String(seq).padStart(3, '0');
   const meta = [

@@ -6,6 +6,7 @@ import { roleSummaries } from '../store/entry-cache.ts';
 import { scanSessions } from '../store/session-state.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
+import { pastLockDeadline } from '../store/role-lock.ts';
 import { claudeProcessId } from '../store/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session-lifecycle.ts';
 import { appendUsage, compactUsage } from '../store/usage-log.ts';
@@ -15,8 +16,10 @@ import type { HookContext } from './run-hook.ts';
 export async function sessionEnd(ctx: HookContext): Promise<void> {
   const { paths, config, now, input } = ctx;
   markHookRun(paths, 'session-end', now);
-  // Each step is on its own: one that fails is logged and the next still runs.
+  // Each step is on its own: one that fails is logged and the next still runs. Once the
+  // budget is spent the rest is left for the next session (Claude Code would kill us mid-way).
   const step = async (what: string, fn: () => unknown): Promise<void> => {
+    if (pastLockDeadline()) return ctx.log(`${what}: skipped, out of time; the next session does it`);
     try {
       await fn();
     } catch (err) {

@@ -7,7 +7,7 @@ import { consolidateAll } from '../store/consolidate-all.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { digestFromStore } from '../store/memory-digest.ts';
 import { roleSummaries } from '../store/entry-cache.ts';
-import { givenFile, scanSessions } from '../store/session-state.ts';
+import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session-state.ts';
 import { touchSession } from '../store/session-touch.ts';
 import { appendUsage } from '../store/usage-log.ts';
 import { withLock } from '../store/role-lock.ts';
@@ -64,9 +64,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     // Consumed: the next session gets this one's summary, not the old one again. Cleared
     // only if unchanged since it was read: a summary another session wrote meanwhile stays.
     if (!unreadable && consumed) {
-      withLock(paths, 'ephemeral', () => {
-        if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
-      });
+      try {
+        withLock(paths, 'ephemeral', () => {
+          if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+        }, { ...ephemeralLockOptions(paths), waitMs: 300 });
+      } catch (err) {
+        // The digest is given regardless; the summary stays for the next start to consume.
+        ctx.log(`EPHEMERAL.md not cleared: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
   }
   try {

@@ -18,7 +18,7 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
   if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;
-  const { unread, known } = transcriptProgress(paths, input.session_id, input.transcript_path);
+  const { unread, known } = transcriptProgress(paths, input.session_id, input.transcript_path, now);
   if (unread < DRAFT_REFRESH_BYTES) {
     // Note that this session is alive and where its transcript is, for crash recovery,
     // unless the state already says so.

@@ -40,7 +40,16 @@ export interface ArchiveLogDraft {
   render: (seq: number) => string;
   /** The ARCHIVE.md line for that number (without the leading "- NNN · "). */
   indexLine: (seq: number) => string;
+  /**
+   * Recognises a log this same checkpoint already wrote (a writer killed after
+   * the log but before its caller recorded it): that number is returned
+   * instead of writing the span a second time.
+   */
+  isSame?: (logText: string) => boolean;
 }
+
+/** How many of the newest logs are checked for an earlier copy of the same checkpoint. */
+const SAME_LOG_LOOKBACK = 8;
 
 export function formatIndexLine(seq: number, rest: string): string {
   return `- ${String(seq).padStart(3, '0')} · ${rest.replace(/\s+/g, ' ').trim()}`;
@@ -53,7 +62,14 @@ export function formatIndexLine(seq: number, rest: string): string {
  */
 export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): number {
   return withLock(paths, 'archive-index', () => {
-    let seq = (listArchiveLogs(paths).at(-1) ?? 0) + 1;
+    const existing = listArchiveLogs(paths);
+    if (draft.isSame) {
+      for (const n of existing.slice(-SAME_LOG_LOOKBACK).reverse()) {
+        const text = readTextOrNull(join(paths.memoriesDir, logFileName(n)));
+        if (text !== null && draft.isSame(text)) return n;
+      }
+    }
+    let seq = (existing.at(-1) ?? 0) + 1;
     while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
     if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
     appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));

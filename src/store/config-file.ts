@@ -1,10 +1,13 @@
 // Loads `.claude/rune-config.yml`. The YAML parser is imported only when the
-// file exists and differs from the copy parsed last time: the parsed result is
-// cached in .state/config-cache.json under the file's exact text, so a hook in
-// a configured project reads two small files instead of loading a YAML parser.
+// file exists and differs from the copy read last time: the parsed YAML (not
+// the resulting config) is cached in .state/config-cache.json under the
+// file's exact text and checked again on every load, so a newer plugin's
+// defaults and checks always apply and a cache file shipped in a repository
+// cannot smuggle in an unchecked value.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultConfig, type EchoesConfig } from '../core/config-defaults.ts';
+import { validateConfigDocument } from '../core/config-validate.ts';
 import { writeFileAtomic } from './atomic-file.ts';
 import { echoPaths } from './echo-paths.ts';
 
@@ -13,12 +16,15 @@ export interface LoadedConfig {
   warnings: string[];
 }
 
-interface CachedConfig extends LoadedConfig {
+interface CachedYaml {
   version: number;
   text: string;
+  doc: unknown;
+  warnings: string[];
+  invalid?: string;
 }
 
-/** Bump when parsing changes, so a cache written by an older plugin is not trusted. */
+/** Bump when YAML reading changes, so a cache written by an older plugin is not used. */
 const CACHE_VERSION = 1;
 
 export async function loadConfig(project: string): Promise<LoadedConfig> {
@@ -32,20 +38,25 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { config: defaultConfig(), warnings: [] };
     return { config: defaultConfig(), warnings: [`.claude/rune-config.yml: unreadable (${code}); using defaults`] };
   }
+  if (text.trim() === '') return { config: defaultConfig(), warnings: [] };
   // The cache lives in the project's store whatever the session scope.
   const paths = echoPaths(root, defaultConfig());
   const cacheFile = join(paths.stateDir, 'config-cache.json');
+  let yaml: CachedYaml | null = null;
   try {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as CachedConfig;
-    if (cached.version === CACHE_VERSION && cached.text === text && cached.config && Array.isArray(cached.warnings)) return { config: cached.config, warnings: cached.warnings };
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as CachedYaml;
+    if (cached.version === CACHE_VERSION && cached.text === text && Array.isArray(cached.warnings)) yaml = cached;
   } catch { /* no cache yet, or a torn one: parse */ }
-  const { parseConfig } = await import('../core/config-schema.ts');
-  const loaded = parseConfig(text);
-  // Only into a store that exists: creating it here would skip its first-write set-up.
-  if (existsSync(paths.echoes)) {
-    try {
-      writeFileAtomic(paths, cacheFile, JSON.stringify({ version: CACHE_VERSION, text, ...loaded }), { durable: false });
-    } catch { /* a cache that cannot be written is only slower */ }
+  if (!yaml) {
+    const { readConfigYaml } = await import('../core/config-schema.ts');
+    yaml = { version: CACHE_VERSION, text, ...readConfigYaml(text) };
+    // Only into a store that exists: creating it here would skip its first-write set-up.
+    if (existsSync(paths.echoes)) {
+      try {
+        writeFileAtomic(paths, cacheFile, JSON.stringify(yaml), { durable: false });
+      } catch { /* a cache that cannot be written is only slower */ }
+    }
   }
-  return loaded;
+  if (yaml.invalid !== undefined) return { config: defaultConfig(), warnings: [...yaml.warnings] };
+  return validateConfigDocument(yaml.doc, '.claude/rune-config.yml', [...yaml.warnings]);
 }

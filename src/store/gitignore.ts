@@ -1,7 +1,7 @@
 // `.claude/echoes/` is git-ignored unless the team opts in (SPEC §3). The
 // plugin owns exactly one line of .gitignore and touches nothing else.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
 import type { EchoPaths } from './echo-paths.ts';
 
@@ -52,6 +52,11 @@ function ensureInnerGitignore(paths: EchoPaths): void {
   if (!existsSync(file)) writeFileAtomic(paths, file, INNER_GITIGNORE);
 }
 
+/** Inside a git work tree: the project or any folder above it has `.git` (a monorepo package counts). */
 function isGitProject(paths: EchoPaths): boolean {
-  return existsSync(join(paths.project, '.git')) || existsSync(paths.gitignore);
+  if (existsSync(paths.gitignore)) return true;
+  for (let dir = paths.project; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }

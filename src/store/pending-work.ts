@@ -30,10 +30,13 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
  * the rest from the saved offset, so skipping a refresh loses nothing; it
  * only bounds how much SessionEnd (≈1.5 s budget) must read.
  */
-export function transcriptProgress(paths: EchoPaths, sessionId: string, transcriptPath: string): { unread: number; known: boolean } {
+/** How old a session's "still running" note may get before Stop renews it (crash recovery orders by it). */
+const TOUCH_AFTER_MS = 5 * 60 * 1000;
+
+export function transcriptProgress(paths: EchoPaths, sessionId: string, transcriptPath: string, now: Date): { unread: number; known: boolean } {
   const state = readSessionState(paths, sessionId);
-  // Known: the state already records this session as running with this transcript.
-  const known = state !== null && !state.ended && state.transcriptPath === transcriptPath;
+  // Known: the state already records this session as running, with this transcript, recently.
+  const known = state !== null && !state.ended && state.transcriptPath === transcriptPath && now.getTime() - Date.parse(state.updatedAt) < TOUCH_AFTER_MS;
   let size = 0;
   try {
     size = statSync(transcriptPath).size;

@@ -88,6 +88,11 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
 const DEADLINE = Symbol.for('rune-echoes.lock-deadline');
 type WithDeadline = typeof globalThis & { [DEADLINE]?: number };
 
+/** True once the hook's deadline has passed: work that can wait should be left for later. */
+export function pastLockDeadline(): boolean {
+  return Date.now() > ((globalThis as WithDeadline)[DEADLINE] ?? Infinity);
+}
+
 /** No lock wait in this process goes past `epochMs` (the hook's budget). */
 export function setLockDeadline(epochMs: number): void {
   (globalThis as WithDeadline)[DEADLINE] = epochMs;
@@ -104,6 +109,8 @@ function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath:
   let delay = 5;
   while (!tryCreate(lockPath, token)) {
     recoverIfStale(lockPath, staleMs);
+    // A dead holder's lock just removed is ours to take, even with no time left to wait.
+    if (tryCreate(lockPath, token)) break;
     if (Date.now() > deadline) {
       throw new EchoesError('locked', `${name} is locked by another process (${lockPath}); try again in a moment`);
     }

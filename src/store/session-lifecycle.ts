@@ -2,13 +2,13 @@
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
 import type { SessionSummary } from '../core/session-summary.ts';
-import { archiveIndexText, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
+import { archiveIndexText, archiveLogIdentity, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../core/session-records.ts';
 import { emptySummary, isEmptySummary, mergeSummaries } from '../core/summary-merge.ts';
 import { readTextFile, writeFileAtomic } from './atomic-file.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from './echo-paths.ts';
 import { withLock, withLockAsync } from './role-lock.ts';
-import { newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
+import { ephemeralLockOptions, newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
 
 export interface SessionRef {
   sessionId: string;
@@ -65,9 +65,13 @@ export async function advanceSession(
 export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: ArchiveTrigger, now: Date): { state: SessionState; seq: number | null } {
   const span = state.span;
   if (!span || isEmptySummary(span)) return { state, seq: null };
+  // The session, span and trigger header lines identify a checkpoint: a re-run after a
+  // kill finds the log it already wrote instead of writing the span twice.
+  const identity = archiveLogIdentity(span, trigger);
   const seq = writeNextArchiveLog(paths, {
     render: (n) => renderArchiveLog(n, span, trigger, now),
     indexLine: () => archiveIndexText(span, trigger, now),
+    isSame: (text) => identity.every((line) => text.includes(line)),
   });
   repairArchiveIndex(paths, describeArchiveLog);
   return { state: { ...state, span: null, archiveLogs: [...state.archiveLogs, seq] }, seq };
@@ -85,5 +89,5 @@ export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null)
     if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
     writeFileAtomic(paths, paths.ephemeral, text);
     return 'written';
-  });
+  }, ephemeralLockOptions(paths));
 }

@@ -1,7 +1,7 @@
 // Per-session hook state in .claude/echoes/.state/sessions/<id>.json: how far
 // the transcript has been read, the running draft of the whole session (so a
 // crash loses nothing) and the span not yet checkpointed to an archive log.
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../core/session-summary.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from './atomic-file.ts';
@@ -23,6 +23,9 @@ export interface SessionState {
   /** The Claude Code process that last ran a hook for this session. */
   ownerPid?: number;
 }
+
+/** EPHEMERAL.md's lock sits beside the session files: in user scope they are shared by every project. */
+export const ephemeralLockOptions = (paths: EchoPaths) => ({ waitMs: 3000, dir: join(paths.memoriesDir, '.locks') });
 
 /** What the current session was given at its start, so `compact` can give it again. */
 export const givenFile = (paths: EchoPaths): string => join(paths.stateDir, 'given-last-session.md');
@@ -55,11 +58,17 @@ export function readSessionState(paths: EchoPaths, id: string): SessionState | n
 }
 
 export function writeSessionState(paths: EchoPaths, state: SessionState): void {
-  const [to, from] = isSettled(state)
-    ? [endedStateFile(paths, state.sessionId), sessionStateFile(paths, state.sessionId)]
-    : [sessionStateFile(paths, state.sessionId), endedStateFile(paths, state.sessionId)];
-  writeFileAtomic(paths, to, JSON.stringify(state), { durable: false });
-  removeFile(paths, from);
+  const active = sessionStateFile(paths, state.sessionId);
+  const ended = endedStateFile(paths, state.sessionId);
+  // Always written where readers look first; a settled state then moves by one rename,
+  // so a kill at any instant leaves one current copy, never an old one in front.
+  writeFileAtomic(paths, active, JSON.stringify(state), { durable: false });
+  if (isSettled(state)) {
+    mkdirSync(endedDir(paths), { recursive: true });
+    renameSync(active, ended);
+  } else {
+    removeFile(paths, ended);
+  }
 }
 
 /** Deletes settled states older than `maxAgeMs`; run once in a while, not on every hook. */

@@ -143,3 +143,51 @@ test('the digest sees memory edited between sessions at once (the entry cache is
   assert.match(out, /Fixed fact/);
   assert.doesNotMatch(out, /First fact/);
 });
+
+test('entries in a fence after a line of preface are merged; a notes heading is kept in the archive', (t) => {
+  const tp = makeTempProject(t);
+  const text = 'Here are my findings:\n\n```markdown\n' + finding('Prefaced finding') + '```\n\n## Follow-up: src/session.ts has the same bug\n';
+  tp.write('.claude/echoes/reviewer/bob-findings.md', text);
+  const report = consolidateRole(tp.paths, tp.config, 'reviewer', { now: NOW, prune: false, events: [] });
+  assert.deepEqual(entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md')).map((e) => e.title), ['Prefaced finding']);
+  assert.equal(report.keptUnparsed?.length, 1);
+  assert.match(readFileSync(report.keptUnparsed![0]!, 'utf8'), /Follow-up: src\/session\.ts/);
+});
+
+test('a checkpoint re-run after a kill finds its log instead of writing the span twice', async (t) => {
+  const tp = makeTempProject(t);
+  const { checkpointSpan } = await import('../../src/store/session-lifecycle.ts');
+  const { newSessionState } = await import('../../src/store/session-state.ts');
+  const { emptySummary } = await import('../../src/core/summary-merge.ts');
+  const span = { ...emptySummary(), sessionId: 'sess-k', firstTs: '2026-11-22T10:00:00.000Z', lastTs: '2026-11-22T10:05:00.000Z', requests: ['Rename the loader'] };
+  const state = { ...newSessionState('sess-k', '/t.jsonl', NOW), span };
+  const first = checkpointSpan(tp.paths, state, 'session-end', NOW);
+  // Killed before the state recorded it: the same span comes again.
+  const again = checkpointSpan(tp.paths, state, 'session-end', NOW);
+  assert.equal(again.seq, first.seq);
+  assert.deepEqual(tp.files('.claude/echoes/memories').filter((f) => f.endsWith('.md')), ['archive-log-001.md']);
+  assert.equal((tp.read('.claude/echoes/ARCHIVE.md') ?? '').split('\n').filter((l) => l.startsWith('- ')).length, 1);
+});
+
+test('a project inside a larger git work tree (a monorepo package) still gets its .gitignore line', (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.git/HEAD', 'ref: refs/heads/main\n');
+  const pkg = join(tp.dir, 'packages', 'api');
+  tp.write('packages/api/package.json', '{}\n');
+  const r = runCliSync(['remember', 'Uses Fastify.'], { cwd: pkg, env: { HOME: join(tp.dir, 'home'), CLAUDE_PROJECT_DIR: pkg } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(tp.read('packages/api/.gitignore'), '.claude/echoes/\n');
+  assert.match(tp.read('packages/api/.claude/echoes/.gitignore') ?? '', /^\.state\/$/m);
+});
+
+test('a dead holder\'s lock is taken even after the hook\'s deadline has passed', async (t) => {
+  const tp = makeTempProject(t);
+  const { setLockDeadline, withLock: lock } = await import('../../src/store/role-lock.ts');
+  tp.write('.claude/echoes/.locks/role-x.lock', '999999 dead-holder 2026-11-22T00:00:00.000Z');
+  setLockDeadline(Date.now() - 1);
+  try {
+    assert.equal(lock(tp.paths, 'role-x', () => 'taken'), 'taken');
+  } finally {
+    setLockDeadline(Infinity);
+  }
+});

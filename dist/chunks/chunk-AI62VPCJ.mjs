@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-var e=Object.freeze({versionControlled:!1,sessionScope:"project",inject:!0,budgetTokens:1500,memoryMaxLines:150,knowledgeMaxLines:300,relevanceWindow:20,roles:["planner","workers","reviewer","auditor","team"],ignore:["**/.env*","**/*.pem","**/id_rsa*","**/secrets/**"],renames:{}});function o(){return{...e,roles:[...e.roles],ignore:[...e.ignore],renames:{}}}export{o as a};
