@@ -11,9 +11,9 @@ import { runBundle, runCliSync } from '../helpers/run-bundle.ts';
 const AGENTS = 8;
 const PER_AGENT = 50;
 
-function findingsText(agent: number): string {
+function findingsText(agent: number, perAgent = PER_AGENT): string {
   const blocks: string[] = [];
-  for (let j = 0; j < PER_AGENT; j++) {
+  for (let j = 0; j < perAgent; j++) {
     blocks.push(
       `### [2026-11-${String(1 + (j % 20)).padStart(2, '0')}] Pattern: Finding ${agent}-${j}\n` +
         `- **layer**: ${j % 3 === 0 ? 'traced' : 'inscribed'}\n- **source**: agent-${agent}\n- **confidence**: 0.${5 + (j % 5)}\n` +
@@ -35,14 +35,14 @@ function tempProject(t: { after: (fn: () => void) => void }): { dir: string; env
   return { dir, env: { HOME: join(root, 'home') } };
 }
 
-function assertAllOnce(dir: string): void {
+function assertAllOnce(dir: string, agents = AGENTS, perAgent = PER_AGENT): void {
   const roleDir = join(dir, '.claude', 'echoes', 'reviewer');
   const memory = readFileSync(join(roleDir, 'MEMORY.md'), 'utf8');
   const doc = parseEchoDocument(memory);
   const titles = documentEntries(doc).map((e) => e.title);
   const expected = [];
-  for (let a = 0; a < AGENTS; a++) for (let j = 0; j < PER_AGENT; j++) expected.push(`Finding ${a}-${j}`);
-  assert.equal(titles.length, expected.length, 'exactly 400 entries');
+  for (let a = 0; a < agents; a++) for (let j = 0; j < perAgent; j++) expected.push(`Finding ${a}-${j}`);
+  assert.equal(titles.length, expected.length, `exactly ${expected.length} entries`);
   assert.deepEqual([...titles].sort(), expected.sort(), 'each finding exactly once');
   assert.equal(new Set(documentEntries(doc).map((e) => e.id)).size, titles.length, 'ids unique');
   assert.deepEqual(readdirSync(roleDir).filter((f) => f.endsWith('-findings.md')), [], 'findings files processed');
@@ -93,4 +93,17 @@ test('consolidators killed at random instants lose and double nothing', async (t
   const final = runCliSync(['consolidate', '--role', 'reviewer'], { cwd: dir, env });
   assert.equal(final.code, 0, final.stderr);
   assertAllOnce(dir);
+});
+
+test('16 processes at once, each recording 25 findings and consolidating: all 400 present exactly once', async (t) => {
+  const { dir, env } = tempProject(t);
+  const agents = 16;
+  const perAgent = 25;
+  await Promise.all(Array.from({ length: agents }, async (_, a) => {
+    const rec = await runBundle('cli.mjs', ['record', '--role', 'reviewer', '--agent', `agent-${a}`, '--stdin'], { cwd: dir, input: findingsText(a, perAgent), env }).done;
+    assert.equal(rec.code, 0, rec.stderr);
+    const con = await runBundle('cli.mjs', ['consolidate', '--role', 'reviewer'], { cwd: dir, env }).done;
+    assert.equal(con.code, 0, con.stderr);
+  }));
+  assertAllOnce(dir, agents, perAgent);
 });
