@@ -14,7 +14,7 @@ export const forgetCommand: Command = {
     if (!id || positionals.length > 1) throw new EchoesError('bad-argument', 'forget takes exactly one entry id (see rune-echoes show)');
     const roleOpt = stringOpt(values, 'role');
     if (roleOpt) assertSafeName(roleOpt, 'role');
-    const holders = readAllEntries(ctx.paths, ctx.config).roles
+    const holders = readAllEntries(ctx.paths).roles
       .filter((r) => (roleOpt === undefined || r.role === roleOpt) && r.entries.some((e) => e.id === id))
       .map((r) => r.role);
     if (holders.length === 0) throw new EchoesError('not-found', `no entry "${id}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);

@@ -21,7 +21,7 @@ export const searchCommand: Command = {
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
-    await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, '', ctx.io.now), ctx.io.now);
+    await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
     const hits = searchDocs(searchCorpus(ctx.paths, role), query, limit);
     if (ctx.json) {
       printJson(ctx, { query, hits });

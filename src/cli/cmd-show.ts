@@ -20,7 +20,7 @@ export const showCommand: Command = {
     const layer = stringOpt(values, 'layer');
     if (layer !== undefined && !isLayer(layer)) throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
     const events = readUsage(ctx.paths);
-    const { roles } = readAllEntries(ctx.paths, ctx.config);
+    const { roles } = readAllEntries(ctx.paths);
     const picked: ShowRole[] = roles
       .filter((r) => role === undefined || r.role === role)
       .map((r) => {

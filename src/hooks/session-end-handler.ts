@@ -26,9 +26,10 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       ctx.log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
+  const summaries = await roleSummaries(paths);
   if (input.session_id && input.transcript_path) {
     const sessionId = input.session_id;
-    const entries = (await roleSummaries(paths)).flatMap((r) => r.entries);
+    const entries = summaries.flatMap((r) => r.entries);
     // The span stays in the state: a --resume may still add to it, and the
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
@@ -47,13 +48,13 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     ctx.log('no session_id or transcript_path on stdin; no summary written');
   }
   await step('consolidation', async () => {
-    const { errors } = await consolidateAll(paths, config, now, true);
+    const { errors } = await consolidateAll(paths, config, now, true, summaries);
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   });
   await step('usage log', () => compactUsage(paths, config.relevanceWindow));
   // Sessions that ended before this one get their final archive logs now.
   await step('archive logs', async () => {
-    const scan = scanSessions(paths, input.session_id ?? '', now);
+    const scan = scanSessions(paths, input.session_id ?? '');
     if (scan.pendingFinal.length === 0) return;
     const { flushEndedSessions } = await import('../store/session-recovery.ts');
     await flushEndedSessions(paths, scan, now);

@@ -6,7 +6,7 @@ import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/atomic-f
 import { consolidateAll } from '../store/consolidate-all.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { digestFromStore } from '../store/memory-digest.ts';
-import { roleSummaries } from '../store/entry-cache.ts';
+import { roleSummaries, type RoleSummary } from '../store/entry-cache.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session-state.ts';
 import { touchSession } from '../store/session-touch.ts';
 import { appendUsage } from '../store/usage-log.ts';
@@ -31,10 +31,11 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   let lastSession = '';
   let unreadable = false;
   let consumed = '';
+  let roles: RoleSummary[] | undefined;
   if (!compact) {
     // This session is running (again, on resume): it is nobody's crash to recover.
     if (input.session_id) touchSession(paths, sessionId, input.transcript_path ?? '', now);
-    const scan = scanSessions(paths, sessionId, now);
+    const scan = scanSessions(paths, sessionId);
     // The transcript reader is loaded only when an earlier session crashed.
     let recovered: string | null = null;
     if (scan.unfinished.length) {
@@ -51,13 +52,16 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       unreadable = true;
     }
     if (lastSession.trim() === '') lastSession = recovered ?? latestLogSince(paths, mtimeMs(givenFile(paths))) ?? '';
-    const { errors } = await consolidateAll(paths, config, now, true, await roleSummaries(paths));
+    roles = await roleSummaries(paths);
+    const { errors, reports } = await consolidateAll(paths, config, now, true, roles);
     for (const e of errors) ctx.log(`consolidation: ${e}`);
+    // Read again only if consolidation rewrote a memory file.
+    if (reports.length) roles = await roleSummaries(paths);
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
   if (compact) lastSession = readTextOrNull(givenFile(paths)) ?? '';
-  const { digest, errors } = digestFromStore(paths, config, await roleSummaries(paths), lastSession, now);
+  const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
     if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });

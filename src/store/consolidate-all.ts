@@ -18,14 +18,16 @@ export interface ConsolidateAllResult {
 /**
  * `prune: false` touches only roles with findings files (the hot path);
  * `prune: true` also visits roles whose MEMORY.md is over the limit, judged
- * from `lineCounts` (from the entry cache) when given, else by reading.
+ * from the entry cache's line counts (`summaries`, when the caller has them).
  */
 export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now: Date, prune: boolean, summaries?: RoleSummary[]): Promise<ConsolidateAllResult> {
+  // Line counts come from the entry cache, read once (not once per role).
+  if (prune && !summaries) summaries = await (await import('./entry-cache.ts')).roleSummaries(paths);
   const lines = new Map((summaries ?? []).map((s) => [s.role, s.lines]));
   const work: string[] = [];
   for (const role of listRoles(paths)) {
     const pending = listFindingsFiles(paths, role).length > 0;
-    const over = prune && !pending && (lines.get(role) ?? (await linesOf(paths, role))) > config.memoryMaxLines;
+    const over = prune && !pending && (lines.get(role) ?? 0) > config.memoryMaxLines;
     if (pending || over) work.push(role);
   }
   const reports: ConsolidationReport[] = [];
@@ -44,9 +46,4 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now
     }
   }
   return { reports, errors };
-}
-
-async function linesOf(paths: EchoPaths, role: string): Promise<number> {
-  const { roleSummaries } = await import('./entry-cache.ts');
-  return (await roleSummaries(paths)).find((s) => s.role === role)?.lines ?? 0;
 }

@@ -288,7 +288,7 @@ export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: 
 }
 
 /** Every role's entries, for show, search and the digest. Unreadable files are reported, not thrown. */
-export function readAllEntries(paths: EchoPaths, config: EchoesConfig): { roles: Array<{ role: string; entries: EchoEntry[]; lines: number; verbatimBlocks: number; error?: string }> } {
+export function readAllEntries(paths: EchoPaths): { roles: Array<{ role: string; entries: EchoEntry[]; lines: number; verbatimBlocks: number; error?: string }> } {
   const roles = listRoles(paths).map((role) => {
     try {
       const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));

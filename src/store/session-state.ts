@@ -99,10 +99,10 @@ export interface SessionScan {
 }
 
 /**
- * One pass over the other sessions' state files. Old, ended, fully archived
- * states are deleted here, so the folder stays small.
+ * One pass over the other sessions' state files in sessions/. A settled one
+ * found there is moved to ended/ (see pruneEndedStates for deletion).
  */
-export function scanSessions(paths: EchoPaths, exceptId: string, now: Date): SessionScan {
+export function scanSessions(paths: EchoPaths, exceptId: string): SessionScan {
   let names: string[] = [];
   try {
     names = readdirSync(sessionsDir(paths));

@@ -2,7 +2,7 @@
 // nothing is lost, nothing escapes the store, nothing is promoted by itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { documentEntries, parseEchoDocument } from '../../src/core/echo-document.ts';
 import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/echo-store.ts';

@@ -16,7 +16,7 @@ test('show reads real memory files as entries and counts the blocks kept verbati
   const root = mkdtempSync(join(tmpdir(), 'rune-real-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const files = readdirSync(REAL).filter((f) => f.endsWith('.md')).sort();
-  const roles = files.map((f, i) => `real-${i}`);
+  const roles = files.map((_, i) => `real-${i}`);
   files.forEach((f, i) => {
     mkdirSync(join(root, '.claude', 'echoes', roles[i]!), { recursive: true });
     copyFileSync(join(REAL, f), join(root, '.claude', 'echoes', roles[i]!, 'MEMORY.md'));
