@@ -6,7 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { EchoesConfig } from '../core/config-defaults.ts';
 import { EchoesError } from '../core/errors.ts';
 import { loadConfig } from '../store/config-file.ts';
-import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
+import { assertSafeName, echoPaths, type EchoPaths } from '../store/echo-paths.ts';
+import { listRoles } from '../store/role-listing.ts';
 
 export interface CliIO {
   argv: string[];
@@ -81,4 +82,13 @@ export function stringOpt(values: Record<string, unknown>, key: string): string 
 
 export function printJson(ctx: CommandContext, value: unknown): void {
   ctx.io.stdout(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** The roles a command works on: the one named (which must exist), else all of them. */
+export function targetRoles(ctx: CommandContext, only: string | undefined): string[] {
+  const roles = listRoles(ctx.paths);
+  if (only === undefined) return roles;
+  assertSafeName(only, 'role');
+  if (!roles.includes(only)) throw new EchoesError('not-found', `no role "${only}" yet (roles: ${roles.join(', ') || 'none'})`);
+  return [only];
 }

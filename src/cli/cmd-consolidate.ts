@@ -1,9 +1,7 @@
 // rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
-import { listRoles, consolidateRole } from '../store/echo-store.ts';
-import { assertSafeName } from '../store/echo-paths.ts';
+import { consolidateRole } from '../store/echo-store.ts';
 import { readUsage } from '../store/usage-log.ts';
-import { printJson, stringOpt, type Command } from './cli-context.ts';
-import { EchoesError } from '../core/errors.ts';
+import { printJson, stringOpt, targetRoles, type Command } from './cli-context.ts';
 
 export const consolidateCommand: Command = {
   name: 'consolidate',
@@ -12,8 +10,7 @@ export const consolidateCommand: Command = {
   options: { role: { type: 'string' }, prune: { type: 'boolean' } },
   run(ctx, values) {
     const only = stringOpt(values, 'role');
-    const roles = only ? [assertSafeName(only, 'role')] : listRoles(ctx.paths);
-    if (only && !listRoles(ctx.paths).includes(only)) throw new EchoesError('not-found', `no role "${only}" yet (roles: ${listRoles(ctx.paths).join(', ') || 'none'})`);
+    const roles = targetRoles(ctx, only);
     const prune = values.prune === true;
     const events = prune ? readUsage(ctx.paths) : [];
     const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));

@@ -1,9 +1,7 @@
 // rune-echoes prune: run the lifecycle rules now (SPEC §5).
-import { pruneRole, listRoles } from '../store/echo-store.ts';
-import { assertSafeName } from '../store/echo-paths.ts';
+import { pruneRole } from '../store/echo-store.ts';
 import { readUsage } from '../store/usage-log.ts';
-import { printJson, stringOpt, type Command } from './cli-context.ts';
-import { EchoesError } from '../core/errors.ts';
+import { printJson, stringOpt, targetRoles, type Command } from './cli-context.ts';
 
 export const pruneCommand: Command = {
   name: 'prune',
@@ -12,8 +10,7 @@ export const pruneCommand: Command = {
   options: { 'dry-run': { type: 'boolean' }, role: { type: 'string' } },
   run(ctx, values) {
     const only = stringOpt(values, 'role');
-    const roles = only ? [assertSafeName(only, 'role')] : listRoles(ctx.paths);
-    if (only && !listRoles(ctx.paths).includes(only)) throw new EchoesError('not-found', `no role "${only}" yet (roles: ${listRoles(ctx.paths).join(', ') || 'none'})`);
+    const roles = targetRoles(ctx, only);
     const events = readUsage(ctx.paths);
     const dryRun = values['dry-run'] === true;
     const reports = roles.map((role) => pruneRole(ctx.paths, ctx.config, role, { now: ctx.io.now, events, dryRun }));
