@@ -13,8 +13,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'n
 import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderEntry } from '../src/core/echo-document.ts';
-import type { EchoEntry } from '../src/core/echo-entry.ts';
+import { renderEntry } from '../src/core/entry/echo-document.ts';
+import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(REPO, 'dist');

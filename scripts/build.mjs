@@ -66,7 +66,7 @@ async function buildCjs(entryPoints, outdir, prefix, found) {
 rmSync(dist, { recursive: true, force: true });
 
 const lazy = new Map();
-await buildCjs(Object.fromEntries(hooks.map((h) => [h, join(root, 'src/hooks', `${h}.ts`)])), dist, './lazy/', lazy);
+await buildCjs(Object.fromEntries(hooks.map((h) => [h, join(root, 'src/hooks/entries', `${h}.ts`)])), dist, './lazy/', lazy);
 
 // Lazy bundles may need further lazy bundles: build until none is new.
 const built = new Set();

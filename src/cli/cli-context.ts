@@ -3,11 +3,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { EchoesConfig } from '../core/config-defaults.ts';
+import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { EchoesError } from '../core/errors.ts';
 import { loadConfig } from '../store/config-file.ts';
-import { assertSafeName, echoPaths, type EchoPaths } from '../store/echo-paths.ts';
-import { listRoles } from '../store/role-listing.ts';
+import { assertSafeName, echoPaths, type EchoPaths } from '../store/fs/echo-paths.ts';
+import { listRoles } from '../store/memory/role-listing.ts';
 
 export interface CliIO {
   argv: string[];

@@ -1,15 +1,15 @@
 // argv → command. Returns an exit code; prints through the io it is given.
 import { EchoesError } from '../core/errors.ts';
 import { buildContext, parseCommandArgs, type CliIO, type Command } from './cli-context.ts';
-import { consolidateCommand } from './cmd-consolidate.ts';
-import { forgetCommand } from './cmd-forget.ts';
-import { pruneCommand } from './cmd-prune.ts';
-import { recordCommand } from './cmd-record.ts';
-import { rememberCommand } from './cmd-remember.ts';
-import { resetCommand } from './cmd-reset.ts';
-import { searchCommand } from './cmd-search.ts';
-import { showCommand } from './cmd-show.ts';
-import { statusCommand } from './cmd-status.ts';
+import { consolidateCommand } from './commands/cmd-consolidate.ts';
+import { forgetCommand } from './commands/cmd-forget.ts';
+import { pruneCommand } from './commands/cmd-prune.ts';
+import { recordCommand } from './commands/cmd-record.ts';
+import { rememberCommand } from './commands/cmd-remember.ts';
+import { resetCommand } from './commands/cmd-reset.ts';
+import { searchCommand } from './commands/cmd-search.ts';
+import { showCommand } from './commands/cmd-show.ts';
+import { statusCommand } from './commands/cmd-status.ts';
 
 export const COMMANDS: Command[] = [recordCommand, showCommand, searchCommand, rememberCommand, forgetCommand, consolidateCommand, pruneCommand, resetCommand, statusCommand];
 

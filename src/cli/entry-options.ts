@@ -1,7 +1,7 @@
 // Building an entry from command-line options (record, remember): the checks
 // that turn bad input into one clear line before anything is written.
-import { isLayer, type EchoEntry, type Layer } from '../core/echo-entry.ts';
-import { slugifyTitle } from '../core/entry-ids.ts';
+import { isLayer, type EchoEntry, type Layer } from '../core/entry/echo-entry.ts';
+import { slugifyTitle } from '../core/entry/entry-ids.ts';
 import { EchoesError } from '../core/errors.ts';
 import { stringOpt } from './cli-context.ts';
 

@@ -4,11 +4,11 @@
 import { readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../store/config-file.ts';
-import { echoPaths, type EchoPaths } from '../store/echo-paths.ts';
-import { logLine } from '../store/error-log.ts';
+import { echoPaths, type EchoPaths } from '../store/fs/echo-paths.ts';
+import { logLine } from '../store/fs/error-log.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
-import { setLockDeadline } from '../store/role-lock.ts';
-import type { EchoesConfig } from '../core/config-defaults.ts';
+import { setLockDeadline } from '../store/fs/role-lock.ts';
+import type { EchoesConfig } from '../core/config/config-defaults.ts';
 
 /** The fields Claude Code sends on stdin that the hooks use. */
 export interface HookInput {

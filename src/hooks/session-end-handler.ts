@@ -1,16 +1,16 @@
 // SessionEnd has about 1.5 s in all (Claude Code cancels it after that), so
 // the summary for the next session is written first, from the transcript's
 // tail only; everything after it is housekeeping that may be cut short.
-import { consolidateAll } from '../store/consolidate-all.ts';
-import { roleSummaries } from '../store/entry-cache.ts';
-import { scanSessions } from '../store/session-state.ts';
+import { consolidateAll } from '../store/memory/consolidate-all.ts';
+import { roleSummaries } from '../store/memory/entry-cache.ts';
+import { scanSessions } from '../store/session/session-state.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
-import { pastLockDeadline } from '../store/role-lock.ts';
-import { claudeProcessId } from '../store/claude-process.ts';
-import { advanceSession, writeEphemeral } from '../store/session-lifecycle.ts';
-import { appendUsage, compactUsage } from '../store/usage-log.ts';
-import { watchTermsOf } from '../store/usage-terms.ts';
+import { pastLockDeadline } from '../store/fs/role-lock.ts';
+import { claudeProcessId } from '../store/session/claude-process.ts';
+import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
+import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
+import { watchTermsOf } from '../store/usage/usage-terms.ts';
 import type { HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
@@ -40,7 +40,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       });
       if (state.draft && entries.length) {
         // Glob matching (picomatch) is loaded only when there are entries to match.
-        const { referencedIds } = await import('../store/usage-references.ts');
+        const { referencedIds } = await import('../store/usage/usage-references.ts');
         appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) });
       }
     });
@@ -56,7 +56,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   await step('archive logs', async () => {
     const scan = scanSessions(paths, input.session_id ?? '');
     if (scan.pendingFinal.length === 0) return;
-    const { flushEndedSessions } = await import('../store/session-recovery.ts');
+    const { flushEndedSessions } = await import('../store/session/session-recovery.ts');
     await flushEndedSessions(paths, scan, now);
   });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));

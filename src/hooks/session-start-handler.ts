@@ -2,16 +2,16 @@
 // between sessions, injects the digest, then consumes EPHEMERAL.md and logs
 // the injected ids. Work that can wait (final archive logs of ended
 // sessions) is left to the next SessionEnd.
-import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/atomic-file.ts';
-import { consolidateAll } from '../store/consolidate-all.ts';
+import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
+import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { markHookRun } from '../store/hook-runs.ts';
-import { digestFromStore } from '../store/memory-digest.ts';
-import { roleSummaries, type RoleSummary } from '../store/entry-cache.ts';
-import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session-state.ts';
-import { touchSession } from '../store/session-touch.ts';
-import { appendUsage } from '../store/usage-log.ts';
-import { withLock } from '../store/role-lock.ts';
-import { latestLogSince } from '../store/archive-logs.ts';
+import { digestFromStore } from '../store/recall/memory-digest.ts';
+import { roleSummaries, type RoleSummary } from '../store/memory/entry-cache.ts';
+import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
+import { touchSession } from '../store/session/session-touch.ts';
+import { appendUsage } from '../store/usage/usage-log.ts';
+import { withLock } from '../store/fs/role-lock.ts';
+import { latestLogSince } from '../store/session/archive-logs.ts';
 import { statSync } from 'node:fs';
 import type { HookContext, HookResult } from './run-hook.ts';
 
@@ -39,7 +39,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     // The transcript reader is loaded only when an earlier session crashed.
     let recovered: string | null = null;
     if (scan.unfinished.length) {
-      const { recoverCrashedSessions } = await import('../store/session-recovery.ts');
+      const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
       recovered = await recoverCrashedSessions(paths, scan, now, ctx.log);
     }
     const ephemeral = readTextFile(paths.ephemeral);

@@ -3,7 +3,7 @@
 // code is imported only when there is work, so a quiet turn costs little more
 // than starting node.
 import { markHookRun } from '../store/hook-runs.ts';
-import { hasPendingFindings, transcriptProgress } from '../store/pending-work.ts';
+import { hasPendingFindings, transcriptProgress } from '../store/memory/pending-work.ts';
 import type { HookContext } from './run-hook.ts';
 
 /** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
@@ -13,7 +13,7 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
   const { paths, config, now, input } = ctx;
   markHookRun(paths, hook, now);
   if (hasPendingFindings(paths)) {
-    const { consolidateAll } = await import('../store/consolidate-all.ts');
+    const { consolidateAll } = await import('../store/memory/consolidate-all.ts');
     const { errors } = await consolidateAll(paths, config, now, false);
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
@@ -23,12 +23,12 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
     // Note that this session is alive and where its transcript is, for crash recovery,
     // unless the state already says so.
     if (!known) {
-      const { touchSession } = await import('../store/session-touch.ts');
+      const { touchSession } = await import('../store/session/session-touch.ts');
       touchSession(paths, input.session_id, input.transcript_path, now);
     }
     return;
   }
-  const { advanceSession } = await import('../store/session-lifecycle.ts');
-  const { claudeProcessId } = await import('../store/claude-process.ts');
+  const { advanceSession } = await import('../store/session/session-lifecycle.ts');
+  const { claudeProcessId } = await import('../store/session/claude-process.ts');
   await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, now, []);
 }

@@ -6,10 +6,10 @@
 // cannot smuggle in an unchecked value.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { defaultConfig, type EchoesConfig } from '../core/config-defaults.ts';
-import { validateConfigDocument } from '../core/config-validate.ts';
-import { writeFileAtomic } from './atomic-file.ts';
-import { echoPaths } from './echo-paths.ts';
+import { defaultConfig, type EchoesConfig } from '../core/config/config-defaults.ts';
+import { validateConfigDocument } from '../core/config/config-validate.ts';
+import { writeFileAtomic } from './fs/atomic-file.ts';
+import { echoPaths } from './fs/echo-paths.ts';
 
 export interface LoadedConfig {
   config: EchoesConfig;
@@ -48,7 +48,7 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
     if (cached.version === CACHE_VERSION && cached.text === text && Array.isArray(cached.warnings)) yaml = cached;
   } catch { /* no cache yet, or a torn one: parse */ }
   if (!yaml) {
-    const { readConfigYaml } = await import('../core/config-schema.ts');
+    const { readConfigYaml } = await import('../core/config/config-schema.ts');
     yaml = { version: CACHE_VERSION, text, ...readConfigYaml(text) };
     // Only into a store that exists: creating it here would skip its first-write set-up.
     if (existsSync(paths.echoes)) {

@@ -2,8 +2,8 @@
 // plugin owns exactly one line of .gitignore and touches nothing else.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readTextOrNull, writeFileAtomic } from './atomic-file.ts';
-import type { EchoPaths } from './echo-paths.ts';
+import { readTextOrNull, writeFileAtomic } from './fs/atomic-file.ts';
+import type { EchoPaths } from './fs/echo-paths.ts';
 
 export const MANAGED_LINE = '.claude/echoes/';
 

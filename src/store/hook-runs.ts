@@ -1,7 +1,7 @@
 // When each hook last ran, for `status`: the mtime of one tiny file per hook.
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-file.ts';
-import type { EchoPaths } from './echo-paths.ts';
+import { writeFileAtomic } from './fs/atomic-file.ts';
+import type { EchoPaths } from './fs/echo-paths.ts';
 
 export const HOOK_NAMES = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'] as const;
 

@@ -4,8 +4,8 @@
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { defaultConfig, type EchoesConfig } from '../../src/core/config-defaults.ts';
-import { echoPaths, type EchoPaths } from '../../src/store/echo-paths.ts';
+import { defaultConfig, type EchoesConfig } from '../../src/core/config/config-defaults.ts';
+import { echoPaths, type EchoPaths } from '../../src/store/fs/echo-paths.ts';
 
 export interface TempProject {
   /** Real path of the project root (symlinks in the temp dir resolved). */

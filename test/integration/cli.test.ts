@@ -7,10 +7,10 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cli, COMMANDS } from '../../src/cli/cli.ts';
-import { defaultConfig } from '../../src/core/config-defaults.ts';
-import { documentEntries, newMemoryDocumentText, parseEchoDocument, renderEntry } from '../../src/core/echo-document.ts';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
-import { consolidateRole } from '../../src/store/echo-store.ts';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
+import { documentEntries, newMemoryDocumentText, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { consolidateRole } from '../../src/store/memory/echo-store.ts';
 import { diffSnapshots, makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { documentEntries, parseEchoDocument } from '../../src/core/echo-document.ts';
+import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { runBundle, runCliSync } from '../helpers/run-bundle.ts';
 
 const AGENTS = 8;

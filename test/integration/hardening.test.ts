@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { documentEntries, parseEchoDocument } from '../../src/core/echo-document.ts';
-import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/echo-store.ts';
-import { withLockAsync } from '../../src/store/role-lock.ts';
+import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
+import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/memory/echo-store.ts';
+import { withLockAsync } from '../../src/store/fs/role-lock.ts';
 import { makeEntry } from '../unit/entry-arbitrary.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 import { runBundle, runCliSync, runHookSync } from '../helpers/run-bundle.ts';
@@ -156,9 +156,9 @@ test('entries in a fence after a line of preface are merged; a notes heading is 
 
 test('a checkpoint re-run after a kill finds its log instead of writing the span twice', async (t) => {
   const tp = makeTempProject(t);
-  const { checkpointSpan } = await import('../../src/store/session-lifecycle.ts');
-  const { newSessionState } = await import('../../src/store/session-state.ts');
-  const { emptySummary } = await import('../../src/core/summary-merge.ts');
+  const { checkpointSpan } = await import('../../src/store/session/session-lifecycle.ts');
+  const { newSessionState } = await import('../../src/store/session/session-state.ts');
+  const { emptySummary } = await import('../../src/core/session/summary-merge.ts');
   const span = { ...emptySummary(), sessionId: 'sess-k', firstTs: '2026-11-22T10:00:00.000Z', lastTs: '2026-11-22T10:05:00.000Z', requests: ['Rename the loader'] };
   const state = { ...newSessionState('sess-k', '/t.jsonl', NOW), span };
   const first = checkpointSpan(tp.paths, state, 'session-end', NOW);
@@ -182,7 +182,7 @@ test('a project inside a larger git work tree (a monorepo package) still gets it
 
 test('a dead holder\'s lock is taken even after the hook\'s deadline has passed', async (t) => {
   const tp = makeTempProject(t);
-  const { setLockDeadline, withLock: lock } = await import('../../src/store/role-lock.ts');
+  const { setLockDeadline, withLock: lock } = await import('../../src/store/fs/role-lock.ts');
   tp.write('.claude/echoes/.locks/role-x.lock', '999999 dead-holder 2026-11-22T00:00:00.000Z');
   setLockDeadline(Date.now() - 1);
   try {

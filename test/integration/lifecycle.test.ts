@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultConfig } from '../../src/core/config-defaults.ts';
-import { countLines, documentEntries, parseEchoDocument, renderEntry } from '../../src/core/echo-document.ts';
-import { estimateTokens } from '../../src/core/knowledge-blocks.ts';
-import { echoPaths } from '../../src/store/echo-paths.ts';
-import { compressKnowledgeFile, consolidateRole, pruneRole } from '../../src/store/echo-store.ts';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
+import { countLines, documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
+import { estimateTokens } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import { echoPaths } from '../../src/store/fs/echo-paths.ts';
+import { compressKnowledgeFile, consolidateRole, pruneRole } from '../../src/store/memory/echo-store.ts';
 import { makeEntry } from '../unit/entry-arbitrary.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');

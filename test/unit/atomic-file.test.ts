@@ -6,12 +6,12 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
-import { appendLine, createFileExclusive, ensureDir, readTextOrNull, removeFile, writeFileAtomic } from '../../src/store/atomic-file.ts';
+import { appendLine, createFileExclusive, ensureDir, readTextOrNull, removeFile, writeFileAtomic } from '../../src/store/fs/atomic-file.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ATOMIC = join(REPO, 'src/store/atomic-file.ts');
-const PATHS = join(REPO, 'src/store/echo-paths.ts');
+const ATOMIC = join(REPO, 'src/store/fs/atomic-file.ts');
+const PATHS = join(REPO, 'src/store/fs/echo-paths.ts');
 
 /** Runs ESM code in a fresh node process with tsx; resolves with its stdout. */
 function runNode(code: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {

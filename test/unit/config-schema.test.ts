@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONFIG_KEYS, parseConfig } from '../../src/core/config-schema.ts';
-import { DEFAULT_CONFIG, defaultConfig } from '../../src/core/config-defaults.ts';
+import { CONFIG_KEYS, parseConfig } from '../../src/core/config/config-schema.ts';
+import { DEFAULT_CONFIG, defaultConfig } from '../../src/core/config/config-defaults.ts';
 
 test('no file, an empty file and a comment-only file all give the defaults without warnings', () => {
   for (const text of [null, '', '   \n\n', '# just a comment\n', 'echoes:\n', 'echoes: null\n']) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyConsolidation, consolidate, matchKey } from '../../src/core/consolidation.ts';
+import { applyConsolidation, consolidate, matchKey } from '../../src/core/lifecycle/consolidation.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const existingEntry = makeEntry({

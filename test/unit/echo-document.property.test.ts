@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import {
   type EchoDocument, appendEntries, countLines, documentEntries, parseEchoDocument, removeEntries, renderEntry,
   replaceEntry, serializeEchoDocument, upgradeToV2,
-} from '../../src/core/echo-document.ts';
-import { fieldKey } from '../../src/core/entry-fields.ts';
+} from '../../src/core/entry/echo-document.ts';
+import { fieldKey } from '../../src/core/entry/entry-fields.ts';
 
 // ---------------------------------------------------------------- arbitraries
 

@@ -6,10 +6,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import {
   appendEntries, documentEntries, parseEchoDocument, replaceEntry, serializeEchoDocument, upgradeToV2,
-} from '../../src/core/echo-document.ts';
+} from '../../src/core/entry/echo-document.ts';
 
 const REALDATA = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/realdata/memory');
 

@@ -6,13 +6,13 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import {
   type EchoDocument, appendEntries, countLines, documentEntries, newMemoryDocumentText, parseEchoDocument,
   removeEntries, renderEntry, replaceEntry, serializeEchoDocument, upgradeToV2,
-} from '../../src/core/echo-document.ts';
-import { parseConfidence, normalizeLayer, parseTags, parseFieldLine } from '../../src/core/entry-fields.ts';
-import { slugifyTitle, uniqueId } from '../../src/core/entry-ids.ts';
+} from '../../src/core/entry/echo-document.ts';
+import { parseConfidence, normalizeLayer, parseTags, parseFieldLine } from '../../src/core/entry/entry-fields.ts';
+import { slugifyTitle, uniqueId } from '../../src/core/entry/entry-ids.ts';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/echo-docs/golden');
 

@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EchoesError } from '../../src/core/errors.ts';
-import { defaultConfig } from '../../src/core/config-defaults.ts';
-import { assertSafeName, assertWritable, echoPaths, findingsFile, isSafeName, memoryFile, roleDir } from '../../src/store/echo-paths.ts';
-import { writeFileAtomic, appendLine, createFileExclusive } from '../../src/store/atomic-file.ts';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
+import { assertSafeName, assertWritable, echoPaths, findingsFile, isSafeName, memoryFile, roleDir } from '../../src/store/fs/echo-paths.ts';
+import { writeFileAtomic, appendLine, createFileExclusive } from '../../src/store/fs/atomic-file.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const isCode = (code: string) => (err: unknown) => err instanceof EchoesError && err.code === code && !err.message.includes('\n');

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { echoScore, parseDay, scoreEntries } from '../../src/core/echo-score.ts';
-import { formatUsageEvent, parseUsageLog, relevanceIndex, type UsageEvent } from '../../src/core/usage-events.ts';
+import { echoScore, parseDay, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
+import { formatUsageEvent, parseUsageLog, relevanceIndex, type UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const now = new Date('2026-04-01T12:00:00Z');

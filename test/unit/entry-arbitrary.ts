@@ -3,7 +3,7 @@
 // generated lists contain the duplicates consolidation and pruning must handle.
 
 import fc from 'fast-check';
-import { LAYERS, type EchoEntry, type EntryStatus, type Layer } from '../../src/core/echo-entry.ts';
+import { LAYERS, type EchoEntry, type EntryStatus, type Layer } from '../../src/core/entry/echo-entry.ts';
 
 /** A complete entry with neutral defaults; override what the test is about. */
 export function makeEntry(over: Partial<EchoEntry> = {}): EchoEntry {

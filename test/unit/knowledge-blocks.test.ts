@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { documentEntries, parseEchoDocument, renderEntry as renderDocumentEntry } from '../../src/core/echo-document.ts';
-import { compressKnowledge, estimateTokens, evidenceRefs, firstSentence } from '../../src/core/knowledge-blocks.ts';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import { documentEntries, parseEchoDocument, renderEntry as renderDocumentEntry } from '../../src/core/entry/echo-document.ts';
+import { compressKnowledge, estimateTokens, evidenceRefs, firstSentence } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');

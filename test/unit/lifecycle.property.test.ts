@@ -6,12 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyConsolidation, consolidate, matchKey } from '../../src/core/consolidation.ts';
-import { echoScore, scoreEntries } from '../../src/core/echo-score.ts';
-import { planPrune } from '../../src/core/pruning.ts';
-import { compressKnowledge, evidenceRefs } from '../../src/core/knowledge-blocks.ts';
-import type { UsageEvent } from '../../src/core/usage-events.ts';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
+import { applyConsolidation, consolidate, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { echoScore, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
+import { planPrune } from '../../src/core/lifecycle/pruning.ts';
+import { compressKnowledge, evidenceRefs } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import type { UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { entryArb, entryListArb } from './entry-arbitrary.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath, normalizeCitedPath } from '../../src/core/path-ignore.ts';
+import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath, normalizeCitedPath } from '../../src/core/security/path-ignore.ts';
 
 test('the default globs are the ones the spec lists', () => {
   assert.deepEqual(DEFAULT_IGNORE_GLOBS, ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**']);

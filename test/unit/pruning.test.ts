@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planPrune, type PruneInput } from '../../src/core/pruning.ts';
-import type { EchoEntry } from '../../src/core/echo-entry.ts';
-import type { UsageEvent } from '../../src/core/usage-events.ts';
+import { planPrune, type PruneInput } from '../../src/core/lifecycle/pruning.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import type { UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const now = new Date('2026-06-01T08:00:00Z');

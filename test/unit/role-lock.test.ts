@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
-import { withLock, withLockAsync } from '../../src/store/role-lock.ts';
+import { withLock, withLockAsync } from '../../src/store/fs/role-lock.ts';
 import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const ROLE_LOCK = join(REPO, 'src/store/role-lock.ts');
-const PATHS = join(REPO, 'src/store/echo-paths.ts');
+const ROLE_LOCK = join(REPO, 'src/store/fs/role-lock.ts');
+const PATHS = join(REPO, 'src/store/fs/echo-paths.ts');
 
 /** Starts ESM code in a node process with tsx; the project dir and extra args come last in argv. */
 function startNode(code: string, args: string[]): ChildProcess & { output: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {

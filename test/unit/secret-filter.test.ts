@@ -8,7 +8,7 @@ import {
   filterSecrets,
   hasSecret,
   removePrivate,
-} from '../../src/core/secret-filter.ts';
+} from '../../src/core/security/secret-filter.ts';
 
 const fixtures = new URL('../fixtures/secrets/', import.meta.url);
 const realdata = new URL('../../../shared/realdata/', import.meta.url);

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readTranscript } from '../../src/store/transcript-reader.ts';
-import { renderSummaryLine, renderSummaryMarkdown, summaryTopics, type SessionSummary } from '../../src/core/session-summary.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
+import { renderSummaryLine, renderSummaryMarkdown, summaryTopics, type SessionSummary } from '../../src/core/session/session-summary.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const realdata = join(repoRoot, '../shared/realdata/transcripts');

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { stripPrivate, truncate, splitSentences } from '../../src/core/summary-text.ts';
-import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '../../src/core/summary-decisions.ts';
-import { commandFamily, normalizeCommand } from '../../src/core/summary-commands.ts';
+import { stripPrivate, truncate, splitSentences } from '../../src/core/session/summary-text.ts';
+import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '../../src/core/session/summary-decisions.ts';
+import { commandFamily, normalizeCommand } from '../../src/core/session/summary-commands.ts';
 
 test('truncate ends with one ellipsis and never splits a surrogate pair', () => {
   fc.assert(

@@ -9,7 +9,7 @@ import {
   summaryTopics,
   SUMMARY_LIMITS,
   type SessionSummary,
-} from '../../src/core/session-summary.ts';
+} from '../../src/core/session/session-summary.ts';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');

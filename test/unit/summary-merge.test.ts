@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { emptySummary, isEmptySummary, mergeSummaries } from '../../src/core/summary-merge.ts';
-import type { SessionSummary, SummaryCommand } from '../../src/core/session-summary.ts';
+import { emptySummary, isEmptySummary, mergeSummaries } from '../../src/core/session/summary-merge.ts';
+import type { SessionSummary, SummaryCommand } from '../../src/core/session/session-summary.ts';
 
 function part(over: Partial<SessionSummary> = {}): SessionSummary {
   return { ...emptySummary(), ...over };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { classifyUserText, parseTranscriptLine, type TranscriptEvent } from '../../src/core/transcript-events.ts';
+import { classifyUserText, parseTranscriptLine, type TranscriptEvent } from '../../src/core/transcript/transcript-events.ts';
 
 const base = { uuid: 'u1', sessionId: 's1', cwd: '/repo', gitBranch: 'main', timestamp: '2026-01-01T00:00:00.000Z', isSidechain: false };
 

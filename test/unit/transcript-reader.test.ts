@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readTranscript } from '../../src/store/transcript-reader.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { EchoesError } from '../../src/core/errors.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,0 +1,28 @@
+// rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
+import { consolidateRole } from '../../store/memory/echo-store.ts';
+import { readUsage } from '../../store/usage/usage-log.ts';
+import { printJson, stringOpt, targetRoles, type Command } from '../cli-context.ts';
+
+export const consolidateCommand: Command = {
+  name: 'consolidate',
+  summary: "merge agents' findings files into each role's MEMORY.md now (--prune also prunes)",
+  usage: 'rune-echoes consolidate [--role R] [--prune]',
+  options: { role: { type: 'string' }, prune: { type: 'boolean' } },
+  run(ctx, values) {
+    const only = stringOpt(values, 'role');
+    const roles = targetRoles(ctx, only);
+    const prune = values.prune === true;
+    const events = prune ? readUsage(ctx.paths) : [];
+    const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));
+    if (ctx.json) {
+      printJson(ctx, { roles: reports.map((r) => ({ role: r.role, findingsFiles: r.findingsFiles, appended: r.appended, updated: r.updated, linesAfter: r.linesAfter, pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [], keptUnparsed: r.keptUnparsed ?? [] })) });
+    } else {
+      for (const r of reports) {
+        ctx.io.stdout(`${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`);
+        for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
+      }
+      if (reports.length === 0) ctx.io.stdout('No roles yet.\n');
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,53 @@
+// rune-echoes show: every role's entries with layer, score, age and evidence.
+import { isLayer } from '../../core/entry/echo-entry.ts';
+import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
+import { EchoesError } from '../../core/errors.ts';
+import { readAllEntries } from '../../store/memory/echo-store.ts';
+import { assertSafeName } from '../../store/fs/echo-paths.ts';
+import { readUsage } from '../../store/usage/usage-log.ts';
+import { printJson, stringOpt, type Command } from '../cli-context.ts';
+import { renderShow, type ShowRole } from '../render/render-show.ts';
+
+export const showCommand: Command = {
+  name: 'show',
+  summary: 'list entries with layer, score, age and evidence; totals per role',
+  usage: 'rune-echoes show [role] [--layer etched|inscribed|traced] [--json]',
+  options: { layer: { type: 'string' } },
+  run(ctx, values, positionals) {
+    const role = positionals[0];
+    if (role !== undefined) assertSafeName(role, 'role');
+    if (positionals.length > 1) throw new EchoesError('bad-argument', 'show takes at most one role name');
+    const layer = stringOpt(values, 'layer');
+    if (layer !== undefined && !isLayer(layer)) throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
+    const events = readUsage(ctx.paths);
+    const { roles } = readAllEntries(ctx.paths);
+    const picked: ShowRole[] = roles
+      .filter((r) => role === undefined || r.role === role)
+      .map((r) => {
+        const scores = scoreEntries(r.entries, events, ctx.io.now, ctx.config.relevanceWindow);
+        const rows = r.entries
+          .map((entry, i) => ({ entry, score: scores[i]! }))
+          .filter((x) => layer === undefined || x.entry.layer === layer);
+        return { role: r.role, lines: r.lines, maxLines: ctx.config.memoryMaxLines, verbatimBlocks: r.verbatimBlocks, error: r.error, rows, total: r.entries.length };
+      });
+    if (role !== undefined && picked.length === 0) throw new EchoesError('not-found', `no memory for role "${role}" yet (roles: ${roles.map((r) => r.role).join(', ') || 'none'})`);
+    if (ctx.json) {
+      printJson(ctx, {
+        roles: picked.map((r) => ({
+          role: r.role,
+          lines: r.lines,
+          maxLines: r.maxLines,
+          entries: r.total,
+          verbatimBlocks: r.verbatimBlocks,
+          ...(r.error ? { error: r.error } : {}),
+          items: r.rows.map(({ entry, score }) => ({
+            id: entry.id, title: entry.title, layer: entry.layer, score: score.score, ageDays: score.ageDays,
+            confidence: entry.confidence, evidence: entry.evidence, verified: entry.verified, learning: entry.learning,
+            ...(entry.status ? { status: entry.status } : {}),
+          })),
+        })),
+      });
+    } else ctx.io.stdout(renderShow(picked));
+    return 0;
+  },
+};

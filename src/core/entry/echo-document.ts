@@ -1,0 +1,310 @@
+// A memory file as a lossless list of blocks (SPEC §4, STYLE "Parsing memory
+// files"): every block keeps its exact source text, so serialising an untouched
+// document gives back the input byte for byte, and an edit rewrites only the
+// blocks it touches. Entry blocks carry a typed EchoEntry; everything else
+// (headers, prose, tables, code, broken fragments) is a verbatim block.
+//
+// Parsing is one linear pass over the lines: code fences hide everything inside
+// them, an entry starts at an entry heading and runs until a heading or
+// separator that ends it. No regex here can backtrack beyond one line.
+
+import type { EchoEntry } from './echo-entry.ts';
+import { EchoesError } from '../errors.ts';
+import {
+  type ParseIssue, type RawEntry, buildEntry, formatField, normalizeLearning, parseFieldLine,
+  renderEntryLines, splitInlineFields, splitKindTitle,
+} from './entry-fields.ts';
+import { slugifyTitle, uniqueId } from './entry-ids.ts';
+import {
+  type EntryForm, type Line, type Segment, LEGACY_DATE_RE, LEGACY_RE, canonicalHeading, countLines, isBlank, scan, splitLines, withoutClosingHashes,
+} from './echo-scan.ts';
+
+export { countLines } from './echo-scan.ts';
+
+export type { ParseIssue } from './entry-fields.ts';
+
+export type { EntryForm } from './echo-scan.ts';
+
+export type Block =
+  | { type: 'entry'; text: string; line: number; entry: EchoEntry; form?: EntryForm }
+  | { type: 'verbatim'; text: string; line: number };
+
+export interface EchoDocument {
+  blocks: Block[];
+  schema: 'v1' | 'v2' | null;
+  eol: '\n' | '\r\n';
+  issues: ParseIssue[];
+}
+
+export const SCHEMA_HEADER = '<!-- echo-schema: v2 -->';
+
+// ---------------------------------------------------------------- parse
+
+function readEntry(lines: Line[], seg: Segment, issues: ParseIssue[]): ReturnType<typeof buildEntry> {
+  const head = lines[seg.start]?.text ?? '';
+  const raw: RawEntry = {
+    line: seg.start + 1, dateRaw: null, kind: '', title: '', headingLayer: null,
+    strict: seg.form !== 'legacy', fields: [], learning: '',
+  };
+  let rest = '';
+  let inlineLearning = '';
+  if (seg.form === 'legacy') {
+    const m = LEGACY_RE.exec(head);
+    raw.headingLayer = m?.[1] ?? null;
+    rest = withoutClosingHashes(m?.[2] ?? '').trim();
+    const d = LEGACY_DATE_RE.exec(rest);
+    if (d) {
+      raw.dateRaw = d[1] ?? '';
+      rest = rest.slice(0, d.index).trimEnd();
+    }
+  } else {
+    const canon = canonicalHeading(head);
+    raw.dateRaw = canon?.dateRaw ?? null;
+    rest = canon?.rest ?? '';
+    const inline = seg.form === 'inline' ? splitInlineFields(` ${rest}`) : null;
+    if (inline) {
+      rest = inline.head;
+      inlineLearning = inline.learning;
+      for (const field of inline.fields) raw.fields.push({ field, line: seg.start + 1 });
+    }
+  }
+  ({ kind: raw.kind, title: raw.title } = splitKindTitle(rest.trim()));
+  let j = seg.start + 1;
+  while (j < seg.end && isBlank(lines[j]?.text ?? '')) j++;
+  for (let f = parseFieldLine(lines[j]?.text ?? ''); j < seg.end && f; f = parseFieldLine(lines[j]?.text ?? '')) {
+    raw.fields.push({ field: f, line: j + 1 });
+    j++;
+  }
+  const body = normalizeLearning(lines.slice(j, seg.end).map((l) => l.text));
+  raw.learning = inlineLearning && body ? `${inlineLearning}\n${body}` : inlineLearning || body;
+  return buildEntry(raw, issues);
+}
+
+/** Never throws: anything that is not an entry becomes a verbatim block, problems become issues. */
+export function parseEchoDocument(text: string): EchoDocument {
+  const lines = splitLines(text);
+  const found = scan(lines);
+  const issues = found.issues;
+  const blocks: Block[] = [];
+  const explicit: Array<string | null> = [];
+  for (const seg of found.segments) {
+    const blockText = text.slice(lines[seg.start]?.offset ?? 0, lines[seg.end]?.offset ?? text.length);
+    if (!seg.form) {
+      blocks.push({ type: 'verbatim', text: blockText, line: seg.start + 1 });
+      continue;
+    }
+    const { entry, explicitId } = readEntry(lines, seg, issues);
+    blocks.push({ type: 'entry', text: blockText, line: seg.start + 1, entry, form: seg.form });
+    explicit.push(explicitId);
+  }
+  assignIds(blocks, explicit, issues);
+
+  let schema: EchoDocument['schema'] = null;
+  if (found.schemaRaw === 'v1' || found.schemaRaw === 'v2') schema = found.schemaRaw;
+  else if (found.schemaRaw !== null) {
+    issues.push({ code: 'unknown-schema', line: found.schemaLine + 1, message: `echo-schema "${found.schemaRaw}" is not v1 or v2; read as v2` });
+  }
+  let crlf = 0;
+  let lf = 0;
+  for (const l of lines) {
+    if (l.eol === '\r\n') crlf++;
+    else if (l.eol === '\n') lf++;
+  }
+  issues.sort((a, b) => a.line - b.line);
+  return { blocks, schema, eol: crlf > lf ? '\r\n' : '\n', issues };
+}
+
+/** Written ids win; the others are derived from titles in file order, avoiding every written id. */
+function assignIds(blocks: Block[], explicit: Array<string | null>, issues: ParseIssue[]): void {
+  const entries = blocks.filter((b): b is Extract<Block, { type: 'entry' }> => b.type === 'entry');
+  const taken = new Set<string>();
+  const keep = explicit.map((id, k) => {
+    if (id === null) return false;
+    if (!taken.has(id)) return taken.add(id), true;
+    issues.push({ code: 'duplicate-id', line: entries[k]?.line ?? 0, message: `id "${id}" is used by an earlier entry; this one reads as a derived id` });
+    return false;
+  });
+  const counters = new Map<string, number>();
+  entries.forEach((block, k) => {
+    const e = block.entry;
+    if (keep[k]) return;
+    e.id = uniqueId(slugifyTitle(e.title || e.kind), taken, counters);
+    e.idExplicit = false;
+    taken.add(e.id);
+  });
+}
+
+export function serializeEchoDocument(doc: EchoDocument): string {
+  let out = '';
+  for (const b of doc.blocks) out += b.text;
+  return out;
+}
+
+export function documentEntries(doc: EchoDocument): EchoEntry[] {
+  const out: EchoEntry[] = [];
+  for (const b of doc.blocks) if (b.type === 'entry') out.push(b.entry);
+  return out;
+}
+
+// ---------------------------------------------------------------- editing
+
+/** Canonical v2 block of one entry, ending with a line ending, no blank line after it. */
+export function renderEntry(entry: EchoEntry, eol: '\n' | '\r\n' = '\n'): string {
+  return renderEntryLines(entry).map((l) => l + eol).join('');
+}
+
+/** Header of a new memory file, e.g. `newMemoryDocumentText('Reviewer Memory')`. */
+export function newMemoryDocumentText(title: string, eol: '\n' | '\r\n' = '\n'): string {
+  return `${SCHEMA_HEADER}${eol}# ${title.replace(/\r\n|\r|\n/g, ' ')}${eol}`;
+}
+
+/**
+ * Appends entries after every existing line. The existing text only ever gains
+ * lines at its end: a final newline if it had none, a closer if it ended inside
+ * a code fence or an HTML comment, and a blank line. Each entry is written with an explicit id
+ * (`id` or the slug of its title), suffixed when it collides with an id in use.
+ */
+export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocument {
+  if (entries.length === 0) return doc;
+  const eol = doc.eol;
+  let text = serializeEchoDocument(doc);
+  const lines = splitLines(text);
+  const last = lines[lines.length - 1];
+  if (last) {
+    if (!last.eol) text += eol;
+    const closer = scan(lines).openCloser;
+    if (closer) text += closer + eol;
+    if (closer || !isBlank(last.text)) text += eol;
+  }
+  const taken = new Set(documentEntries(doc).map((e) => e.id));
+  entries.forEach((entry, k) => {
+    const id = uniqueId(entry.id || slugifyTitle(entry.title || entry.kind), taken);
+    taken.add(id);
+    text += (k > 0 ? eol : '') + renderEntry({ ...entry, id, idExplicit: true }, eol);
+  });
+  return parseEchoDocument(text);
+}
+
+/** The line ending of a block's last non-blank line plus the blank lines after it: kept when the block is rewritten. */
+function blockTail(text: string): string {
+  const lines = splitLines(text);
+  let k = lines.length;
+  while (k > 1 && isBlank(lines[k - 1]?.text ?? '')) k--;
+  return (lines[k - 1]?.eol ?? '') + lines.slice(k).map((l) => l.raw).join('');
+}
+
+/**
+ * Rewrites one entry in canonical form; every other block keeps its text. The
+ * block keeps its id (written explicitly from now on) and its trailing blank lines.
+ * Throws `not-found` when no entry has that id.
+ */
+export function replaceEntry(doc: EchoDocument, id: string, entry: EchoEntry): EchoDocument {
+  const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
+  const old = doc.blocks[idx];
+  if (!old) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = bom + renderEntryLines({ ...entry, id, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+  // Parsing the block alone gives exactly what a re-parse of the whole file gives:
+  // its heading starts an entry and it ends where the old block ended.
+  const alone = parseEchoDocument(text);
+  const fresh = alone.blocks[0];
+  if (!fresh || fresh.type !== 'entry' || alone.blocks.length !== 1) {
+    throw new EchoesError('bad-argument', `entry "${id}" does not render as a single entry block`);
+  }
+  const first = old.line;
+  const oldCount = countLines(old.text);
+  const delta = countLines(text) - oldCount;
+  const blocks = doc.blocks.map((b, k) =>
+    k === idx ? { ...fresh, line: first } : k > idx ? { ...b, line: b.line + delta } : b);
+  const issues = doc.issues
+    .filter((i) => i.line < first || i.line >= first + oldCount)
+    .map((i) => (i.line >= first + oldCount ? { ...i, line: i.line + delta } : i))
+    .concat(alone.issues.map((i) => ({ ...i, line: i.line + first - 1 })))
+    .sort((a, b) => a.line - b.line);
+  return { ...doc, blocks, issues };
+}
+
+/** Drops the blocks of these entries; ids derived on read (v1) may shift afterwards. */
+export function removeEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocument; removed: EchoEntry[]; removedText: string[] } {
+  const wanted = new Set(ids);
+  const removed: EchoEntry[] = [];
+  const removedText: string[] = [];
+  let text = '';
+  doc.blocks.forEach((b, k) => {
+    if (b.type !== 'entry' || !wanted.has(b.entry.id)) {
+      text += b.text;
+      return;
+    }
+    const bom = k === 0 && b.text.startsWith('\uFEFF');
+    if (bom) text += '\uFEFF';
+    removed.push(b.entry);
+    removedText.push(bom ? b.text.slice(1) : b.text);
+  });
+  return { doc: removed.length ? parseEchoDocument(text) : doc, removed, removedText };
+}
+
+/**
+ * v1 → v2: the schema header says v2 (added at the top when missing), and every
+ * entry without a written id gets one — a single `- **id**:` line inserted into
+ * its field block, so the rest of the entry keeps its bytes. Entries pasted on
+ * one line are rewritten in canonical form.
+ */
+export function upgradeToV2(doc: EchoDocument): { doc: EchoDocument; changed: string[]; idsWritten: string[] } {
+  const changed: string[] = [];
+  const idsWritten: string[] = [];
+  const parts = doc.blocks.map((b) => b.text);
+  doc.blocks.forEach((b, k) => {
+    if (b.type !== 'entry' || b.entry.idExplicit) return;
+    const { entry } = b;
+    if (b.form === 'inline') {
+      const bom = k === 0 && b.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+      parts[k] = bom + renderEntryLines({ ...entry, idExplicit: true }).join(doc.eol) + blockTail(b.text);
+    } else {
+      parts[k] = withIdLine(b.text, entry.id, doc.eol);
+    }
+    idsWritten.push(entry.id);
+    changed.push(`line ${b.line}: wrote id "${entry.id}" for "${entry.title || entry.kind}"`);
+  });
+  let text = parts.join('');
+  if (doc.schema !== 'v2') {
+    const found = scan(splitLines(text));
+    if (found.schemaRaw === 'v1') {
+      const lines = splitLines(text);
+      const line = lines[found.schemaLine];
+      if (line) line.raw = line.raw.replace(/echo-schema:([ \t]*)v1/i, 'echo-schema:$1v2');
+      text = lines.map((l) => l.raw).join('');
+      changed.push(`line ${found.schemaLine + 1}: schema header v1 → v2`);
+    } else if (found.schemaRaw === null) {
+      const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+      text = bom + SCHEMA_HEADER + doc.eol + text.slice(bom.length);
+      changed.push(`line 1: added schema header ${SCHEMA_HEADER}`);
+    }
+  }
+  return { doc: changed.length ? parseEchoDocument(text) : doc, changed, idsWritten };
+}
+
+/** Writes `id` into the entry's field block: replaces an id line that is there, else inserts one before the first field. */
+function withIdLine(blockText: string, id: string, eol: string): string {
+  const lines = splitLines(blockText);
+  const head = lines[0];
+  if (!head) return blockText;
+  let j = 1;
+  while (j < lines.length && isBlank(lines[j]?.text ?? '')) j++;
+  const firstField = parseFieldLine(lines[j]?.text ?? '');
+  if (firstField) {
+    for (let k = j; k < lines.length; k++) {
+      const line = lines[k];
+      const f = line ? parseFieldLine(line.text) : null;
+      if (!line || !f) break;
+      if (f.key === 'id') {
+        line.raw = formatField(f.name, id, f.bullet) + (line.eol || '');
+        return lines.map((l) => l.raw).join('');
+      }
+    }
+    const at = lines[j];
+    if (at) at.raw = formatField('id', id, firstField.bullet) + eol + at.raw;
+    return lines.map((l) => l.raw).join('');
+  }
+  head.raw = head.eol ? `${head.raw}${formatField('id', id)}${eol}` : `${head.raw}${eol}${formatField('id', id)}`;
+  return lines.map((l) => l.raw).join('');
+}

@@ -1,0 +1,123 @@
+// Merging agents' findings into a role's entries (SPEC §6, seed 000 step 3).
+// Pure and idempotent: consolidation may be re-run after a crash between
+// writing MEMORY.md and deleting the findings files, so running it twice on
+// the same findings must change nothing the second time.
+
+import type { EchoEntry } from '../entry/echo-entry.ts';
+import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
+
+export interface Placement {
+  /** Index of the finding in the input. */
+  finding: number;
+  /** Id of the entry the finding now lives in. */
+  id: string;
+  /** updated: merged and changed an entry; unchanged: merged, nothing new; appended: a new entry. */
+  action: 'updated' | 'unchanged' | 'appended';
+}
+
+export interface Consolidation {
+  /** Existing entries whose verified date or confidence changed, in their new form. */
+  updates: EchoEntry[];
+  /** New entries, with ids unique against the existing ones, in finding order. */
+  appends: EchoEntry[];
+  /** Where each finding went, one per finding, in input order. */
+  placements: Placement[];
+}
+
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Trim, collapse whitespace, ignore case: hand edits and agents vary in all three. */
+export function normalizeForMatch(text: string): string {
+  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** Two entries record the same learning when evidence and pattern (title) match. */
+export function matchKey(entry: Pick<EchoEntry, 'evidence' | 'title'>): string {
+  return `${normalizeForMatch(entry.evidence)}\u0000${normalizeForMatch(entry.title)}`;
+}
+
+/** The later of two days; a valid day always beats '' or junk. */
+function laterDay(a: string, b: string): string {
+  const aOk = DAY_RE.test(a.trim());
+  const bOk = DAY_RE.test(b.trim());
+  if (aOk && bOk) return b.trim() > a.trim() ? b : a;
+  return !aOk && bOk ? b : a;
+}
+
+function higher(a: number, b: number): number {
+  if (!Number.isFinite(b)) return a;
+  if (!Number.isFinite(a)) return b;
+  return Math.max(a, b);
+}
+
+/** A finding's day of verification: its `verified`, else its heading date. */
+function findingDay(f: EchoEntry): string {
+  return !DAY_RE.test(f.verified.trim()) && DAY_RE.test(f.date.trim()) ? f.date : f.verified;
+}
+
+export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Consolidation {
+  // Findings that repeat each other merge first, keeping the first one's text.
+  const groups = new Map<string, { merged: EchoEntry; members: number[] }>();
+  findings.forEach((f, i) => {
+    const key = matchKey(f);
+    const group = groups.get(key);
+    if (group === undefined) {
+      groups.set(key, { merged: { ...f, verified: findingDay(f) }, members: [i] });
+    } else {
+      group.merged.verified = laterDay(group.merged.verified, findingDay(f));
+      group.merged.confidence = higher(group.merged.confidence, f.confidence);
+      group.members.push(i);
+    }
+  });
+
+  // The first existing entry with a key wins, so a file that already holds
+  // duplicates always receives the update in the same place.
+  const byKey = new Map<string, EchoEntry>();
+  for (const e of existing) if (!byKey.has(matchKey(e))) byKey.set(matchKey(e), e);
+
+  const taken = new Set(existing.map((e) => e.id));
+  const updates: EchoEntry[] = [];
+  const appends: EchoEntry[] = [];
+  const placements: Placement[] = [];
+
+  for (const [key, { merged, members }] of groups) {
+    const target = byKey.get(key);
+    let id: string;
+    let action: Placement['action'];
+    if (target !== undefined) {
+      // Only the date and the confidence move. The layer is never touched,
+      // so an etched entry stays etched and nothing is promoted behind the user's back.
+      const verified = laterDay(target.verified, merged.verified);
+      const confidence = higher(target.confidence, merged.confidence);
+      id = target.id;
+      // Object.is: a NaN confidence from a broken file must not count as a change forever.
+      action = verified !== target.verified || !Object.is(confidence, target.confidence) ? 'updated' : 'unchanged';
+      if (action === 'updated') updates.push({ ...target, verified, confidence });
+    } else {
+      id = uniqueId(slugifyTitle(merged.title), taken);
+      taken.add(id);
+      action = 'appended';
+      appends.push({ ...merged, id, idExplicit: true, tags: [...merged.tags], extra: merged.extra.map(([k, v]) => [k, v]) });
+    }
+    for (const finding of members) placements.push({ finding, id, action });
+  }
+  placements.sort((a, b) => a.finding - b.finding);
+  return { updates, appends, placements };
+}
+
+/**
+ * Applies a consolidation to the entry list: updates replace entries in place,
+ * appends go to the end. The store renders the document; this is the value
+ * view that tests and dry runs use.
+ */
+export function applyConsolidation(existing: EchoEntry[], result: Pick<Consolidation, 'updates' | 'appends'>): EchoEntry[] {
+  const updated = new Map(result.updates.map((e) => [e.id, e]));
+  const seen = new Set<string>();
+  const out = existing.map((e) => {
+    // Only the first entry with an id receives its update, matching consolidate().
+    const u = !seen.has(e.id) ? updated.get(e.id) : undefined;
+    seen.add(e.id);
+    return u ?? e;
+  });
+  return [...out, ...result.appends];
+}

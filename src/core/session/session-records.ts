@@ -1,0 +1,68 @@
+// The texts written from session summaries (SPEC §13): EPHEMERAL.md, archive
+// logs and their ARCHIVE.md lines. Every one passes the security filter.
+import { filterSecrets } from '../security/secret-filter.ts';
+import { renderSummaryMarkdown, summaryTopics, type SessionSummary } from './session-summary.ts';
+
+/** A summary with every captured text passed through the filter, before it is stored anywhere. */
+export function filterSummary(s: SessionSummary): SessionSummary {
+  const f = (t: string) => filterSecrets(t.replace(/\u0000/g, '')).text;
+  return {
+    ...s,
+    requests: s.requests.map(f),
+    decisions: s.decisions.map(f),
+    filesEdited: s.filesEdited.map(f),
+    filesRead: s.filesRead.map(f),
+    commands: s.commands.map((c) => ({ ...c, command: f(c.command) })),
+    openTodos: s.openTodos.map(f),
+    unresolved: s.unresolved.map(f),
+    ...(s.searches ? { searches: s.searches.map(f) } : {}),
+  };
+}
+
+export type ArchiveTrigger = 'precompact manual' | 'precompact auto' | 'session-end' | 'recovery';
+
+const minute = (ts: string | null): string => (ts ? ts.slice(0, 16).replace('T', ' ') : '?');
+const shortId = (id: string | null): string => (!id ? 'unknown' : id.length > 8 ? `${id.slice(0, 8)}…` : id);
+
+function span(s: SessionSummary): string {
+  const sameDay = s.firstTs && s.lastTs && s.lastTs.slice(0, 10) === s.firstTs.slice(0, 10);
+  return `${minute(s.firstTs)} → ${sameDay ? s.lastTs!.slice(11, 16) : minute(s.lastTs)}`;
+}
+
+export function renderEphemeral(s: SessionSummary): string {
+  const branch = s.branch ? `, branch ${s.branch}` : '';
+  const title = `Last session — ${span(s)} (session ${shortId(s.sessionId)}${branch})`;
+  return filterSecrets(renderSummaryMarkdown(s, { title })).text;
+}
+
+/** Header lines that identify one checkpoint of one session (see renderArchiveLog). */
+export function archiveLogIdentity(s: SessionSummary, trigger: ArchiveTrigger): string[] {
+  return [`- session: ${s.sessionId || 'unknown'}\n`, `- trigger: ${trigger}\n`, `- span: ${s.firstTs || '?'} → ${s.lastTs || '?'}\n`];
+}
+
+export function renderArchiveLog(seq: number, s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const number = String(seq).padStart(3, '0');
+  const meta = [
+    `- session: ${s.sessionId || 'unknown'}`,
+    `- trigger: ${trigger}`,
+    `- span: ${s.firstTs || '?'} → ${s.lastTs || '?'}`,
+    ...(s.branch ? [`- branch: ${s.branch}`] : []),
+    `- written: ${now.toISOString()}`,
+  ].join('\n');
+  return filterSecrets(renderSummaryMarkdown(s, { title: `Archive log ${number}`, meta })).text;
+}
+
+export function archiveIndexText(s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const date = (s.lastTs || now.toISOString()).slice(0, 10);
+  const topics = summaryTopics(s, 4);
+  return filterSecrets(`${date} · ${trigger} · ${topics.length ? topics.join(', ') : 'no topics'}`).text;
+}
+
+/** Rebuilds an index line from a log's own header, for logs whose line was lost. */
+export function describeArchiveLog(text: string): string {
+  const field = (name: string) => new RegExp(`^- ${name}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+  const spanText = field('span');
+  const date = (/(\d{4}-\d{2}-\d{2})\S* *$/.exec(spanText)?.[1] ?? field('written').slice(0, 10)) || 'unknown date';
+  const asked = /^## Asked\s*\n- (.*)$/m.exec(text)?.[1] ?? '';
+  return `${date} · ${field('trigger') || 'unknown trigger'} · ${asked.slice(0, 80) || 'recovered index line'}`;
+}

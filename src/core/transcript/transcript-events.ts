@@ -1,0 +1,281 @@
+// One line of a Claude Code JSONL transcript → zero or more typed events.
+//
+// The format is undocumented and has drifted across versions (1.0.x → 2.1.x):
+// assistant messages split one content block per line, old `summary` lines,
+// `progress`/`queue-operation`/`file-history-snapshot` bookkeeping, inline
+// and separate-file subagent turns. This module knows those shapes so the
+// summary builder only sees meaning. It never throws: a line it cannot read
+// becomes a `garbage` event. Private text is stripped here, before anything
+// downstream can see it.
+
+import { stripInjected, stripPrivate } from '../session/summary-text.ts';
+import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
+
+export type { ToolCall, TodoItem } from './transcript-tools.ts';
+
+/** Why a user-role line is not one of the user's requests. */
+export type AsideKind =
+  | 'meta' // isMeta: skill bodies, caveats, hook feedback injected as a user turn
+  | 'plumbing' // local command stdout/stderr, caveats, `!` bash mode
+  | 'notification' // background task notifications
+  | 'hook' // hook feedback text
+  | 'compact-summary' // the summary that opens a compacted conversation
+  | 'builtin-command' // /clear, /mcp … with no arguments: UI, not work
+  | 'empty';
+
+export type TranscriptEvent =
+  | { kind: 'context'; sessionId: string | null; cwd: string | null; branch: string | null; ts: string | null }
+  | { kind: 'prompt'; text: string; slash: boolean; sidechain: boolean }
+  | { kind: 'aside'; aside: AsideKind; sidechain: boolean }
+  | { kind: 'interrupt'; sidechain: boolean }
+  | { kind: 'assistant-text'; messageId: string; text: string; sidechain: boolean }
+  | { kind: 'tool-use'; messageId: string; call: ToolCall; cwd: string | null; sidechain: boolean }
+  | { kind: 'tool-result'; result: ToolResult; sidechain: boolean }
+  | { kind: 'compact'; trigger: string | null }
+  | { kind: 'turn-end' }
+  | { kind: 'ignored'; lineType: string }
+  | { kind: 'garbage'; reason: 'not-json' | 'not-object' | 'no-type' | 'bad-message' };
+
+export interface ToolResult {
+  toolUseId: string;
+  isError: boolean;
+  /** The head of the result text (long outputs are cut: only the start matters here). */
+  text: string;
+  /** From `Exit code N` in the text or `exitCode` in the structured result. */
+  exitCode: number | null;
+  /** AskUserQuestion: the user's choices. */
+  answers: Array<{ question: string; answer: string }>;
+  /** ExitPlanMode: the plan text when the structured result carries it. */
+  plan: string | null;
+  /** TaskCreate: the id Claude Code gave the new task. */
+  taskId: string | null;
+  /** TaskList: the whole list, a snapshot that replaces what was known. */
+  tasks: Array<TodoItem & { id: string }> | null;
+}
+
+const RESULT_HEAD = 400;
+
+// Built-in commands that drive the UI; with no arguments they say nothing about the work.
+const BUILTIN_COMMANDS = new Set([
+  'add-dir', 'agents', 'bashes', 'clear', 'compact', 'config', 'context', 'cost', 'doctor', 'exit',
+  'export', 'help', 'hooks', 'ide', 'login', 'logout', 'mcp', 'memory', 'model', 'permissions',
+  'plugin', 'plugins', 'release-notes', 'resume', 'rewind', 'status', 'statusline', 'theme',
+  'todos', 'usage', 'vim',
+]);
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+export function parseTranscriptLine(line: string): TranscriptEvent[] {
+  // A byte-order mark can open a file written by other tools.
+  const trimmed = (line.charCodeAt(0) === 0xfeff ? line.slice(1) : line).trim();
+  if (!trimmed) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch {
+    return [{ kind: 'garbage', reason: 'not-json' }];
+  }
+  if (!isObject(value)) return [{ kind: 'garbage', reason: 'not-object' }];
+  const type = str(value.type);
+  if (!type) return [{ kind: 'garbage', reason: 'no-type' }];
+
+  const events: TranscriptEvent[] = [];
+  const ctx = contextOf(value);
+  if (ctx) events.push(ctx);
+  const sidechain = value.isSidechain === true;
+  const cwd = str(value.cwd);
+
+  switch (type) {
+    case 'user':
+      return userLine(value, events, sidechain);
+    case 'assistant':
+      return assistantLine(value, events, sidechain, cwd);
+    case 'system':
+      return systemLine(value, events, sidechain);
+    default:
+      events.push({ kind: 'ignored', lineType: type });
+      return events;
+  }
+}
+
+function contextOf(v: Json): TranscriptEvent | null {
+  // Only conversation entries (they carry a uuid) name the session: a
+  // queue-operation line may belong to the process that spawned this one.
+  const entry = typeof v.uuid === 'string';
+  const ts = str(v.timestamp);
+  const sessionId = entry ? str(v.sessionId) : null;
+  const cwd = entry ? str(v.cwd) : null;
+  const branch = entry ? str(v.gitBranch) : null;
+  if (!ts && !sessionId && !cwd && !branch) return null;
+  return { kind: 'context', sessionId, cwd, branch: branch || null, ts };
+}
+
+function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean): TranscriptEvent[] {
+  const message = v.message;
+  if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
+  const content = message.content;
+  if (v.isCompactSummary === true) {
+    events.push({ kind: 'aside', aside: 'compact-summary', sidechain });
+    return events;
+  }
+  const texts: string[] = [];
+  let usable = false;
+  if (typeof content === 'string') {
+    texts.push(content);
+    usable = true;
+  } else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') {
+        texts.push(block.text);
+        usable = true;
+      } else if (block.type === 'tool_result') {
+        events.push({ kind: 'tool-result', result: toolResult(block, v.toolUseResult), sidechain });
+        usable = true;
+      } else if (block.type === 'image' || block.type === 'document') {
+        usable = true;
+      }
+    }
+  }
+  if (!usable) return [...events, { kind: 'garbage', reason: 'bad-message' }];
+  if (texts.length > 0) events.push(classifyUserText(texts.join('\n'), v.isMeta === true, sidechain));
+  return events;
+}
+
+/** Decides whether user-role text is a request, and renders slash commands as "/name args". */
+export function classifyUserText(raw: string, isMeta: boolean, sidechain: boolean): TranscriptEvent {
+  const aside = (a: AsideKind): TranscriptEvent => ({ kind: 'aside', aside: a, sidechain });
+  if (isMeta) return aside('meta');
+  const text = stripInjected(stripPrivate(raw)).trim();
+  if (!text) return aside('empty');
+  if (/^\[Request interrupted by user/.test(text)) return { kind: 'interrupt', sidechain };
+  if (text.includes('<command-name>')) return slashCommand(text, sidechain);
+  if (/^<(local-command-(stdout|stderr|caveat)|bash-(input|stdout|stderr))>/.test(text)) return aside('plumbing');
+  if (text.startsWith('Caveat: The messages below were generated by the user while running local commands')) {
+    return aside('plumbing');
+  }
+  if (text.startsWith('<task-notification>')) return aside('notification');
+  if (/^(Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit)(:\S+)? hook (feedback|additional context|blocking error)/.test(text)) {
+    return aside('hook');
+  }
+  if (text.startsWith('This session is being continued from a previous conversation')) return aside('compact-summary');
+  return { kind: 'prompt', text, slash: false, sidechain };
+}
+
+function tagText(text: string, tag: string): string {
+  const m = new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(text);
+  return m?.[1]?.trim() ?? '';
+}
+
+function slashCommand(text: string, sidechain: boolean): TranscriptEvent {
+  const name = tagText(text, 'command-name').replace(/^\//, '');
+  const args = tagText(text, 'command-args');
+  if (!name) return { kind: 'aside', aside: 'plumbing', sidechain };
+  if (!args && BUILTIN_COMMANDS.has(name)) return { kind: 'aside', aside: 'builtin-command', sidechain };
+  return { kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, slash: true, sidechain };
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content.slice(0, RESULT_HEAD);
+  if (!Array.isArray(content)) return '';
+  let out = '';
+  for (const block of content) {
+    if (isObject(block) && block.type === 'text' && typeof block.text === 'string') {
+      out += (out ? '\n' : '') + block.text.slice(0, RESULT_HEAD);
+      if (out.length >= RESULT_HEAD) break;
+    }
+  }
+  return out.slice(0, RESULT_HEAD);
+}
+
+function toolResult(block: Json, structured: unknown): ToolResult {
+  const text = stripPrivate(resultText(block.content));
+  let exitCode: number | null = null;
+  const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
+  if (m) exitCode = Number(m[1]);
+  const answers: ToolResult['answers'] = [];
+  let plan: string | null = null;
+  let taskId: string | null = null;
+  let tasks: ToolResult['tasks'] = null;
+  if (isObject(structured)) {
+    if (typeof structured.exitCode === 'number') exitCode = structured.exitCode;
+    if (isObject(structured.answers)) {
+      for (const [question, answer] of Object.entries(structured.answers)) {
+        if (typeof answer === 'string') answers.push({ question: stripPrivate(question), answer: stripPrivate(answer) });
+      }
+    }
+    if (typeof structured.plan === 'string') plan = stripPrivate(structured.plan);
+    if (isObject(structured.task) && typeof structured.task.id === 'string') taskId = structured.task.id;
+    if (Array.isArray(structured.tasks)) {
+      tasks = [];
+      for (const raw of structured.tasks) {
+        if (!isObject(raw) || typeof raw.id !== 'string') continue;
+        const [item] = readTodos([raw]) ?? [];
+        if (item) tasks.push({ ...item, id: raw.id });
+      }
+    }
+  }
+  return {
+    toolUseId: str(block.tool_use_id) ?? '',
+    isError: block.is_error === true,
+    text,
+    exitCode,
+    answers,
+    plan,
+    taskId,
+    tasks,
+  };
+}
+
+function assistantLine(v: Json, events: TranscriptEvent[], sidechain: boolean, cwd: string | null): TranscriptEvent[] {
+  const message = v.message;
+  if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
+  // API errors and "<synthetic>" placeholders are written as assistant turns but say nothing about the work.
+  if (v.isApiErrorMessage === true || message.model === '<synthetic>') {
+    events.push({ kind: 'ignored', lineType: 'assistant/synthetic' });
+    return events;
+  }
+  // Lines of one API message share message.id; old hand-written files may lack it.
+  const messageId = str(message.id) ?? str(v.uuid) ?? '';
+  const content = message.content;
+  if (typeof content === 'string') {
+    const text = stripPrivate(content).trim();
+    if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
+    return events;
+  }
+  if (!Array.isArray(content)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') {
+      const text = stripPrivate(block.text).trim();
+      if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
+    } else if (block.type === 'tool_use') {
+      const call = readToolCall(block);
+      if (call) events.push({ kind: 'tool-use', messageId, call, cwd, sidechain });
+    }
+  }
+  return events;
+}
+
+function systemLine(v: Json, events: TranscriptEvent[], sidechain: boolean): TranscriptEvent[] {
+  const subtype = str(v.subtype);
+  if (subtype === 'compact_boundary') {
+    const meta = isObject(v.compactMetadata) ? v.compactMetadata : {};
+    events.push({ kind: 'compact', trigger: str(meta.trigger) });
+  } else if (subtype === 'stop_hook_summary' || subtype === 'turn_duration') {
+    events.push({ kind: 'turn-end' });
+  } else if (subtype === 'local_command' && typeof v.content === 'string' && v.content.includes('<command-name>')) {
+    events.push(classifyUserText(v.content, false, sidechain));
+  } else {
+    events.push({ kind: 'ignored', lineType: `system/${subtype ?? ''}` });
+  }
+  return events;
+}

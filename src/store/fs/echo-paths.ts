@@ -1,0 +1,146 @@
+// Where every file lives (SPEC §3), and the guards that keep every write inside
+// the memory folders: safe names, and no symlink that leads out.
+import { homedir } from 'node:os';
+import { join, resolve, dirname, relative, isAbsolute, sep } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { EchoesError } from '../../core/errors.ts';
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+
+const SAFE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export function isSafeName(name: string): boolean {
+  return SAFE_NAME.test(name);
+}
+
+/** Refuses role and agent names that could leave the role folder or confuse the layout. */
+export function assertSafeName(name: string, what: 'role' | 'agent'): string {
+  if (!isSafeName(name)) {
+    throw new EchoesError(
+      'bad-name',
+      `invalid ${what} name ${JSON.stringify(name)}: use lower-case letters, digits and dashes (e.g. "reviewer")`,
+    );
+  }
+  if (what === 'role' && RESERVED_ROLE_NAMES.has(name)) {
+    throw new EchoesError('bad-name', `"${name}" is a folder of the store itself, not a role; choose another role name`);
+  }
+  return name;
+}
+
+/** Folders under .claude/echoes/ that belong to the store, never to a role. */
+export const RESERVED_ROLE_NAMES: ReadonlySet<string> = new Set(['memories']);
+
+export function isRoleName(name: string): boolean {
+  return isSafeName(name) && !RESERVED_ROLE_NAMES.has(name);
+}
+
+export interface EchoPaths {
+  project: string;
+  /** `.claude/echoes/` — all roles, the usage log and hook state. */
+  echoes: string;
+  configFile: string;
+  ephemeral: string;
+  archiveIndex: string;
+  memoriesDir: string;
+  usageLog: string;
+  logFile: string;
+  stateDir: string;
+  locksDir: string;
+  solutionsDir: string;
+  gitignore: string;
+  /** Roots that writes may touch, each with the folder its real path must stay in. */
+  writableRoots: Array<{ root: string; base: string }>;
+}
+
+export function echoPaths(project: string, config: Pick<EchoesConfig, 'sessionScope'>, home = homedir()): EchoPaths {
+  const root = resolve(project);
+  const echoes = join(root, '.claude', 'echoes');
+  const userScope = config.sessionScope === 'user';
+  // User scope follows recall-echo's layout under ~/.claude/ exactly.
+  const sessionRoot = userScope ? join(home, '.claude') : echoes;
+  const configFile = join(root, '.claude', 'rune-config.yml');
+  const gitignore = join(root, '.gitignore');
+  const solutionsDir = join(root, 'docs', 'solutions');
+  const writableRoots = [echoes, solutionsDir, configFile, gitignore].map((r) => ({ root: r, base: root }));
+  if (userScope) {
+    for (const name of ['EPHEMERAL.md', 'ARCHIVE.md', 'memories']) writableRoots.push({ root: join(sessionRoot, name), base: sessionRoot });
+  }
+  return {
+    project: root,
+    echoes,
+    configFile,
+    ephemeral: join(sessionRoot, 'EPHEMERAL.md'),
+    archiveIndex: join(sessionRoot, 'ARCHIVE.md'),
+    memoriesDir: join(sessionRoot, 'memories'),
+    usageLog: join(echoes, 'usage.jsonl'),
+    logFile: join(echoes, '.log'),
+    stateDir: join(echoes, '.state'),
+    locksDir: join(echoes, '.locks'),
+    solutionsDir,
+    gitignore,
+    writableRoots,
+  };
+}
+
+export function roleDir(paths: EchoPaths, role: string): string {
+  return join(paths.echoes, assertSafeName(role, 'role'));
+}
+export const memoryFile = (paths: EchoPaths, role: string) => join(roleDir(paths, role), 'MEMORY.md');
+export const knowledgeFile = (paths: EchoPaths, role: string) => join(roleDir(paths, role), 'knowledge.md');
+export const archiveDir = (paths: EchoPaths, role: string) => join(roleDir(paths, role), 'archive');
+export const findingsFile = (paths: EchoPaths, role: string, agent: string) =>
+  join(roleDir(paths, role), `${assertSafeName(agent, 'agent')}-findings.md`);
+
+function isWithin(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The real path of `p`, resolving symlinks in the part of it that exists. */
+function realPathOfPrefix(p: string, depth = 0): string {
+  let existing = p;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(existing), ...rest);
+    } catch {
+      // A dangling symlink does not resolve, yet a write through it lands where it points: judge it by that.
+      let link = false;
+      try { link = lstatSync(existing).isSymbolicLink(); } catch { /* not there at all */ }
+      if (link) {
+        if (depth >= 40) throw new EchoesError('unsafe-path', `refusing to write through a symlink loop at ${existing}`);
+        const target = resolve(realPathOfPrefix(dirname(existing), depth + 1), readlinkSync(existing));
+        return join(realPathOfPrefix(target, depth + 1), ...rest);
+      }
+      const parent = dirname(existing);
+      if (parent === existing) return p;
+      rest.unshift(existing.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      existing = parent;
+    }
+  }
+}
+
+/**
+ * Throws unless `target` lies inside one of the writable roots, both as
+ * written and after following symlinks. A symlink that points out is refused.
+ */
+export function assertWritable(paths: EchoPaths, target: string): string {
+  const abs = resolve(target);
+  const allowed = paths.writableRoots.find((r) => isWithin(abs, r.root));
+  if (!allowed) throw new EchoesError('unsafe-path', `refusing to write ${abs}: outside the memory folders`);
+  const real = realPathOfPrefix(abs);
+  const realRoot = realPathOfPrefix(allowed.root);
+  // The root itself must not be reached through a symlink either: with `.claude/echoes -> ../src`
+  // every memory write would land in src/.
+  const expectedRoot = join(realPathOfPrefix(allowed.base), relative(allowed.base, allowed.root));
+  if (!isWithin(real, realRoot) || realRoot !== expectedRoot) {
+    throw new EchoesError('unsafe-path', `refusing to write ${abs}: a symlink leads outside ${allowed.root}`);
+  }
+  try {
+    if (lstatSync(abs).isSymbolicLink()) {
+      throw new EchoesError('unsafe-path', `refusing to write through symlink ${abs}`);
+    }
+  } catch (err) {
+    if (err instanceof EchoesError) throw err;
+  }
+  return abs;
+}

@@ -1,0 +1,146 @@
+// A lock file per role (and one for the archive sequence). Consolidation and
+// `record` hold it while they read-modify-write, so concurrent sessions and
+// agents never lose each other's findings. A holder that was killed leaves a
+// lock naming a dead pid; the next taker recovers it.
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { EchoesError } from '../../core/errors.ts';
+import { assertWritable, type EchoPaths } from './echo-paths.ts';
+import { uniqueSuffix } from './unique-suffix.ts';
+
+export interface LockOptions {
+  /** Give up after this long (ms). Hooks keep this short. */
+  waitMs?: number;
+  /** A lock older than this is taken over even if its pid looks alive (pid reuse). */
+  staleMs?: number;
+  /** Where the lock file lives (default: the project's .claude/echoes/.locks/). */
+  dir?: string;
+}
+
+const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleepBuffer, 0, 0, ms);
+}
+
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryCreate(lockPath: string, token: string): boolean {
+  try {
+    const fd = openSync(lockPath, 'wx', 0o644);
+    try { writeSync(fd, token); } finally { closeSync(fd); }
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/**
+ * Removes a dead holder's lock, but only if it is still the very lock we judged dead.
+ * Recoverers take turns through a guard file: renaming the lock aside and back (the
+ * obvious alternative) leaves a moment with no lock file, in which a third process can
+ * take the lock, only to have the rename back replace its lock with someone else's.
+ */
+function recoverIfStale(lockPath: string, staleMs: number): void {
+  let content: string;
+  let judged: { ino: number; mtimeMs: number };
+  try {
+    content = readFileSync(lockPath, 'utf8');
+    judged = statSync(lockPath);
+  } catch {
+    return; // released meanwhile
+  }
+  const pid = Number(content.split(' ')[0]);
+  // An empty file is a taker killed between create and write: stale only once it has aged.
+  const dead = content === '' ? Date.now() - judged.mtimeMs > 2000 : !pidAlive(pid);
+  if (!dead && Date.now() - judged.mtimeMs < staleMs) return;
+  const guard = `${lockPath}.recover`;
+  if (!tryCreate(guard, `${process.pid}`)) {
+    // A recoverer needs the guard for a few system calls; one left for long was killed.
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 2000) unlinkSync(guard);
+    } catch { /* gone */ }
+    return;
+  }
+  try {
+    // Nobody else removes a stale lock while we hold the guard, so if it is unchanged now it is still the dead one.
+    const now = statSync(lockPath);
+    if (now.ino === judged.ino && now.mtimeMs === judged.mtimeMs && readFileSync(lockPath, 'utf8') === content) unlinkSync(lockPath);
+  } catch {
+    /* released meanwhile */
+  } finally {
+    try { unlinkSync(guard); } catch { /* gone */ }
+  }
+}
+
+// A hook must finish inside its time limit, and a synchronous lock wait
+// blocks its watchdog timer, so the runner sets a deadline that every wait
+// respects. Kept in the global symbol registry: the lazily loaded bundles each
+// carry their own copy of this module, and all of them must see it.
+const DEADLINE = Symbol.for('rune-echoes.lock-deadline');
+type WithDeadline = typeof globalThis & { [DEADLINE]?: number };
+
+/** True once the hook's deadline has passed: work that can wait should be left for later. */
+export function pastLockDeadline(): boolean {
+  return Date.now() > ((globalThis as WithDeadline)[DEADLINE] ?? Infinity);
+}
+
+/** No lock wait in this process goes past `epochMs` (the hook's budget). */
+export function setLockDeadline(epochMs: number): void {
+  (globalThis as WithDeadline)[DEADLINE] = epochMs;
+}
+
+function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
+  const waitMs = Math.max(0, Math.min(opts.waitMs ?? 10_000, ((globalThis as WithDeadline)[DEADLINE] ?? Infinity) - Date.now()));
+  const staleMs = opts.staleMs ?? 120_000;
+  const dir = opts.dir ?? paths.locksDir;
+  mkdirSync(assertWritable(paths, dir), { recursive: true });
+  const lockPath = join(dir, `${name}.lock`);
+  const token = `${process.pid} ${uniqueSuffix()} ${new Date().toISOString()}`;
+  const deadline = Date.now() + waitMs;
+  let delay = 5;
+  while (!tryCreate(lockPath, token)) {
+    recoverIfStale(lockPath, staleMs);
+    // A dead holder's lock just removed is ours to take, even with no time left to wait.
+    if (tryCreate(lockPath, token)) break;
+    if (Date.now() > deadline) {
+      throw new EchoesError('locked', `${name} is locked by another process (${lockPath}); try again in a moment`);
+    }
+    sleep(delay + Math.floor(Math.random() * delay));
+    delay = Math.min(delay * 2, 100);
+  }
+  return { lockPath, token };
+}
+
+function release(lockPath: string, token: string): void {
+  // Release only our own lock; if it was (wrongly) recovered from us, leave the new holder's.
+  try {
+    if (readFileSync(lockPath, 'utf8') === token) unlinkSync(lockPath);
+  } catch { /* already gone */ }
+}
+
+export function withLock<T>(paths: EchoPaths, name: string, fn: () => T, opts: LockOptions = {}): T {
+  const { lockPath, token } = acquire(paths, name, opts);
+  try {
+    return fn();
+  } finally {
+    release(lockPath, token);
+  }
+}
+
+export async function withLockAsync<T>(paths: EchoPaths, name: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
+  const { lockPath, token } = acquire(paths, name, opts);
+  try {
+    return await fn();
+  } finally {
+    release(lockPath, token);
+  }
+}

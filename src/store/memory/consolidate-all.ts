@@ -1,0 +1,49 @@
+// Consolidates every role that has findings waiting (Stop, SubagentStop) or,
+// between sessions, every role over its line limit too (SessionStart,
+// SessionEnd: with pruning). The consolidation code is loaded only when some
+// role has work.
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import type { ConsolidationReport } from './echo-store.ts';
+import type { RoleSummary } from './entry-cache.ts';
+import { listFindingsFiles, listRoles } from './role-listing.ts';
+import { readUsage } from '../usage/usage-log.ts';
+
+export interface ConsolidateAllResult {
+  reports: ConsolidationReport[];
+  /** One line per problem, for the log: a broken role, a findings file kept for its extra text. */
+  errors: string[];
+}
+
+/**
+ * `prune: false` touches only roles with findings files (the hot path);
+ * `prune: true` also visits roles whose MEMORY.md is over the limit, judged
+ * from the entry cache's line counts (`summaries`, when the caller has them).
+ */
+export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now: Date, prune: boolean, summaries?: RoleSummary[]): Promise<ConsolidateAllResult> {
+  // Line counts come from the entry cache, read once (not once per role).
+  if (prune && !summaries) summaries = await (await import('./entry-cache.ts')).roleSummaries(paths);
+  const lines = new Map((summaries ?? []).map((s) => [s.role, s.lines]));
+  const work: string[] = [];
+  for (const role of listRoles(paths)) {
+    const pending = listFindingsFiles(paths, role).length > 0;
+    const over = prune && !pending && (lines.get(role) ?? 0) > config.memoryMaxLines;
+    if (pending || over) work.push(role);
+  }
+  const reports: ConsolidationReport[] = [];
+  const errors: string[] = [];
+  if (work.length === 0) return { reports, errors };
+  const { consolidateRole } = await import('./echo-store.ts');
+  const events = prune ? readUsage(paths) : [];
+  for (const role of work) {
+    try {
+      const report = consolidateRole(paths, config, role, { now, prune, events });
+      reports.push(report);
+      for (const kept of report.keptUnparsed ?? []) errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
+    } catch (err) {
+      // One broken role must not stop the others.
+      errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return { reports, errors };
+}

@@ -1,0 +1,38 @@
+// Closing what earlier sessions left open.
+// - Ended sessions keep their last span in their state, so a `--resume`
+//   followed by /compact checkpoints it together with the new turns. The
+//   next session's end (or `search`) writes it as the final archive log.
+// - A session that never ended (crash, kill) is recovered at the next start
+//   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
+//   become the summary handed on, and its span a `recovery` archive log.
+import { renderEphemeral } from '../../core/session/session-records.ts';
+import { isEmptySummary } from '../../core/session/summary-merge.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
+import { pruneEndedStates, type SessionScan } from './session-state.ts';
+
+/** Writes the final archive logs of sessions that ended (other than the one running). */
+export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date): Promise<void> {
+  for (const s of scan.pendingFinal) {
+    await advanceSession(paths, s, now, [], (state) => checkpointSpan(paths, state, 'session-end', now).state);
+  }
+  // Once per finished session is often enough to keep the settled states bounded.
+  if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
+}
+
+export async function recoverCrashedSessions(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void): Promise<string | null> {
+  const [latest, ...older] = scan.unfinished;
+  // Older unfinished sessions get their archive log but are not handed on.
+  for (const s of older) {
+    await advanceSession(paths, s, now, [], (state) => ({ ...checkpointSpan(paths, state, 'recovery', now).state, ended: true }));
+  }
+  if (latest) {
+    const state = await advanceSession(paths, latest, now, [], (s) => ({ ...checkpointSpan(paths, s, 'recovery', now).state, ended: true }));
+    if (state.draft && !isEmptySummary(state.draft)) {
+      log(`recovered the summary of session ${latest.sessionId}, which did not end cleanly`);
+      return renderEphemeral(state.draft);
+    }
+  }
+  return null;
+}
+

@@ -1,0 +1,141 @@
+// Streams a Claude Code transcript from a byte offset into a SessionSummary.
+//
+// Transcripts reach tens of megabytes, and hooks have tight time limits, so
+// the file is never read whole: chunks are split on newline bytes and each
+// complete line is folded into the summary at once. Offsets are byte offsets
+// (not characters): `endOffset` is just past the last complete line consumed,
+// so a line still being written is left for the next read.
+
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createSummaryBuilder, type SessionSummary } from '../../core/session/session-summary.ts';
+import { EchoesError } from '../../core/errors.ts';
+
+export interface ReadTranscriptOptions {
+  /** Byte offset to start at (a previous read's endOffset). Past the end of a replaced file: reads from 0. */
+  fromOffset?: number;
+  /** Entry ids/titles to look for in the conversation text (see SessionSummary.namedTerms). */
+  watchTerms?: string[];
+  /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
+  maxBytes?: number;
+}
+
+export interface ReadTranscriptResult {
+  summary: SessionSummary;
+  /** Byte offset just after the last complete line consumed. */
+  endOffset: number;
+  /** Complete lines consumed by this read (blank lines included). */
+  lineCount: number;
+}
+
+// One line longer than this is skipped rather than buffered: a runaway line
+// must not be able to take the hook's memory with it.
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+function isWholeJsonObject(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function readTranscript(path: string, opts: ReadTranscriptOptions = {}): Promise<ReadTranscriptResult> {
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new EchoesError('unreadable', `transcript is not a file: ${path}`);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof EchoesError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new EchoesError('not-found', `transcript not found: ${path}`);
+    throw new EchoesError('unreadable', `cannot read transcript ${path}: ${code ?? String(err)}`);
+  }
+
+  let start = Math.max(0, Math.floor(opts.fromOffset ?? 0));
+  if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
+  const builder = createSummaryBuilder({ watchTerms: opts.watchTerms });
+  let endOffset = start;
+  let lineCount = 0;
+  const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;
+  // Lines must end within the budget, except the first one: a line longer than
+  // the whole budget is still consumed, or a caller with a small budget would
+  // be stuck on it forever.
+  const budgetEnd = start + limit;
+  if (size <= start || limit === 0) return { summary: builder.finish(), endOffset, lineCount };
+
+  let pieces: Buffer[] = [];
+  let pieceBytes = 0;
+  let overlong = false;
+  let position = start; // offset of the first byte of the current chunk
+  let stopped = false;
+
+  // The size is fixed now, so a file that grows while it is read reads consistently.
+  const stream = createReadStream(path, { start, end: size - 1, highWaterMark: 256 * 1024 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let from = 0;
+      while (from < chunk.length) {
+        const nl = chunk.indexOf(NEWLINE, from);
+        if (nl < 0) {
+          if (!overlong) {
+            pieces.push(chunk.subarray(from));
+            pieceBytes += chunk.length - from;
+            if (pieceBytes > MAX_LINE_BYTES) {
+              overlong = true;
+              pieces = [];
+              pieceBytes = 0;
+            }
+          }
+          break;
+        }
+        const lineEnd = position + nl + 1;
+        if (lineCount > 0 && lineEnd > budgetEnd) {
+          stopped = true;
+          break;
+        }
+        if (overlong) {
+          builder.addLine('\u0000overlong'); // counted as an unreadable line
+        } else {
+          const part = chunk.subarray(from, nl);
+          const bytes = pieces.length === 0 ? part : Buffer.concat([...pieces, part]);
+          builder.addLine(bytes.toString('utf8'));
+        }
+        pieces = [];
+        pieceBytes = 0;
+        overlong = false;
+        lineCount++;
+        endOffset = lineEnd;
+        from = nl + 1;
+      }
+      position += chunk.length;
+      // Any newline still to come lies past the budget.
+      if (stopped || (lineCount > 0 && position >= budgetEnd)) {
+        stopped = true;
+        break;
+      }
+    }
+    // A last line without its newline is normally still being written. One
+    // that is already a whole JSON object is complete (no proper prefix of a
+    // JSON object parses as one), so a file that just lacks the final newline
+    // loses nothing.
+    if (!stopped && pieces.length > 0 && !overlong && (lineCount === 0 || size <= budgetEnd)) {
+      const text = Buffer.concat(pieces).toString('utf8');
+      if (isWholeJsonObject(text)) {
+        builder.addLine(text);
+        lineCount++;
+        endOffset = size;
+      }
+    }
+  } catch (err) {
+    throw new EchoesError('unreadable', `cannot read transcript ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  } finally {
+    stream.destroy();
+  }
+  return { summary: builder.finish(), endOffset, lineCount };
+}
