@@ -3,6 +3,7 @@
 import { isLayer, type EchoEntry, type Layer } from '../core/entry/echo-entry.ts';
 import { slugifyTitle } from '../core/entry/entry-ids.ts';
 import { EchoesError } from '../core/errors.ts';
+import { oneLine } from '../core/text.ts';
 import { stringOpt } from './cli-context.ts';
 
 export const ENTRY_OPTIONS = {
@@ -35,7 +36,6 @@ export function parseLayer(raw: string | undefined, fallback: Layer): Layer {
   return raw;
 }
 
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export function entryFromOptions(values: Record<string, unknown>, learningWords: string[], opts: { today: string; defaultLayer: Layer; defaultSource: string }): EchoEntry {
   const learning = oneLine(learningWords.join(' '));

@@ -1,6 +1,59 @@
-// Deterministic string order by code point. Used instead of localeCompare,
-// whose first call loads ICU collation data (milliseconds on a hook's hot
-// path) and whose order depends on the machine's locale.
+// Small text helpers with one meaning each, shared by every layer. Pure and
+// linear in the input: transcripts hold megabyte-long strings, so nothing
+// here may backtrack.
+
+/**
+ * Deterministic string order by code point. Used instead of localeCompare,
+ * whose first call loads ICU collation data (milliseconds on a hook's hot
+ * path) and whose order depends on the machine's locale.
+ */
 export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Collapses all whitespace (line breaks included) to single spaces and trims. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Replaces each line break (CRLF, LF or a lone CR) with one space; every other character stays. */
+export function withoutLineBreaks(text: string): string {
+  return text.replace(/\r\n|\r|\n/g, ' ');
+}
+
+/** True for a string of only whitespace (or nothing). */
+export function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+/**
+ * At most `max` characters, ending with … when cut. Never splits a surrogate
+ * pair; ends at a word boundary when one is close (within the last 30%), and
+ * drops punctuation left dangling before the ellipsis.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, Math.max(1, max - 1));
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  const space = cut.lastIndexOf(' ');
+  if (space > max * 0.7) cut = cut.slice(0, space);
+  return `${cut.replace(/[\s,;:.…–—-]+$/, '')}…`;
+}
+
+/** Token estimate used across the plugin (SPEC §8): characters ÷ 4, rounded up. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/** Role, agent and entry-store names (SPEC §3): lower-case letters, digits and dashes, at most 64. */
+export const SAFE_NAME_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+export function isSafeName(name: string): boolean {
+  return SAFE_NAME_RE.test(name);
+}
+
+/** "1 entry", "3 entries": a count with its noun in the right number. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
 }

@@ -158,7 +158,7 @@ test('a checkpoint re-run after a kill finds its log instead of writing the span
   const tp = makeTempProject(t);
   const { checkpointSpan } = await import('../../src/store/session/session-lifecycle.ts');
   const { newSessionState } = await import('../../src/store/session/session-state.ts');
-  const { emptySummary } = await import('../../src/core/session/summary-merge.ts');
+  const { emptySummary } = await import('../../src/core/session/summary-model.ts');
   const span = { ...emptySummary(), sessionId: 'sess-k', firstTs: '2026-11-22T10:00:00.000Z', lastTs: '2026-11-22T10:05:00.000Z', requests: ['Rename the loader'] };
   const state = { ...newSessionState('sess-k', '/t.jsonl', NOW), span };
   const first = checkpointSpan(tp.paths, state, 'session-end', NOW);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { countLines, documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
-import { estimateTokens } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import { estimateTokens } from '../../src/core/text.ts';
 import { echoPaths } from '../../src/store/fs/echo-paths.ts';
 import { compressKnowledgeFile, consolidateRole, pruneRole } from '../../src/store/memory/echo-store.ts';
 import { makeEntry } from '../unit/entry-arbitrary.ts';

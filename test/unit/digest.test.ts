@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildDigest, DIGEST_NOTE, estimateTokens, neutralise, type DigestEntry, type DigestInput, MAX_LESSONS } from '../../src/core/recall/digest.ts';
+import { estimateTokens } from '../../src/core/text.ts';
+import { buildDigest, DIGEST_NOTE, neutralise, type DigestEntry, type DigestInput, MAX_LESSONS } from '../../src/core/recall/digest.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const OPEN = `<rune-echoes note="${DIGEST_NOTE}">`;

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EchoesError } from '../../src/core/errors.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
-import { assertSafeName, assertWritable, echoPaths, findingsFile, isSafeName, memoryFile, roleDir } from '../../src/store/fs/echo-paths.ts';
+import { assertSafeName, assertWritable, echoPaths, findingsFile, memoryFile, roleDir } from '../../src/store/fs/echo-paths.ts';
+import { isSafeName } from '../../src/core/text.ts';
 import { writeFileAtomic, appendLine, createFileExclusive } from '../../src/store/fs/atomic-file.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 

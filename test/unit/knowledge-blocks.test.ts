@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { documentEntries, parseEchoDocument, renderEntry as renderDocumentEntry } from '../../src/core/entry/echo-document.ts';
-import { compressKnowledge, estimateTokens, evidenceRefs, firstSentence } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import { compressKnowledge, evidenceRefs, firstSentence } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import { estimateTokens } from '../../src/core/text.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 

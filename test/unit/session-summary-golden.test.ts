@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
-import { renderSummaryLine, renderSummaryMarkdown, summaryTopics, type SessionSummary } from '../../src/core/session/session-summary.ts';
+import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
+import type { SessionSummary } from '../../src/core/session/summary-model.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const realdata = join(repoRoot, '../shared/realdata/transcripts');

@@ -1,27 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
-import { stripPrivate, truncate, splitSentences } from '../../src/core/session/summary-text.ts';
+import { splitSentences } from '../../src/core/session/summary-text.ts';
 import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '../../src/core/session/summary-decisions.ts';
 import { commandFamily, normalizeCommand } from '../../src/core/session/summary-commands.ts';
-
-test('truncate ends with one ellipsis and never splits a surrogate pair', () => {
-  fc.assert(
-    fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.integer({ min: 2, max: 150 }), (text, max) => {
-      const out = truncate(text, max);
-      assert.ok(out.length <= max);
-      assert.ok(!out.endsWith('……'));
-      assert.ok(!/[\uD800-\uDBFF]$/.test(out.replace(/…$/, '')));
-    }),
-  );
-  assert.equal(truncate('short', 10), 'short');
-  assert.equal(truncate('one two three four five', 15), 'one two three…');
-});
-
-test('stripPrivate removes closed spans and everything after an unclosed tag', () => {
-  assert.equal(stripPrivate('a <private>x</private> b <Private>y</PRIVATE> c'), 'a   b   c');
-  assert.equal(stripPrivate('keep <private>drop all of this'), 'keep ');
-});
 
 test('sentences split at sentence ends and lines, list markers dropped', () => {
   assert.deepEqual(splitSentences('First one. Second `x` one.\n- item\n1. step'), ['First one.', 'Second `x` one.', 'item', 'step']);

@@ -2,14 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import {
-  createSummaryBuilder,
-  renderSummaryLine,
-  renderSummaryMarkdown,
-  summaryTopics,
-  SUMMARY_LIMITS,
-  type SessionSummary,
-} from '../../src/core/session/session-summary.ts';
+import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
+import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
+import { SUMMARY_LIMITS, type SessionSummary } from '../../src/core/session/summary-model.ts';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { emptySummary, isEmptySummary, mergeSummaries } from '../../src/core/session/summary-merge.ts';
-import type { SessionSummary, SummaryCommand } from '../../src/core/session/session-summary.ts';
+import { mergeSummaries } from '../../src/core/session/summary-merge.ts';
+import { emptySummary, isEmptySummary } from '../../src/core/session/summary-model.ts';
+import type { SessionSummary, SummaryCommand } from '../../src/core/session/summary-model.ts';
 
 function part(over: Partial<SessionSummary> = {}): SessionSummary {
   return { ...emptySummary(), ...over };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
-import { SUMMARY_LIMITS } from '../../src/core/session/session-summary.ts';
+import { SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
 
 // A 50 MB transcript of many turns, each with long text, a command, an edit and a long result.
 function writeBigTranscript(path: string, targetBytes: number): number {

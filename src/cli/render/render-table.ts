@@ -1,10 +1,9 @@
 // Plain-text tables for people: columns padded to the widest cell, long cells
 // clipped so a row stays on one line.
 
-export function clipCell(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
-}
+import { clip, oneLine } from '../../core/text.ts';
+
+export const clipCell = (text: string, max: number): string => clip(oneLine(text), max);
 
 export function renderTable(headers: string[], rows: string[][], maxWidths: number[] = []): string {
   const cells = rows.map((r) => r.map((c, i) => clipCell(c, maxWidths[i] ?? 60)));

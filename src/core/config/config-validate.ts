@@ -1,6 +1,7 @@
 // Checks a parsed config document (SPEC §13). Kept apart from the YAML parser
 // so a cached document can be checked again without loading it.
 import { defaultConfig, type EchoesConfig } from './config-defaults.ts';
+import { isSafeName } from '../text.ts';
 export interface ConfigResult {
   config: EchoesConfig;
   warnings: string[];
@@ -17,7 +18,6 @@ const wholeNumber = (min: number, max: number) => (v: unknown) =>
 const positiveInt = (max: number) => wholeNumber(1, max);
 const stringList = (v: unknown) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings';
-const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 const KEYS: Record<string, KeySpec> = {
   version_controlled: { field: 'versionControlled', check: isBool },
@@ -32,7 +32,7 @@ const KEYS: Record<string, KeySpec> = {
   relevance_window: { field: 'relevanceWindow', check: positiveInt(10_000) },
   roles: {
     field: 'roles',
-    check: (v) => (stringList(v) === null && (v as string[]).every((r) => NAME.test(r)) ? null : 'a list of role names like [planner, reviewer]'),
+    check: (v) => (stringList(v) === null && (v as string[]).every(isSafeName) ? null : 'a list of role names like [planner, reviewer]'),
   },
   ignore: { field: 'ignore', check: stringList },
   renames: {

@@ -15,8 +15,9 @@ import {
   renderEntryLines, splitInlineFields, splitKindTitle,
 } from './entry-fields.ts';
 import { slugifyTitle, uniqueId } from './entry-ids.ts';
+import { isBlank } from '../text.ts';
 import {
-  type EntryForm, type Line, type Segment, LEGACY_DATE_RE, LEGACY_RE, canonicalHeading, countLines, isBlank, scan, splitLines, withoutClosingHashes,
+  type EntryForm, type Line, type Segment, LEGACY_DATE_RE, LEGACY_RE, canonicalHeading, countLines, scan, splitLines, withoutClosingHashes,
 } from './echo-scan.ts';
 
 export { countLines } from './echo-scan.ts';

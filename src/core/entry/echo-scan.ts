@@ -3,6 +3,7 @@
 // and cuts the file into segments (entries and the text between them). One
 // linear pass; no regex here can backtrack beyond one line.
 import { type ParseIssue, parseFieldLine, splitInlineFields } from './entry-fields.ts';
+import { isBlank } from '../text.ts';
 
 /** canonical: `### [date] Kind: Title` + field lines; inline: the seed's one-line paste; legacy: Rune's `## Inscribed — Title`. */
 export type EntryForm = 'canonical' | 'inline' | 'legacy';
@@ -50,9 +51,6 @@ export function countLines(text: string): number {
   return last < text.length ? n + 1 : n;
 }
 
-export function isBlank(text: string): boolean {
-  return text.trim() === '';
-}
 
 /** First character after leading spaces and tabs: a cheap gate before any regex runs on a line. */
 function leadChar(text: string): string {

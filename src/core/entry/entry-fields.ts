@@ -5,6 +5,7 @@
 
 import { type EchoEntry, type EntryStatus, type Layer, isLayer } from './echo-entry.ts';
 import { isValidId, slugifyTitle } from './entry-ids.ts';
+import { isBlank, withoutLineBreaks } from '../text.ts';
 
 export interface ParseIssue {
   code: string;
@@ -53,7 +54,7 @@ export function parseFieldLine(content: string): FieldLine | null {
 }
 
 export function formatField(name: string, value: string, bullet = true): string {
-  return `${bullet ? '- ' : ''}**${name}**: ${oneLine(value)}`;
+  return `${bullet ? '- ' : ''}**${name}**: ${withoutLineBreaks(value)}`;
 }
 
 // Matches start at the dash (the blank before it is checked by lookbehind) so a
@@ -297,7 +298,7 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
 
 /** Canonical v2 lines of an entry (no line endings): heading, `- **id**:` first, then fields, then the learning as bullets. */
 export function renderEntryLines(entry: EchoEntry): string[] {
-  const head = `${entry.date ? `[${entry.date}] ` : ''}${entry.kind ? `${oneLine(entry.kind)}:${entry.title ? ' ' : ''}` : ''}${oneLine(entry.title)}`;
+  const head = `${entry.date ? `[${entry.date}] ` : ''}${entry.kind ? `${withoutLineBreaks(entry.kind)}:${entry.title ? ' ' : ''}` : ''}${withoutLineBreaks(entry.title)}`;
   const lines = [`### ${head}`.trimEnd(), formatField('id', entry.id), formatField('layer', entry.layer)];
   if (entry.source) lines.push(formatField('source', entry.source));
   lines.push(formatField('confidence', formatConfidence(entry.confidence)));
@@ -317,10 +318,3 @@ export function renderEntryLines(entry: EchoEntry): string[] {
   return lines.concat(learning);
 }
 
-function oneLine(value: string): string {
-  return value.replace(/\r\n|\r|\n/g, ' ');
-}
-
-function isBlank(line: string): boolean {
-  return line.trim() === '';
-}

@@ -17,10 +17,6 @@ export interface KnowledgeBlock {
   lines: string[];
 }
 
-/** Token estimate used across the plugin (SPEC §8): characters ÷ 4. */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
 
 const MAX_PER_BLOCK = 4; // a header line plus up to four learning lines = 5 lines
 const MAX_SENTENCE = 200;

@@ -5,6 +5,9 @@
 
 import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
 import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath } from './path-ignore.ts';
+import { removePrivate } from './private-spans.ts';
+
+export { removePrivate } from './private-spans.ts';
 
 export interface Redaction {
   kind: string;
@@ -122,37 +125,6 @@ function sumRedactions(lists: Redaction[][]): Redaction[] {
   const counts = new Map<string, number>();
   for (const list of lists) for (const r of list) counts.set(r.kind, (counts.get(r.kind) ?? 0) + r.count);
   return [...counts].map(([kind, count]) => ({ kind, count }));
-}
-
-// ---- private spans --------------------------------------------------------
-
-const PRIVATE_TAG = /<(\/?)private\b[^<>]{0,100}>/gi;
-
-/**
- * Drops `<private>…</private>`, nesting included; an unclosed tag hides the
- * rest of the text, because the writer meant none of it to be kept. A stray
- * closing tag outside any span is left alone.
- */
-export function removePrivate(text: string): { text: string; removed: number } {
-  let out = '';
-  let at = 0;
-  let depth = 0;
-  let removed = 0;
-  for (const m of text.matchAll(PRIVATE_TAG)) {
-    const closing = m[1] === '/';
-    if (!closing) {
-      if (depth === 0) {
-        out += text.slice(at, m.index);
-        removed++;
-      }
-      depth++;
-    } else if (depth > 0) {
-      depth--;
-      if (depth === 0) at = m.index + m[0].length;
-    }
-  }
-  if (removed === 0) return { text, removed };
-  return { text: depth > 0 ? out : out + text.slice(at), removed };
 }
 
 // ---- spans ----------------------------------------------------------------

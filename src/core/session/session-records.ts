@@ -1,7 +1,8 @@
 // The texts written from session summaries (SPEC §13): EPHEMERAL.md, archive
 // logs and their ARCHIVE.md lines. Every one passes the security filter.
 import { filterSecrets } from '../security/secret-filter.ts';
-import { renderSummaryMarkdown, summaryTopics, type SessionSummary } from './session-summary.ts';
+import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
+import type { SessionSummary } from './summary-model.ts';
 
 /** A summary with every captured text passed through the filter, before it is stored anywhere. */
 export function filterSummary(s: SessionSummary): SessionSummary {

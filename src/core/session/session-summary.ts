@@ -8,58 +8,11 @@ import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '.
 import { CandidatePool, pickDiverse, type Candidate } from './summary-pool.ts';
 import { RequestLog } from './summary-requests.ts';
 import { TodoState } from './summary-todos.ts';
-import { dedupeKey, oneLine, truncate } from './summary-text.ts';
+import { clip, oneLine } from '../text.ts';
+import { dedupeKey } from './summary-text.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { absolutePath, relativePath } from '../transcript/transcript-tools.ts';
-
-export { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
-
-export interface SummaryCommand {
-  command: string;
-  /** True when the last run of this command failed (error result or exit code ≠ 0). */
-  failed: boolean;
-  count: number;
-  /** How many runs failed; with `failed: false` that reads "failed N×, then passed". */
-  failures?: number;
-}
-
-export interface SessionSummary {
-  sessionId: string | null;
-  cwd: string | null;
-  branch: string | null;
-  firstTs: string | null;
-  lastTs: string | null;
-  requests: string[];
-  decisions: string[];
-  filesEdited: string[];
-  filesRead: string[];
-  commands: SummaryCommand[];
-  openTodos: string[];
-  unresolved: string[];
-  /** Non-blank lines seen. */
-  lines: number;
-  /** Lines that could not be read (not JSON, no type, malformed message). */
-  skippedLines: number;
-  /** The watch terms the user's or assistant's text named, in the order given. */
-  namedTerms: string[];
-  /** Grep/Glob patterns, first few. */
-  searches?: string[];
-  /** True when this span wrote a todo list: then `openTodos` is the current state even when empty. */
-  todosSeen?: boolean;
-}
-
-export const SUMMARY_LIMITS = {
-  requests: 8,
-  firstRequests: 3,
-  decisions: 10,
-  files: 30,
-  commands: 12,
-  openTodos: 10,
-  unresolved: 6,
-  searches: 6,
-  requestChars: 200,
-  todoChars: 140,
-} as const;
+import { SUMMARY_LIMITS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
 
 // Working-set caps: a pathological transcript cannot grow memory past these.
 const PENDING_CAP = 256;
@@ -154,7 +107,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     const conclusion = condenseConclusion(text);
     if (conclusion && !turnFromNotification) lastConclusion = addCandidate(pool, conclusion, 5);
     const tail = text.trim().split('\n').filter((l) => l.trim()).pop() ?? '';
-    pendingQuestion = /\?\s*\**\s*$/.test(tail) ? truncate(oneLine(tail.replace(/\*\*/g, '')), 160) : null;
+    pendingQuestion = /\?\s*\**\s*$/.test(tail) ? clip(oneLine(tail.replace(/\*\*/g, '')), 160) : null;
   }
 
   function showPath(path: string, lineCwd: string | null): string {
@@ -167,7 +120,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (path && call.file?.access === 'read') activity.touchFile(path, 'read');
     if (call.search && searches.length < SUMMARY_LIMITS.searches) {
       const where = call.search.path ? ` in ${showPath(call.search.path, lineCwd)}` : '';
-      const text = truncate(oneLine(`${call.search.pattern}${where}`), 80);
+      const text = clip(oneLine(`${call.search.pattern}${where}`), 80);
       if (!searches.includes(text)) searches.push(text);
     }
     if (call.todos) todos.write(call.todos, sidechain);
@@ -209,7 +162,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     if (!r.isError) todos.onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {
-      addCandidate(pool, truncate(`${oneLine(question)} → ${oneLine(answer)}`, 220), 7);
+      addCandidate(pool, clip(`${oneLine(question)} → ${oneLine(answer)}`, 220), 7);
     }
     if (call.name === 'ExitPlanMode' && !r.isError) planDecision(call.plan ?? r.plan ?? lastPlanFile);
   }
@@ -338,13 +291,13 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
 
     const asked = requests.list();
     if (useSide && asked.length === 0 && sideFirstPrompt) {
-      asked.push(truncate(`(subagent) ${oneLine(sideFirstPrompt)}`, SUMMARY_LIMITS.requestChars));
+      asked.push(clip(`(subagent) ${oneLine(sideFirstPrompt)}`, SUMMARY_LIMITS.requestChars));
     }
 
     const openTodos = todos.open(useSide, SUMMARY_LIMITS.openTodos, SUMMARY_LIMITS.todoChars);
 
     if (pendingQuestion) unresolved.push(`Claude asked: ${pendingQuestion}`);
-    if (interruptedRequest) unresolved.push(`Interrupted: ${truncate(interruptedRequest, 160)}`);
+    if (interruptedRequest) unresolved.push(`Interrupted: ${clip(interruptedRequest, 160)}`);
     for (const r of activity.stillFailing(3)) unresolved.push(`\`${r.command}\` failed on its last run`);
 
     return {

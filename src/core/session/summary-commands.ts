@@ -1,7 +1,7 @@
 // Shell commands as a person would list them: one line, no cd prefix, no
 // redirections, commit messages elided so twenty commits count as one row.
 
-import { oneLine, truncate } from './summary-text.ts';
+import { clip, oneLine } from '../text.ts';
 
 export const COMMAND_MAX = 100;
 
@@ -29,7 +29,7 @@ export function normalizeCommand(command: string, cwd: string | null): string {
 
 /** The normalized command cut to a display length. */
 export function displayCommand(normalized: string): string {
-  return truncate(normalized, COMMAND_MAX);
+  return clip(normalized, COMMAND_MAX);
 }
 
 /** "mix test", "git push", "npm run build": what a re-run of the same check shares. */

@@ -3,7 +3,8 @@
 // shapes (plans, commit messages, wrap-up lists) are scored, and the best few
 // are kept. Scores are small integers so ties resolve by position, stably.
 
-import { oneLine, plainMarkdown, splitSentences, stripCodeFences, truncate } from './summary-text.ts';
+import { clip, oneLine } from '../text.ts';
+import { plainMarkdown, splitSentences, stripCodeFences } from './summary-text.ts';
 
 export const DECISION_MAX_CHARS = 220;
 
@@ -90,7 +91,7 @@ export function cueSentences(text: string): Array<{ text: string; score: number;
     const score = scoreSentence(s) + boost;
     boost = ANNOUNCES_CAUSE.test(s) && s.length < 60 ? 3 : 0;
     if (score >= CUE_THRESHOLD && !/^I see the (issue|problem)\.?$/i.test(s)) {
-      out.push({ text: truncate(s, DECISION_MAX_CHARS), score, cue: mainCue(s) });
+      out.push({ text: clip(s, DECISION_MAX_CHARS), score, cue: mainCue(s) });
     }
   }
   return out;
@@ -130,12 +131,12 @@ export function condenseConclusion(text: string): string | null {
       if (cells.length === 0) {
         tableHeader = false; // the separator: rows after it are data
       } else if (!tableHeader && items.length < 3) {
-        items.push(truncate(cells.join(' · '), 90));
+        items.push(clip(cells.join(' · '), 90));
       }
       continue;
     }
     if (isListLine(line)) {
-      if (!indented && items.length < 3) items.push(truncate(oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '')), 90));
+      if (!indented && items.length < 3) items.push(clip(oneLine(line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '')), 90));
       continue;
     }
     if (headline || items.length > 0) {
@@ -145,12 +146,12 @@ export function condenseConclusion(text: string): string | null {
     const kept = splitSentences(line).filter((s) => !FILLER.test(s) && !ANNOUNCE.test(s) && !NARRATION.test(s));
     if (kept.length > 0) headline = oneLine(kept.slice(0, 2).join(' '));
   }
-  if (!headline) return items.length > 0 ? truncate(items.join('; '), DECISION_MAX_CHARS) : null;
+  if (!headline) return items.length > 0 ? clip(items.join('; '), DECISION_MAX_CHARS) : null;
   headline = headline.replace(/[:：\s]+$/, '');
   // A turn that ends by asking the user decided nothing yet (the question is reported as open).
   if (items.length === 0 && /\?$/.test(headline)) return null;
   const joined = items.length > 0 ? `${headline.replace(/[.!]$/, '')}: ${items.join('; ')}` : headline;
-  return truncate(joined, DECISION_MAX_CHARS);
+  return clip(joined, DECISION_MAX_CHARS);
 }
 
 /** "Plan: <title> — <first point>" from ExitPlanMode plan text. */
@@ -175,7 +176,7 @@ export function planHeadline(plan: string): string | null {
   if (!detail) detail = lines.find((l) => l !== titleLine && !/^#{1,6}\s/.test(l)) ?? '';
   const first = (splitSentences(plainMarkdown(detail))[0] ?? '').replace(/[:：]$/, '');
   const text = first ? `Plan: ${title} — ${first}` : `Plan: ${title}`;
-  return truncate(oneLine(text), DECISION_MAX_CHARS);
+  return clip(oneLine(text), DECISION_MAX_CHARS);
 }
 
 /** The subject line of a `git commit -m …` command, or null when there is none. */
@@ -190,5 +191,5 @@ export function commitSubject(command: string): string | null {
     subject = (m?.[1] ?? m?.[2] ?? '').split('\n')[0] ?? '';
   }
   subject = oneLine(subject.replace(/\\"/g, '"'));
-  return subject ? truncate(subject, 120) : null;
+  return subject ? clip(subject, 120) : null;
 }

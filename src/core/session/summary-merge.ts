@@ -1,7 +1,7 @@
 // Session summaries are built incrementally: each hook reads only the part
 // of the transcript that is new since the last one, summarises it, and
 // merges it into the running draft kept in the session's state file.
-import type { SessionSummary, SummaryCommand } from './session-summary.ts';
+import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 
 const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, unresolved: 8, terms: 200 };
 
@@ -28,18 +28,6 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
   const out = [...b];
   for (const f of a) if (!out.includes(f)) out.push(f);
   return out.slice(0, cap);
-}
-
-export function emptySummary(): SessionSummary {
-  return {
-    sessionId: null, cwd: null, branch: null, firstTs: null, lastTs: null,
-    requests: [], decisions: [], filesEdited: [], filesRead: [], commands: [], openTodos: [], unresolved: [],
-    lines: 0, skippedLines: 0, namedTerms: [],
-  };
-}
-
-export function isEmptySummary(s: SessionSummary): boolean {
-  return s.requests.length + s.decisions.length + s.filesEdited.length + s.filesRead.length + s.commands.length + s.openTodos.length === 0;
 }
 
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {

@@ -1,7 +1,8 @@
 // The user's requests as a bounded log: the opening asks and the latest ones
 // both matter to whoever picks the work up; the middle of a long session can go.
 
-import { dedupeKey, oneLine, truncate } from './summary-text.ts';
+import { clip, oneLine } from '../text.ts';
+import { dedupeKey } from './summary-text.ts';
 
 // Replies that only keep the conversation going carry no request of their own.
 const TRIVIAL_PROMPT = /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
@@ -18,7 +19,7 @@ export class RequestLog {
   ) {}
 
   add(text: string): void {
-    const clean = truncate(oneLine(text), this.maxChars);
+    const clean = clip(oneLine(text), this.maxChars);
     if (!clean || TRIVIAL_PROMPT.test(clean)) return;
     const key = dedupeKey(clean);
     if (key === this.lastKey) return;

@@ -2,41 +2,12 @@
 // Everything here is pure and linear in the input: transcripts can hold
 // megabyte-long strings, so no pattern here may backtrack badly.
 
-/**
- * Removes `<private>…</private>` spans. An opening tag without its closing
- * tag hides everything after it: when in doubt, capture less.
- */
-export function stripPrivate(text: string): string {
-  if (!/<private>/i.test(text)) return text;
-  let out = text.replace(/<private>[\s\S]*?<\/private>/gi, ' ');
-  const open = out.search(/<private>/i);
-  if (open >= 0) out = out.slice(0, open);
-  return out;
-}
-
 /** Drops blocks Claude Code injects into user turns; they are not the user's words. */
 export function stripInjected(text: string): string {
   if (!text.includes('<')) return text;
   return text
     .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
     .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ');
-}
-
-/** Collapses all whitespace (newlines included) to single spaces. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Cuts to at most `max` characters, ending with … when cut; never splits a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, Math.max(1, max - 1));
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  // Prefer ending at a word boundary when one is close.
-  const space = cut.lastIndexOf(' ');
-  if (space > max * 0.7) cut = cut.slice(0, space);
-  return cut.replace(/[\s,;:.…–—-]+$/, '') + '…';
 }
 
 /** Markdown decoration that adds nothing in a one-line summary. */

@@ -3,7 +3,7 @@
 // agent and its subagents). Only what is still open is reported.
 
 import type { TodoItem, ToolCall, ToolResult } from '../transcript/transcript-events.ts';
-import { oneLine, truncate } from './summary-text.ts';
+import { clip, oneLine } from '../text.ts';
 
 const TODO_CAP = 50;
 const TASK_CAP = 100;
@@ -54,6 +54,6 @@ export class TodoState {
     return [...((useSide ? this.sideTodos : this.mainTodos) ?? []), ...this.tasks.values()]
       .filter((t) => t.status === 'pending' || t.status === 'in_progress')
       .slice(0, max)
-      .map((t) => truncate(oneLine(t.content), maxChars) + (t.status === 'in_progress' ? ' (in progress)' : ''));
+      .map((t) => clip(oneLine(t.content), maxChars) + (t.status === 'in_progress' ? ' (in progress)' : ''));
   }
 }

@@ -8,7 +8,8 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { stripInjected, stripPrivate } from '../session/summary-text.ts';
+import { stripPrivate } from '../security/private-spans.ts';
+import { stripInjected } from '../session/summary-text.ts';
 import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { ToolCall, TodoItem } from './transcript-tools.ts';

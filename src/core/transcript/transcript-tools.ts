@@ -2,7 +2,7 @@
 // large (a Write carries the whole file), so only the few fields that matter
 // are kept, cut to a bounded length, with private text removed.
 
-import { stripPrivate } from '../session/summary-text.ts';
+import { stripPrivate } from '../security/private-spans.ts';
 
 export interface TodoItem {
   content: string;

@@ -4,13 +4,9 @@ import { homedir } from 'node:os';
 import { join, resolve, dirname, relative, isAbsolute, sep } from 'node:path';
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { EchoesError } from '../../core/errors.ts';
+import { isSafeName } from '../../core/text.ts';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 
-const SAFE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-
-export function isSafeName(name: string): boolean {
-  return SAFE_NAME.test(name);
-}
 
 /** Refuses role and agent names that could leave the role folder or confuse the layout. */
 export function assertSafeName(name: string, what: 'role' | 'agent'): string {

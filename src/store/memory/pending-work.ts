@@ -4,9 +4,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRoleName, type EchoPaths } from '../fs/echo-paths.ts';
+import { isFindingsFileName } from './role-listing.ts';
 import { readSessionState } from '../session/session-state.ts';
 
-const FINDINGS = /^[a-z0-9][a-z0-9-]{0,63}-findings\.md$/;
 
 export function hasPendingFindings(paths: EchoPaths): boolean {
   let roles: string[];
@@ -18,7 +18,7 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
   for (const role of roles) {
     if (!isRoleName(role)) continue;
     try {
-      if (readdirSync(join(paths.echoes, role)).some((f) => FINDINGS.test(f))) return true;
+      if (readdirSync(join(paths.echoes, role)).some((f) => isFindingsFileName(f))) return true;
     } catch { /* a file, or raced away */ }
   }
   return false;

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { compareText } from '../../core/text.ts';
 import { isRoleName, roleDir, type EchoPaths } from '../fs/echo-paths.ts';
 
+/** `<agent>-findings.md`, the one file each agent writes (SPEC §6). */
 const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
 
+export const isFindingsFileName = (name: string): boolean => FINDINGS_FILE.test(name);
 
 export function listRoles(paths: EchoPaths): string[] {
   const found = new Set<string>();

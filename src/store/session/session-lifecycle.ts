@@ -1,9 +1,10 @@
 // The session side of the hooks (SPEC §8): read the transcript incrementally,
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
-import type { SessionSummary } from '../../core/session/session-summary.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { archiveIndexText, archiveLogIdentity, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../../core/session/session-records.ts';
-import { emptySummary, isEmptySummary, mergeSummaries } from '../../core/session/summary-merge.ts';
+import { mergeSummaries } from '../../core/session/summary-merge.ts';
+import { emptySummary, isEmptySummary } from '../../core/session/summary-model.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';

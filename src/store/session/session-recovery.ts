@@ -6,7 +6,7 @@
 //   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
 //   become the summary handed on, and its span a `recovery` archive log.
 import { renderEphemeral } from '../../core/session/session-records.ts';
-import { isEmptySummary } from '../../core/session/summary-merge.ts';
+import { isEmptySummary } from '../../core/session/summary-model.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
 import { pruneEndedStates, type SessionScan } from './session-state.ts';

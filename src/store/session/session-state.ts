@@ -3,7 +3,7 @@
 // crash loses nothing) and the span not yet checkpointed to an archive log.
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionSummary } from '../../core/session/session-summary.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { processAlive } from './claude-process.ts';

@@ -8,7 +8,8 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createSummaryBuilder, type SessionSummary } from '../../core/session/session-summary.ts';
+import { createSummaryBuilder } from '../../core/session/session-summary.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { EchoesError } from '../../core/errors.ts';
 
 export interface ReadTranscriptOptions {

@@ -4,7 +4,7 @@
 // written as a glob loads picomatch.
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { evidencePaths } from '../../core/entry/evidence-paths.ts';
-import type { SessionSummary } from '../../core/session/session-summary.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
