@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cli, COMMANDS } from '../../src/cli/cli.ts';
+import { COMMANDS } from '../../src/cli/cli.ts';
+import { cliJson, cliOk, runCli, type RunOptions } from '../helpers/cli-run.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { documentEntries, newMemoryDocumentText, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
@@ -16,42 +17,9 @@ import { diffSnapshots, makeTempProject, type TempProject } from '../helpers/tem
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const NOW = new Date('2026-05-01T10:00:00Z');
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(tp: TempProject, argv: string[], opts: { stdin?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const code = await cli({
-    argv,
-    cwd: opts.cwd ?? tp.dir,
-    env: opts.env ?? { CLAUDE_PROJECT_DIR: tp.dir, HOME: join(tp.dir, 'home') },
-    now: NOW,
-    readStdin: () => {
-      if (opts.stdin === undefined) throw new Error('this test gave no stdin');
-      return opts.stdin;
-    },
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-  });
-  return { code, stdout, stderr };
-}
-
-/** Runs a command that must succeed and returns its stdout. */
-async function ok(tp: TempProject, argv: string[], opts: Parameters<typeof run>[2] = {}): Promise<string> {
-  const r = await run(tp, argv, opts);
-  assert.equal(r.code, 0, `${argv.join(' ')} failed: ${r.stderr}`);
-  assert.equal(r.stderr, '', `${argv.join(' ')} wrote to stderr`);
-  return r.stdout;
-}
-
-async function okJson(tp: TempProject, argv: string[], opts: Parameters<typeof run>[2] = {}): Promise<any> {
-  const out = await ok(tp, [...argv, '--json'], opts);
-  return JSON.parse(out);
-}
+const run = (tp: TempProject, argv: string[], opts: RunOptions = {}) => runCli(tp, argv, { now: NOW, ...opts });
+const ok = (tp: TempProject, argv: string[], opts: RunOptions = {}) => cliOk(tp, argv, { now: NOW, ...opts });
+const okJson = (tp: TempProject, argv: string[], opts: RunOptions = {}) => cliJson(tp, argv, { now: NOW, ...opts });
 
 const memory = (tp: TempProject, role: string) => documentEntries(parseEchoDocument(tp.read(`.claude/echoes/${role}/MEMORY.md`) ?? ''));
 
@@ -152,7 +120,7 @@ test('show lists entries as a table, and as JSON with the same entries', async (
   assert.match(table, /layer\s+score\s+age\s+id\s+title\s+evidence/);
   assert.match(table, /inscribed\s+\d\.\d\d\s+0d\s+unused-imports-in-new-files/);
   assert.match(table, /etched\s+1\.00\s+0d\s+node-20-only/);
-  assert.match(table, /2 entries in 2 role\(s\)/);
+  assert.match(table, /2 entries in 2 roles/);
 
   const json = await okJson(tp, ['show']);
   assert.deepEqual(json.roles.map((r: any) => r.role), ['reviewer', 'team']);

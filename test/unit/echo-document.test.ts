@@ -11,7 +11,8 @@ import {
   type EchoDocument, appendEntries, countLines, documentEntries, newMemoryDocumentText, parseEchoDocument,
   removeEntries, renderEntry, replaceEntry, serializeEchoDocument, upgradeToV2,
 } from '../../src/core/entry/echo-document.ts';
-import { parseConfidence, normalizeLayer, parseTags, parseFieldLine } from '../../src/core/entry/entry-fields.ts';
+import { normalizeLayer, parseConfidence, parseTags } from '../../src/core/entry/field-values.ts';
+import { parseFieldLine } from '../../src/core/entry/field-syntax.ts';
 import { slugifyTitle, uniqueId } from '../../src/core/entry/entry-ids.ts';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/echo-docs/golden');

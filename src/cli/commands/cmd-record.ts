@@ -5,13 +5,12 @@ import { EchoesError } from '../../core/errors.ts';
 import { recordFindings } from '../../store/memory/echo-store.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { printJson, stringOpt, type Command } from '../cli-context.ts';
-import { ENTRY_OPTIONS, entryFromOptions } from '../entry-options.ts';
+import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions } from '../entry-options.ts';
 
 export const recordCommand: Command = {
   name: 'record',
   summary: "append a finding to <role>/<agent>-findings.md (consolidated after the turn)",
-  usage: `rune-echoes record --role R --agent A --pattern "Title" [--evidence "\`file:lines\` — what"] [--confidence 0..1]
-                   [--layer inscribed|traced] [--kind Pattern] [--source S] [--tags a,b] <learning…>
+  usage: `rune-echoes record --role R --agent A ${ENTRY_OPTIONS_USAGE} <learning…>
 rune-echoes record --role R --agent A --stdin     (entries in the echo format on stdin)`,
   options: { ...ENTRY_OPTIONS, role: { type: 'string' }, agent: { type: 'string' }, stdin: { type: 'boolean' } },
   run(ctx, values, positionals) {

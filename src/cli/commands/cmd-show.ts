@@ -1,5 +1,6 @@
 // rune-echoes show: every role's entries with layer, score, age and evidence.
 import { isLayer } from '../../core/entry/echo-entry.ts';
+import { entryFieldValues } from '../../core/entry/entry-fields.ts';
 import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { readAllEntries } from '../../store/memory/echo-store.ts';
@@ -40,11 +41,7 @@ export const showCommand: Command = {
           entries: r.total,
           verbatimBlocks: r.verbatimBlocks,
           ...(r.error ? { error: r.error } : {}),
-          items: r.rows.map(({ entry, score }) => ({
-            id: entry.id, title: entry.title, layer: entry.layer, score: score.score, ageDays: score.ageDays,
-            confidence: entry.confidence, evidence: entry.evidence, verified: entry.verified, learning: entry.learning,
-            ...(entry.status ? { status: entry.status } : {}),
-          })),
+          items: r.rows.map(({ entry, score }) => ({ ...entryFieldValues(entry), score: score.score, ageDays: score.ageDays })),
         })),
       });
     } else ctx.io.stdout(renderShow(picked));

@@ -1,6 +1,9 @@
-// Text for `show`: one table per role, then a totals line.
+// Text for `show`: one table per role, then a totals line. The entry columns
+// come from the field table; score and age are computed.
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { ENTRY_FIELDS } from '../../core/entry/entry-fields.ts';
 import type { EntryScore } from '../../core/lifecycle/echo-score.ts';
+import { plural } from '../../core/text.ts';
 import { renderTable } from './render-table.ts';
 
 export interface ShowRole {
@@ -13,13 +16,35 @@ export interface ShowRole {
   rows: Array<{ entry: EchoEntry; score: EntryScore }>;
 }
 
+type Row = { entry: EchoEntry; score: EntryScore };
+
+interface Column {
+  header: string;
+  width: number;
+  order: number;
+  cell: (row: Row) => string;
+}
+
 const age = (days: number | null) => (days === null ? '?' : `${Math.floor(days)}d`);
+
+function fieldCell(prop: keyof EchoEntry, entry: EchoEntry): string {
+  const v = entry[prop];
+  const text = Array.isArray(v) ? v.join(', ') : v === undefined || v === '' ? '—' : String(v);
+  return prop === 'layer' && entry.status ? `${text} (${entry.status})` : text;
+}
+
+const COMPUTED: Column[] = [
+  { header: 'score', width: 5, order: 2, cell: (r) => r.score.score.toFixed(2) },
+  { header: 'age', width: 6, order: 3, cell: (r) => age(r.score.ageDays) },
+];
+const FIELD_COLUMNS: Column[] = ENTRY_FIELDS.flatMap((f) => (f.column ? [{ ...f.column, cell: (r: Row) => fieldCell(f.prop, r.entry) }] : []));
+const COLUMNS = [...COMPUTED, ...FIELD_COLUMNS].sort((a, b) => a.order - b.order);
 
 export function renderShow(roles: ShowRole[]): string {
   if (roles.length === 0) return 'No echoes yet. Agents add findings with `rune-echoes record`; you can add one with `rune-echoes remember`.\n';
   const out: string[] = [];
   for (const r of roles) {
-    out.push(`## ${r.role}  (${r.total} entries, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${r.verbatimBlocks} blocks kept verbatim` : ''})\n`);
+    out.push(`## ${r.role}  (${plural(r.total, 'entry', 'entries')}, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${plural(r.verbatimBlocks, 'block')} kept verbatim` : ''})\n`);
     if (r.error) {
       out.push(`  ! ${r.error}\n\n`);
       continue;
@@ -28,17 +53,10 @@ export function renderShow(roles: ShowRole[]): string {
       out.push('  (no entries)\n\n');
       continue;
     }
-    const rows = r.rows.map(({ entry, score }) => [
-      entry.layer + (entry.status ? ` (${entry.status})` : ''),
-      score.score.toFixed(2),
-      age(score.ageDays),
-      entry.id,
-      entry.title,
-      entry.evidence || '—',
-    ]);
-    out.push(renderTable(['layer', 'score', 'age', 'id', 'title', 'evidence'], rows, [20, 5, 6, 40, 50, 60]) + '\n');
+    const rows = r.rows.map((row) => COLUMNS.map((c) => c.cell(row)));
+    out.push(`${renderTable(COLUMNS.map((c) => c.header), rows, COLUMNS.map((c) => c.width))}\n`);
   }
   const total = roles.reduce((s, r) => s + r.total, 0);
-  out.push(`${total} entries in ${roles.length} role(s)\n`);
+  out.push(`${plural(total, 'entry', 'entries')} in ${plural(roles.length, 'role')}\n`);
   return out.join('');
 }

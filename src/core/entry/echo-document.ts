@@ -8,12 +8,11 @@
 // them, an entry starts at an entry heading and runs until a heading or
 // separator that ends it. No regex here can backtrack beyond one line.
 
-import type { EchoEntry } from './echo-entry.ts';
+import type { EchoEntry, ParseIssue } from './echo-entry.ts';
 import { EchoesError } from '../errors.ts';
-import {
-  type ParseIssue, type RawEntry, buildEntry, formatField, normalizeLearning, parseFieldLine,
-  renderEntryLines, splitInlineFields, splitKindTitle,
-} from './entry-fields.ts';
+import { type RawEntry, buildEntry, renderEntryLines } from './entry-build.ts';
+import { formatField, parseFieldLine, splitInlineFields, splitKindTitle } from './field-syntax.ts';
+import { normalizeLearning } from './field-values.ts';
 import { slugifyTitle, uniqueId } from './entry-ids.ts';
 import { isBlank } from '../text.ts';
 import {
@@ -22,7 +21,7 @@ import {
 
 export { countLines } from './echo-scan.ts';
 
-export type { ParseIssue } from './entry-fields.ts';
+export type { ParseIssue } from './echo-entry.ts';
 
 export type { EntryForm } from './echo-scan.ts';
 

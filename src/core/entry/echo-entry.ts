@@ -44,3 +44,11 @@ export interface EchoEntry {
 export function isLayer(value: string): value is Layer {
   return (LAYERS as readonly string[]).includes(value);
 }
+
+/** A problem found while reading a memory file: data, never an exception. */
+export interface ParseIssue {
+  code: string;
+  /** 1-based line in the whole document. */
+  line: number;
+  message: string;
+}

@@ -2,7 +2,8 @@
 // their exact endings, recognises code fences, comments and entry headings,
 // and cuts the file into segments (entries and the text between them). One
 // linear pass; no regex here can backtrack beyond one line.
-import { type ParseIssue, parseFieldLine, splitInlineFields } from './entry-fields.ts';
+import type { ParseIssue } from './echo-entry.ts';
+import { parseFieldLine, splitInlineFields } from './field-syntax.ts';
 import { isBlank } from '../text.ts';
 
 /** canonical: `### [date] Kind: Title` + field lines; inline: the seed's one-line paste; legacy: Rune's `## Inscribed — Title`. */

@@ -1,10 +1,15 @@
-// Applies the security filter (SPEC §7) to an entry before it is persisted:
-// secrets in any field are redacted, sensitive or ignored-path evidence is
-// dropped, and the learning itself is always kept.
-import type { EchoEntry } from '../entry/echo-entry.ts';
+// Applies the security filter (SPEC §7) to a whole entry before it is
+// persisted, field by field as the field table says: secrets in text are
+// redacted, sensitive or ignored-path evidence is dropped, checked values
+// must still have their shape, and the learning itself is always kept.
+// The result is built from the table alone, so a property the table does not
+// know cannot reach disk unfiltered.
+import { isLayer, type EchoEntry } from '../entry/echo-entry.ts';
+import { orderedLikeTable } from '../entry/entry-build.ts';
+import { ENTRY_FIELDS, type EntryField } from '../entry/entry-fields.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
-import { filterFinding, filterSecrets } from './secret-filter.ts';
-import { evidencePaths, isIgnoredPath } from './path-ignore.ts';
+import { parseIsoDate } from '../entry/field-values.ts';
+import { filterEvidence, filterSecrets, isAboutEmail } from './secret-filter.ts';
 
 export interface SanitizeResult {
   entry: EchoEntry;
@@ -13,34 +18,49 @@ export interface SanitizeResult {
   evidenceStripped: boolean;
 }
 
-// NUL bytes would make the file unreadable as text for good: never write one.
-const clean = (text: string): string => filterSecrets(text.replace(/\u0000/g, '')).text;
-
-export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: string[]): SanitizeResult {
-  const f = filterFinding({ learning: entry.learning, evidence: entry.evidence, title: entry.title });
-  let evidence = f.evidence;
-  let evidenceStripped = f.evidenceStripped;
-  if (evidence && evidencePaths(evidence).some((p) => isIgnoredPath(p, ignoreGlobs))) {
-    evidence = '(evidence removed: cites an ignored path)';
-    evidenceStripped = true;
+/** What a checked field may hold; anything else is replaced by its empty value. */
+function checkedValue(f: EntryField, v: unknown): unknown {
+  switch (f.type) {
+    case 'date':
+      return typeof v === 'string' && (v === '' || parseIsoDate(v) === v) ? v : '';
+    case 'layer':
+      return typeof v === 'string' && isLayer(v) ? v : 'inscribed';
+    case 'confidence':
+      return typeof v === 'number' ? v : 0.5;
+    case 'status':
+      return v === 'superseded' || v === 'retracted' ? v : undefined;
+    default:
+      return typeof v === 'string' ? v : undefined;
   }
-  const title = clean(entry.title);
-  const next: EchoEntry = {
-    ...entry,
-    // An id slugged from a title that held a secret would carry the secret too.
-    id: title === entry.title && clean(entry.id) === entry.id ? entry.id : slugifyTitle(title),
-    title,
-    kind: clean(entry.kind),
-    source: clean(entry.source),
-    supersedes: clean(entry.supersedes),
-    learning: f.learning.replace(/\u0000/g, ''),
-    evidence: evidence.replace(/\u0000/g, ''),
-    tags: entry.tags.map(clean),
-    extra: entry.extra.map(([k, v]) => [k, clean(v)] as [string, string]),
-  };
-  if (entry.symptom !== undefined) next.symptom = clean(entry.symptom);
-  if (entry.rootCause !== undefined) next.rootCause = clean(entry.rootCause);
-  if (entry.solution !== undefined) next.solution = clean(entry.solution);
-  const changed = JSON.stringify(next) !== JSON.stringify(entry);
+}
+
+export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[]): SanitizeResult {
+  const emails = !isAboutEmail(`${entry.title}\n${entry.learning}`);
+  // NUL bytes would make the file unreadable as text for good: never write one.
+  const clean = (text: string): string => filterSecrets(text.replace(/\u0000/g, ''), { emails }).text;
+  const out: Record<string, unknown> = { idExplicit: entry.idExplicit };
+  let evidenceStripped = false;
+  for (const f of ENTRY_FIELDS) {
+    const v = entry[f.prop];
+    if (v === undefined) continue;
+    if (f.filter === 'checked') {
+      out[f.prop] = checkedValue(f, v);
+    } else if (f.filter === 'evidence') {
+      const filtered = filterEvidence(String(v).replace(/\u0000/g, ''), { emails, ignore: ignoreGlobs });
+      evidenceStripped ||= filtered.stripped !== null;
+      out[f.prop] = filtered.text;
+    } else if (Array.isArray(v)) {
+      out[f.prop] = v.map((item) => clean(String(item)));
+    } else {
+      out[f.prop] = typeof v === 'string' ? clean(v) : checkedValue(f, v);
+    }
+  }
+  out.extra = entry.extra.map(([k, v]) => [clean(k), clean(v)] as [string, string]);
+  // An id derived from a title that held a secret would carry the secret too.
+  const title = String(out.title ?? '');
+  const id = String(out.id ?? '');
+  if (title !== entry.title || id !== entry.id) out.id = slugifyTitle(title);
+  const next = orderedLikeTable(out as unknown as EchoEntry);
+  const changed = JSON.stringify(next) !== JSON.stringify(orderedLikeTable(entry));
   return { entry: next, changed, evidenceStripped };
 }

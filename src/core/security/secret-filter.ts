@@ -96,21 +96,34 @@ export function filterFinding(finding: FindingText, options: FindingFilterOption
   const opts: FilterOptions = { emails: !aboutEmail };
   const learning = filterSecrets(finding.learning, opts);
   const title = finding.title === undefined ? undefined : filterSecrets(finding.title, opts);
-  const evidence = filterSecrets(finding.evidence, opts);
-
-  const ignore = options.ignore ?? DEFAULT_IGNORE_GLOBS;
-  const sensitive =
-    evidence.redactions.some((r) => r.kind !== 'private') ||
-    evidencePaths(finding.evidence).some((p) => isIgnoredPath(p, ignore));
-
+  const evidence = filterEvidence(finding.evidence, { ...opts, ignore: options.ignore ?? DEFAULT_IGNORE_GLOBS });
   const result: FilteredFinding = {
     learning: learning.text,
-    evidence: sensitive ? EVIDENCE_REMOVED : evidence.text,
-    evidenceStripped: sensitive,
+    evidence: evidence.text,
+    evidenceStripped: evidence.stripped !== null,
     redactions: sumRedactions([learning.redactions, title?.redactions ?? [], evidence.redactions]),
   };
   if (title) result.title = title.text;
   return result;
+}
+
+export interface FilteredEvidence {
+  text: string;
+  /** Why the evidence was dropped whole, or null when it was kept (private spans removed). */
+  stripped: 'sensitive' | null;
+  redactions: Redaction[];
+}
+
+/**
+ * Evidence is dropped as a whole when it holds a secret (or, for a finding not
+ * about e-mail, an address) or cites a path on the ignore list: a
+ * half-redacted quote can still give the secret away.
+ */
+export function filterEvidence(evidence: string, options: FilterOptions & { ignore: readonly string[] }): FilteredEvidence {
+  const filtered = filterSecrets(evidence, options);
+  const sensitive =
+    filtered.redactions.some((r) => r.kind !== 'private') || evidencePaths(evidence).some((p) => isIgnoredPath(p, options.ignore));
+  return { text: sensitive ? EVIDENCE_REMOVED : filtered.text, stripped: sensitive ? 'sensitive' : null, redactions: filtered.redactions };
 }
 
 const EMAIL_TOPIC = /\b(?:e-?mails?|mail(?:s|er|ers|box|boxes|ing)?|smtp|imap|pop3|mx records?|inbox|newsletters?|unsubscribe)\b/i;

@@ -2,7 +2,7 @@
 // MEMORY.md, knowledge.md and archive/, the archive logs and docs/solutions.
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { searchableText } from '../../core/entry/entry-fields.ts';
 import { documentEntries, parseEchoDocument } from '../../core/entry/echo-document.ts';
 import type { SearchDoc } from '../../core/recall/text-search.ts';
 import { readTextFile, readTextOrNull } from '../fs/atomic-file.ts';
@@ -10,13 +10,12 @@ import { listArchiveLogs, logFileName } from '../session/archive-logs.ts';
 import { archiveDir, knowledgeFile, memoryFile, type EchoPaths } from '../fs/echo-paths.ts';
 import { listRoles } from '../memory/role-listing.ts';
 
-const entryText = (e: EchoEntry) => [e.title, e.learning, e.evidence, e.tags.join(' '), e.symptom, e.rootCause, e.solution].filter(Boolean).join('\n');
 
 function docsOfEchoFile(path: string, ref: string, kind: SearchDoc['kind']): SearchDoc[] {
   const { text } = readTextFile(path);
   if (text === null) return [];
   const doc = parseEchoDocument(text);
-  const out: SearchDoc[] = documentEntries(doc).map((e) => ({ ref: `${ref}#${e.id}`, kind, title: e.title, text: entryText(e), date: e.verified || e.date }));
+  const out: SearchDoc[] = documentEntries(doc).map((e) => ({ ref: `${ref}#${e.id}`, kind, title: e.title, text: searchableText(e), date: e.verified || e.date }));
   // Text that is not an entry (knowledge blocks, notes) is searchable as one document.
   const rest = doc.blocks.filter((b) => b.type === 'verbatim').map((b) => b.text).join('');
   if (rest.trim().split('\n').length > 2) out.push({ ref, kind, title: ref, text: rest });
