@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyConsolidation, consolidate, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { appendEntries, documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const existingEntry = makeEntry({
@@ -103,9 +104,52 @@ test('running consolidation again on its own result changes nothing', () => {
     makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 }),
     makeEntry({ title: 'Brand new', evidence: '`a.ts:1`' }),
   ];
-  const once = applyConsolidation([existingEntry], consolidate([existingEntry], findings));
-  const again = consolidate(once, findings);
+  const doc = appendEntries(parseEchoDocument(newMemoryDocumentText('Reviewer Memory')), [existingEntry]);
+  const once = consolidateDocument(doc, findings);
+  const again = consolidateDocument(once.doc, findings);
   assert.deepEqual(again.updates, []);
   assert.deepEqual(again.appends, []);
   assert.deepEqual(again.placements.map((p) => p.action), ['unchanged', 'unchanged']);
+  assert.equal(serializeEchoDocument(again.doc), serializeEchoDocument(once.doc));
+});
+
+test('a merge into a hand-written entry changes its verified and confidence lines and keeps every body byte', () => {
+  const handWritten = [
+    '<!-- echo-schema: v2 -->',
+    '# Reviewer Memory',
+    '',
+    '### [2026-02-11] Pattern: Unused imports in new files',
+    '- **id**: unused-imports-in-new-files',
+    '- **layer**: inscribed',
+    '- **confidence**: 0.85',
+    '- **evidence**: `src/auth.py:1-5` — 3 unused imports found',
+    '- **verified**: 2026-02-11',
+    'New files often keep imports:',
+    '',
+    '```ts',
+    "import { x } from './x';",
+    '```',
+    '',
+    '| file | unused |',
+    '|---|---|',
+    '| auth.py | 3 |',
+    '',
+    '> quoted note',
+    '',
+  ].join('\n');
+  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
+  const { doc } = consolidateDocument(parseEchoDocument(handWritten), [finding]);
+  const expected = handWritten.replace('- **confidence**: 0.85', '- **confidence**: 0.9').replace('- **verified**: 2026-02-11', '- **verified**: 2026-03-09');
+  assert.equal(serializeEchoDocument(doc), expected);
+  assert.equal(documentEntries(doc)[0]!.confidence, 0.9);
+});
+
+test('a merge into an entry without an id writes the id and the new date, nothing else', () => {
+  const v1 = '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**Confidence**: LOW\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\nbody line\n';
+  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
+  const { doc } = consolidateDocument(parseEchoDocument(v1), [finding]);
+  assert.equal(
+    serializeEchoDocument(doc),
+    '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**id**: unused-imports-in-new-files\n**Confidence**: 0.9\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\n**verified**: 2026-03-09\nbody line\n',
+  );
 });

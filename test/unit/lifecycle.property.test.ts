@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { applyConsolidation, consolidate, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { appendEntries, asStored, documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { echoScore, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
 import { planPrune } from '../../src/core/lifecycle/pruning.ts';
 import { compressKnowledge, evidenceRefs } from '../../src/core/lifecycle/knowledge-blocks.ts';
@@ -36,13 +37,37 @@ function recentCopies(entries: EchoEntry[]): EchoEntry[] {
   });
 }
 
-test('consolidation is idempotent: a second run on its result gives no updates and no appends', () => {
+/** A memory document holding these entries, as the store would have written them. */
+const docOf = (entries: EchoEntry[]) => appendEntries(parseEchoDocument(newMemoryDocumentText('Test Memory')), entries);
+
+test('consolidation is idempotent: a second run on its result changes no byte', () => {
   fc.assert(
     fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
-      const once = applyConsolidation(existing, consolidate(existing, findings));
-      const again = consolidate(once, findings);
+      const once = consolidateDocument(docOf(existing), findings);
+      const again = consolidateDocument(once.doc, findings);
       assert.deepEqual(again.updates, []);
       assert.deepEqual(again.appends, []);
+      assert.equal(serializeEchoDocument(again.doc), serializeEchoDocument(once.doc));
+    }),
+    RUNS,
+  );
+});
+
+test('consolidation keeps every line of the file it merges into, in order', () => {
+  fc.assert(
+    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
+      const doc = docOf(existing);
+      const result = consolidateDocument(doc, findings);
+      // Only the verified and confidence lines of updated entries (and an id line) may change.
+      const changeable = /^- \*\*(verified|confidence|id)\*\*: /;
+      const after = serializeEchoDocument(result.doc).split('\n');
+      let at = 0;
+      for (const line of serializeEchoDocument(doc).split('\n')) {
+        if (changeable.test(line)) continue;
+        while (at < after.length && after[at] !== line) at++;
+        assert.ok(at < after.length, `line kept in order: ${JSON.stringify(line)}`);
+        at++;
+      }
     }),
     RUNS,
   );
@@ -50,9 +75,13 @@ test('consolidation is idempotent: a second run on its result gives no updates a
 
 test('every finding ends up exactly once, as an append or merged into exactly one entry', () => {
   fc.assert(
-    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (existing, findings) => {
-      const result = consolidate(existing, findings);
-      const after = applyConsolidation(existing, result);
+    fc.property(entryListArb(), fc.array(entryArb, { maxLength: 15 }), (written, given) => {
+      const doc = docOf(written);
+      // Findings are judged as they read back once written (what `record` leaves on disk).
+      const findings = given.map(asStored);
+      const existing = documentEntries(doc);
+      const result = consolidateDocument(doc, given);
+      const after = documentEntries(result.doc);
       assert.deepEqual(result.placements.map((p) => p.finding), findings.map((_, i) => i));
       const ids = after.map((e) => e.id);
       assert.equal(new Set(ids).size, ids.length, 'ids stay unique');

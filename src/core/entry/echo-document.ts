@@ -10,7 +10,8 @@
 
 import type { EchoEntry, ParseIssue } from './echo-entry.ts';
 import { EchoesError } from '../errors.ts';
-import { type RawEntry, buildEntry, renderEntryLines } from './entry-build.ts';
+import { type RawEntry, buildEntry, renderEntryLines, writtenValue } from './entry-build.ts';
+import { BULLET_FIELDS, type FieldKey } from './entry-fields.ts';
 import { formatField, parseFieldLine, splitInlineFields, splitKindTitle } from './field-syntax.ts';
 import { normalizeLearning } from './field-values.ts';
 import { slugifyTitle, uniqueId } from './entry-ids.ts';
@@ -148,6 +149,15 @@ export function documentEntries(doc: EchoDocument): EchoEntry[] {
 
 // ---------------------------------------------------------------- editing
 
+/**
+ * The entry as it reads back once written: a title's closing hashes, an
+ * impossible date or a kind with a colon read differently from the value
+ * given, and a repeat must be recognised by what is on disk.
+ */
+export function asStored(entry: EchoEntry): EchoEntry {
+  return documentEntries(parseEchoDocument(renderEntry(entry)))[0] ?? entry;
+}
+
 /** Canonical v2 block of one entry, ending with a line ending, no blank line after it. */
 export function renderEntry(entry: EchoEntry, eol: '\n' | '\r\n' = '\n'): string {
   return renderEntryLines(entry).map((l) => l + eol).join('');
@@ -199,11 +209,41 @@ function blockTail(text: string): string {
  * Throws `not-found` when no entry has that id.
  */
 export function replaceEntry(doc: EchoDocument, id: string, entry: EchoEntry): EchoDocument {
-  const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
-  const old = doc.blocks[idx];
-  if (!old) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx]!;
   const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = bom + renderEntryLines({ ...entry, id, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+  return replaceBlockText(doc, idx, text, id);
+}
+
+function entryIndex(doc: EchoDocument, id: string): number {
+  const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
+  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  return idx;
+}
+
+/**
+ * Changes field values of one entry in place: only the lines of those fields
+ * change (a missing one is added to the field block, and an id is written
+ * when the entry had none), so a hand-written body — fences, tables, quotes —
+ * keeps its bytes. Entries pasted on one line are rewritten in canonical form.
+ */
+export function updateEntryFields(doc: EchoDocument, id: string, changes: Partial<Pick<EchoEntry, FieldKey>>): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  const entry = { ...old.entry, ...changes };
+  if (old.form === 'inline') return replaceEntry(doc, id, entry);
+  let text = old.entry.idExplicit ? old.text : withIdLine(old.text, id, doc.eol);
+  for (const f of BULLET_FIELDS) {
+    if (!(f.prop in changes) || f.prop === 'id') continue;
+    text = withFieldValue(text, f.prop as FieldKey, f.key, writtenValue(f, entry), doc.eol);
+  }
+  return text === old.text ? doc : replaceBlockText(doc, idx, text, id);
+}
+
+/** Puts a new text in place of block `idx` (an entry block that must stay one entry), keeping line numbers right. */
+function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: string): EchoDocument {
+  const old = doc.blocks[idx]!;
   // Parsing the block alone gives exactly what a re-parse of the whole file gives:
   // its heading starts an entry and it ends where the old block ended.
   const alone = parseEchoDocument(text);
@@ -281,6 +321,36 @@ export function upgradeToV2(doc: EchoDocument): { doc: EchoDocument; changed: st
     }
   }
   return { doc: changed.length ? parseEchoDocument(text) : doc, changed, idsWritten };
+}
+
+/** Sets (value) or removes (null) the line of one field in an entry block's field block; other lines keep their bytes. */
+function withFieldValue(blockText: string, key: FieldKey, name: string, value: string | null, eol: string): string {
+  const lines = splitLines(blockText);
+  let j = 1;
+  while (j < lines.length && isBlank(lines[j]?.text ?? '')) j++;
+  let end = j;
+  let bullet = true;
+  for (let k = j; k < lines.length; k++) {
+    const line = lines[k]!;
+    const f = parseFieldLine(line.text);
+    if (!f) break;
+    if (k === j) bullet = f.bullet;
+    end = k + 1;
+    if (f.key !== key) continue;
+    if (value === null) line.raw = '';
+    else line.raw = formatField(f.name, value, f.bullet) + (line.eol || '');
+    return lines.map((l) => l.raw).join('');
+  }
+  if (value === null) return blockText;
+  const added = formatField(name, value, bullet);
+  if (end > j) {
+    const last = lines[end - 1]!;
+    last.raw = last.eol ? `${last.raw}${added}${last.eol}` : `${last.raw}${eol}${added}`;
+  } else {
+    const head = lines[0]!;
+    head.raw = head.eol ? `${head.raw}${added}${eol}` : `${head.raw}${eol}${added}`;
+  }
+  return lines.map((l) => l.raw).join('');
 }
 
 /** Writes `id` into the entry's field block: replaces an id line that is there, else inserts one before the first field. */

@@ -141,7 +141,7 @@ export function orderedLikeTable(entry: EchoEntry): EchoEntry {
 }
 
 /** The written form of one bullet, or null when it is not written. */
-function writtenValue(f: EntryField, entry: EchoEntry): string | null {
+export function writtenValue(f: EntryField, entry: EchoEntry): string | null {
   const v = entry[f.prop];
   if (v === undefined) return null;
   switch (f.type) {

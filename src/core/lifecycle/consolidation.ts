@@ -4,6 +4,7 @@
 // the same findings must change nothing the second time.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
+import { appendEntries, asStored, documentEntries, type EchoDocument, updateEntryFields } from '../entry/echo-document.ts';
 import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 
 export interface Placement {
@@ -105,19 +106,21 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Conso
   return { updates, appends, placements };
 }
 
+/** A consolidation applied to a memory document: the plan, and the document after it. */
+export interface DocumentConsolidation extends Consolidation {
+  doc: EchoDocument;
+}
+
 /**
- * Applies a consolidation to the entry list: updates replace entries in place,
- * appends go to the end. The store renders the document; this is the value
- * view that tests and dry runs use.
+ * The one consolidation of a memory document that the store runs (SPEC §6,
+ * seed 000 step 3): merged findings move only the verified date and the
+ * confidence of their entry, in place (the entry's other lines keep their
+ * bytes); new ones are appended after every existing line.
  */
-export function applyConsolidation(existing: EchoEntry[], result: Pick<Consolidation, 'updates' | 'appends'>): EchoEntry[] {
-  const updated = new Map(result.updates.map((e) => [e.id, e]));
-  const seen = new Set<string>();
-  const out = existing.map((e) => {
-    // Only the first entry with an id receives its update, matching consolidate().
-    const u = !seen.has(e.id) ? updated.get(e.id) : undefined;
-    seen.add(e.id);
-    return u ?? e;
-  });
-  return [...out, ...result.appends];
+export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[]): DocumentConsolidation {
+  const result = consolidate(documentEntries(doc), findings.map(asStored));
+  let next = doc;
+  for (const u of result.updates) next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence });
+  next = appendEntries(next, result.appends);
+  return { ...result, doc: next };
 }

@@ -5,7 +5,7 @@
 // memory that holds them is on disk, and re-running is idempotent.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { consolidate, matchKey } from '../../core/lifecycle/consolidation.ts';
+import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import {
   appendEntries,
@@ -15,7 +15,6 @@ import {
   parseEchoDocument,
   removeEntries,
   renderEntry,
-  replaceEntry,
   serializeEchoDocument,
   type EchoDocument,
 } from '../../core/entry/echo-document.ts';
@@ -170,11 +169,8 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
       .filter((e) => !forgotten.has(matchKey(e)));
 
-    const existing = documentEntries(doc);
-    const { updates, appends } = consolidate(existing, findings);
-    let next = doc;
-    for (const u of updates) next = replaceEntry(next, u.id, u);
-    next = appendEntries(next, appends);
+    const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
+    let next = merged;
 
     let pruned: PrunePlan | null = null;
     const { entries, otherLines } = entryLines(next);
@@ -237,14 +233,8 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
-    // Compare the entry as it will read back from the file (a title's closing
-    // hashes, a kind with a colon…), or a repeat would not be recognised.
     const clean = sanitizeEntry(entry, config.ignore).entry;
-    const asStored = documentEntries(parseEchoDocument(renderEntry(clean)))[0] ?? clean;
-    const { updates, appends } = consolidate(documentEntries(doc), [asStored]);
-    let next = doc;
-    for (const u of updates) next = replaceEntry(next, u.id, u);
-    next = appendEntries(next, appends);
+    const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);
     return { role, findingsFiles: 0, appended: appends.map((e) => e.id), updated: updates.map((e) => e.id), pruned: null, linesAfter: countLines(out) };
