@@ -1,16 +1,19 @@
-// The one runner every hook entry uses: read the JSON on stdin, build the
-// context, run the handler, print protocol JSON, exit 0. Whatever happens,
-// the session goes on: errors become one line in `.claude/echoes/.log`.
+// The one runner every hook entry uses: read the JSON on stdin, check it,
+// build the context, note the run, run the handler, print protocol JSON, exit
+// 0. Whatever happens, the session goes on: errors become one line in
+// `.claude/echoes/.log`.
 import { readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths, type EchoPaths } from '../store/fs/echo-paths.ts';
 import { logLine } from '../store/fs/error-log.ts';
+import type { Deadline } from '../store/fs/role-lock.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
-import { setLockDeadline } from '../store/fs/role-lock.ts';
-import type { EchoesConfig } from '../core/config/config-defaults.ts';
+import { markHookRun } from '../store/hook-runs.ts';
+import { type HookSpec, hookSpec } from './hook-registry.ts';
 
-/** The fields Claude Code sends on stdin that the hooks use. */
+/** The fields Claude Code sends on stdin that the hooks use; anything of another type is dropped. */
 export interface HookInput {
   session_id?: string;
   transcript_path?: string;
@@ -21,28 +24,62 @@ export interface HookInput {
   reason?: string;
   stop_hook_active?: boolean;
   agent_id?: string;
+  agent_type?: string;
   agent_transcript_path?: string;
 }
 
+const STRING_FIELDS = [
+  'session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'trigger', 'reason', 'agent_id', 'agent_type', 'agent_transcript_path',
+] as const;
+
+/** Keeps the known fields that have the type they should; a hostile or newer input cannot crash a handler. */
+export function readHookInput(value: unknown): HookInput {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const v = value as Record<string, unknown>;
+  const input: HookInput = {};
+  for (const key of STRING_FIELDS) {
+    const s = v[key];
+    if (typeof s === 'string' && s.length > 0 && s.length <= 4096 && !s.includes('\u0000')) input[key] = s;
+  }
+  if (typeof v.stop_hook_active === 'boolean') input.stop_hook_active = v.stop_hook_active;
+  return input;
+}
+
 export interface HookContext {
-  name: string;
+  spec: HookSpec;
   input: HookInput;
   project: string;
   config: EchoesConfig;
   paths: EchoPaths;
   now: Date;
+  /** When the handler must be done (epoch ms): every lock wait on its path respects it. */
+  deadline: Deadline;
   env: NodeJS.ProcessEnv;
   log: (message: string) => void;
 }
 
 export interface HookResult {
-  /** SessionStart only: text Claude Code adds to the model's context. */
+  /** Text Claude Code adds to the model's context (SessionStart). */
   additionalContext?: string;
 }
 
 export type HookHandler = (ctx: HookContext) => Promise<HookResult | void> | HookResult | void;
 
-function readStdin(): HookInput {
+/**
+ * One step of a handler on its own: a step that throws is logged as one line
+ * and the handler goes on with `fallback`, so a broken part of the store
+ * (an unreadable transcript, a full disk) never costs the rest of the hook.
+ */
+export async function guarded<T>(ctx: Pick<HookContext, 'log'>, what: string, fn: () => T | Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    ctx.log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
+    return fallback;
+  }
+}
+
+function readStdin(): unknown {
   let raw = '';
   try {
     raw = readFileSync(0, 'utf8');
@@ -50,8 +87,7 @@ function readStdin(): HookInput {
     return {};
   }
   if (raw.trim() === '') return {};
-  const parsed: unknown = JSON.parse(raw);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as HookInput) : {};
+  return JSON.parse(raw);
 }
 
 export function protocolOutput(eventName: string, result: HookResult | void): string {
@@ -61,15 +97,36 @@ export function protocolOutput(eventName: string, result: HookResult | void): st
   return JSON.stringify({ suppressOutput: true });
 }
 
-export async function executeHook(name: string, eventName: string, handler: HookHandler, input: HookInput, env: NodeJS.ProcessEnv, cwd: string): Promise<string> {
+/** Lock waits give up in time to leave the hook a margin to answer. */
+export function deadlineFor(spec: HookSpec, env: NodeJS.ProcessEnv, startedAt: number): Deadline {
+  const budget = spec.budgetMs(env);
+  return startedAt + budget - Math.min(1000, budget / 4);
+}
+
+export interface ExecuteOptions {
+  now?: Date;
+  startedAt?: number;
+}
+
+/** Runs one hook in-process (the bundle entry and the tests both come through here); returns the stdout line. */
+export async function executeHook(spec: HookSpec, handler: HookHandler, rawInput: unknown, env: NodeJS.ProcessEnv, cwd: string, opts: ExecuteOptions = {}): Promise<string> {
+  const input = readHookInput(rawInput);
+  const now = opts.now ?? new Date();
   const project = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || cwd);
   const { config, warnings } = await loadConfig(project);
   const paths = echoPaths(project, config, env.HOME || undefined);
-  const log = (message: string) => logLine(paths.logFile, name, message);
-  ensureStoreIgnored(paths, config.versionControlled);
+  const log = (message: string) => logLine(paths.logFile, spec.name, message);
+  const deadline = deadlineFor(spec, env, opts.startedAt ?? Date.now());
+  // Bookkeeping never costs the user what the hook is for (a read-only store, a full disk).
+  try {
+    ensureStoreIgnored(paths, config.versionControlled);
+    markHookRun(paths, spec.name, now);
+  } catch (err) {
+    log(`bookkeeping: ${err instanceof Error ? err.message : String(err)}`);
+  }
   for (const w of warnings) log(w);
-  const result = await handler({ name, input, project, config, paths, now: new Date(), env, log });
-  return protocolOutput(eventName, result);
+  const result = await handler({ spec, input, project, config, paths, now, deadline, env, log });
+  return protocolOutput(spec.event, result);
 }
 
 /**
@@ -91,30 +148,32 @@ function writeStdout(text: string): void {
 }
 
 /** Entry point of every hook bundle; the only place that touches process. */
-export function runHook(name: string, eventName: string, handler: HookHandler, budgetMs = 8000): void {
-  // Lock waits give up in time to leave the hook a margin to answer.
-  setLockDeadline(Date.now() + budgetMs - Math.min(1000, budgetMs / 4));
+export function runHook(name: string, handler: HookHandler): void {
+  const startedAt = Date.now();
+  const spec = hookSpec(name);
+  const budgetMs = spec.budgetMs(process.env);
   const fallbackLog = resolve(process.env.CLAUDE_PROJECT_DIR || process.cwd(), '.claude', 'echoes', '.log');
   // Never outlive the hook's timeout: give up quietly before Claude Code kills us.
   const watchdog = setTimeout(() => {
-    logLine(fallbackLog, name, `gave up after ${budgetMs} ms`);
-    writeStdout(protocolOutput(eventName, undefined) + '\n');
+    logLine(fallbackLog, spec.name, `gave up after ${budgetMs} ms`);
+    writeStdout(`${protocolOutput(spec.event, undefined)}\n`);
     process.exit(0);
   }, budgetMs);
   watchdog.unref();
   let input: HookInput = {};
   Promise.resolve()
     .then(() => {
-      input = readStdin();
-      return executeHook(name, eventName, handler, input, process.env, process.cwd());
+      const raw = readStdin();
+      input = readHookInput(raw);
+      return executeHook(spec, handler, raw, process.env, process.cwd(), { startedAt });
     })
     .then(
-      (out) => writeStdout(out + '\n'),
+      (out) => writeStdout(`${out}\n`),
       (err: unknown) => {
         const where = resolve(process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd(), '.claude', 'echoes', '.log');
         const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        logLine(where, name, message);
-        writeStdout(protocolOutput(eventName, undefined) + '\n');
+        logLine(where, spec.name, message);
+        writeStdout(`${protocolOutput(spec.event, undefined)}\n`);
       },
     )
     .finally(() => {

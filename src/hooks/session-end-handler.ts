@@ -5,26 +5,20 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
 import { scanSessions } from '../store/session/session-state.ts';
 import { syncGitignore } from '../store/gitignore.ts';
-import { markHookRun } from '../store/hook-runs.ts';
-import { pastLockDeadline } from '../store/fs/role-lock.ts';
+import { pastDeadline } from '../store/fs/role-lock.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
 import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
 import { watchTermsOf } from '../store/usage/usage-terms.ts';
-import type { HookContext } from './run-hook.ts';
+import { guarded, type HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
-  const { paths, config, now, input } = ctx;
-  markHookRun(paths, 'session-end', now);
+  const { paths, config, now, input, deadline } = ctx;
   // Each step is on its own: one that fails is logged and the next still runs. Once the
   // budget is spent the rest is left for the next session (Claude Code would kill us mid-way).
   const step = async (what: string, fn: () => unknown): Promise<void> => {
-    if (pastLockDeadline()) return ctx.log(`${what}: skipped, out of time; the next session does it`);
-    try {
-      await fn();
-    } catch (err) {
-      ctx.log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    if (pastDeadline(deadline)) return ctx.log(`${what}: skipped, out of time; the next session does it`);
+    await guarded(ctx, what, fn, undefined);
   };
   const summaries = await roleSummaries(paths);
   if (input.session_id && input.transcript_path) {
@@ -34,30 +28,35 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
     await step('summary', async () => {
-      const state = await advanceSession(paths, ref, now, watchTermsOf(entries), (s) => {
-        if (writeEphemeral(paths, s.draft) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
-        return { ...s, ended: true };
+      const state = await advanceSession(paths, ref, {
+        now,
+        deadline,
+        watchTerms: watchTermsOf(entries),
+        then: (s) => {
+          if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
+          return { ...s, ended: true };
+        },
       });
       if (state.draft && entries.length) {
         // Glob matching (picomatch) is loaded only when there are entries to match.
         const { referencedIds } = await import('../store/usage/usage-references.ts');
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) });
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) }, deadline);
       }
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');
   }
   await step('consolidation', async () => {
-    const { errors } = await consolidateAll(paths, config, now, true, summaries);
+    const { errors } = await consolidateAll(paths, config, { now, prune: true, summaries, deadline });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   });
-  await step('usage log', () => compactUsage(paths, config.relevanceWindow));
+  await step('usage log', () => compactUsage(paths, config.relevanceWindow, deadline));
   // Sessions that ended before this one get their final archive logs now.
   await step('archive logs', async () => {
     const scan = scanSessions(paths, input.session_id ?? '');
     if (scan.pendingFinal.length === 0) return;
     const { flushEndedSessions } = await import('../store/session/session-recovery.ts');
-    await flushEndedSessions(paths, scan, now);
+    await flushEndedSessions(paths, scan, now, deadline);
   });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
 }

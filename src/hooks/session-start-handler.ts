@@ -4,7 +4,6 @@
 // sessions) is left to the next SessionEnd.
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
-import { markHookRun } from '../store/hook-runs.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
 import { roleSummaries, type RoleSummary } from '../store/memory/entry-cache.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
@@ -13,7 +12,7 @@ import { appendUsage } from '../store/usage/usage-log.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import { statSync } from 'node:fs';
-import type { HookContext, HookResult } from './run-hook.ts';
+import { guarded, type HookContext, type HookResult } from './run-hook.ts';
 
 const mtimeMs = (path: string): number => {
   try {
@@ -24,25 +23,27 @@ const mtimeMs = (path: string): number => {
 };
 
 export async function sessionStart(ctx: HookContext): Promise<HookResult> {
-  const { paths, config, now, input } = ctx;
-  markHookRun(paths, 'session-start', now);
+  const { paths, config, now, input, deadline } = ctx;
   const sessionId = input.session_id ?? 'unknown';
   const compact = input.source === 'compact';
   let lastSession = '';
   let unreadable = false;
   let consumed = '';
   let roles: RoleSummary[] | undefined;
+  // Every step is guarded: the digest is what the user needs, and no broken
+  // part of the store (a crashed session's unreadable transcript, a read-only
+  // store, a full disk) may cost it.
   if (!compact) {
     // This session is running (again, on resume): it is nobody's crash to recover.
-    if (input.session_id) touchSession(paths, sessionId, input.transcript_path ?? '', now);
-    const scan = scanSessions(paths, sessionId);
+    if (input.session_id) await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
+    const scan = await guarded(ctx, 'session scan', () => scanSessions(paths, sessionId), { unfinished: [], pendingFinal: [] });
     // The transcript reader is loaded only when an earlier session crashed.
     let recovered: string | null = null;
     if (scan.unfinished.length) {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
-      recovered = await recoverCrashedSessions(paths, scan, now, ctx.log);
+      recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
     }
-    const ephemeral = readTextFile(paths.ephemeral);
+    const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths.ephemeral), { text: null, unreadable: false });
     consumed = ephemeral.text ?? '';
     lastSession = consumed;
     if (ephemeral.unreadable) {
@@ -51,9 +52,11 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       lastSession = '';
       unreadable = true;
     }
-    if (lastSession.trim() === '') lastSession = recovered ?? latestLogSince(paths, mtimeMs(givenFile(paths))) ?? '';
+    if (lastSession.trim() === '') {
+      lastSession = recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
+    }
     roles = await roleSummaries(paths);
-    const { errors, reports } = await consolidateAll(paths, config, now, true, roles);
+    const { errors, reports } = await guarded(ctx, 'consolidation', () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline }), { errors: [], reports: [] });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
     // Read again only if consolidation rewrote a memory file.
     if (reports.length) roles = await roleSummaries(paths);
@@ -64,25 +67,21 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
-    if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+    await guarded(ctx, 'given summary', () => {
+      if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+    }, undefined);
     // Consumed: the next session gets this one's summary, not the old one again. Cleared
     // only if unchanged since it was read: a summary another session wrote meanwhile stays.
+    // If it cannot be cleared, the digest is given regardless and the next start consumes it.
     if (!unreadable && consumed) {
-      try {
+      await guarded(ctx, 'EPHEMERAL.md not cleared', () => {
         withLock(paths, 'ephemeral', () => {
           if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
-        }, { ...ephemeralLockOptions(paths), waitMs: 300 });
-      } catch (err) {
-        // The digest is given regardless; the summary stays for the next start to consume.
-        ctx.log(`EPHEMERAL.md not cleared: ${err instanceof Error ? err.message : String(err)}`);
-      }
+        }, { ...ephemeralLockOptions(paths, deadline), waitMs: 300 });
+      }, undefined);
     }
   }
-  try {
-    appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens });
-  } catch (err) {
-    // The digest is still given: a usage line is worth less than the session's context.
-    ctx.log(`usage log: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  // A usage line is worth less than the session's context: the digest is given either way.
+  await guarded(ctx, 'usage log', () => appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens }, deadline), undefined);
   return { additionalContext: digest.text };
 }

@@ -2,19 +2,17 @@
 // middle of a session), and for the main session, the running draft. Heavy
 // code is imported only when there is work, so a quiet turn costs little more
 // than starting node.
-import { markHookRun } from '../store/hook-runs.ts';
 import { hasPendingFindings, transcriptProgress } from '../store/memory/pending-work.ts';
 import type { HookContext } from './run-hook.ts';
 
 /** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
 export const DRAFT_REFRESH_BYTES = 512 * 1024;
 
-export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', draft: boolean): Promise<void> {
-  const { paths, config, now, input } = ctx;
-  markHookRun(paths, hook, now);
+export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
+  const { paths, config, now, input, deadline } = ctx;
   if (hasPendingFindings(paths)) {
     const { consolidateAll } = await import('../store/memory/consolidate-all.ts');
-    const { errors } = await consolidateAll(paths, config, now, false);
+    const { errors } = await consolidateAll(paths, config, { now, prune: false, deadline });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
   if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;
@@ -24,11 +22,11 @@ export async function turnEnd(ctx: HookContext, hook: 'stop' | 'subagent-stop', 
     // unless the state already says so.
     if (!known) {
       const { touchSession } = await import('../store/session/session-touch.ts');
-      touchSession(paths, input.session_id, input.transcript_path, now);
+      touchSession(paths, input.session_id, input.transcript_path, now, deadline);
     }
     return;
   }
   const { advanceSession } = await import('../store/session/session-lifecycle.ts');
   const { claudeProcessId } = await import('../store/session/claude-process.ts');
-  await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, now, []);
+  await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, { now, deadline });
 }

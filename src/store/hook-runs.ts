@@ -3,10 +3,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './fs/atomic-file.ts';
 import type { EchoPaths } from './fs/echo-paths.ts';
 
-export const HOOK_NAMES = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'] as const;
-
 export const lastRunFile = (paths: EchoPaths, hook: string) => join(paths.stateDir, `last-run-${hook}`);
 
 export function markHookRun(paths: EchoPaths, hook: string, now: Date): void {
-  writeFileAtomic(paths, lastRunFile(paths, hook), now.toISOString() + '\n', { durable: false });
+  writeFileAtomic(paths, lastRunFile(paths, hook), `${now.toISOString()}\n`, { durable: false });
 }

@@ -4,6 +4,7 @@
 // fake model's rules run in the test process, so a rule can read files while
 // claude is mid-turn, after SessionStart and before Stop).
 
+import { HOOKS } from '../../src/hooks/hook-registry.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, realpath } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import { makeTempDir, parseJsonResult, repoRoot, runClaude, writeTree, type Clau
 import type { FakeAnthropic, ScriptRule } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
 
-export const hookBundles = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'] as const;
+export const hookBundles = HOOKS.map((h) => h.name);
 
 /**
  * The hooks run from dist/. A missing bundle would make every scenario fail

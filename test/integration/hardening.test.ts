@@ -182,12 +182,7 @@ test('a project inside a larger git work tree (a monorepo package) still gets it
 
 test('a dead holder\'s lock is taken even after the hook\'s deadline has passed', async (t) => {
   const tp = makeTempProject(t);
-  const { setLockDeadline, withLock: lock } = await import('../../src/store/fs/role-lock.ts');
+  const { withLock: lock } = await import('../../src/store/fs/role-lock.ts');
   tp.write('.claude/echoes/.locks/role-x.lock', '999999 dead-holder 2026-11-22T00:00:00.000Z');
-  setLockDeadline(Date.now() - 1);
-  try {
-    assert.equal(lock(tp.paths, 'role-x', () => 'taken'), 'taken');
-  } finally {
-    setLockDeadline(Infinity);
-  }
+  assert.equal(lock(tp.paths, 'role-x', () => 'taken', { deadline: Date.now() - 1 }), 'taken');
 });

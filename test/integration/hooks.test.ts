@@ -1,4 +1,5 @@
 // The bundled hooks as real processes with real stdin on temporary projects.
+import { HOOKS } from '../../src/hooks/hook-registry.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -171,7 +172,7 @@ test('a corrupted store never breaks the session and unreadable files are kept a
 
 test('bad stdin is logged, and the hook still exits 0 with protocol JSON', (t) => {
   const { dir, env } = project(t);
-  for (const hook of ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end']) {
+  for (const { name: hook } of HOOKS) {
     const r = runHookSync(hook, '{not json', { cwd: dir, env });
     protocol(r);
   }

@@ -7,7 +7,8 @@ import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
 import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/echo-store.ts';
-import { HOOK_NAMES, lastRunFile } from '../../store/hook-runs.ts';
+import { HOOKS } from '../../hooks/hook-registry.ts';
+import { lastRunFile } from '../../store/hook-runs.ts';
 import { printJson, type Command } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 
@@ -29,7 +30,7 @@ export const statusCommand: Command = {
       knowledgeLines: lines(knowledgeFile(paths, role)),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
-    const hooks = HOOK_NAMES.map((hook) => {
+    const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try { last = statSync(lastRunFile(paths, hook)).mtime.toISOString(); } catch { /* never ran */ }
       return { hook, lastRun: last };

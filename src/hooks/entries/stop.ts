@@ -1,6 +1,6 @@
-// Stop (every turn end): consolidate findings, keep the session draft current.
+// Bundle entry: Stop (every turn end) consolidates findings and keeps the session draft.
 // Never blocks the stop and prints nothing that could (stop_hook_active).
 import { runHook } from '../run-hook.ts';
 import { turnEnd } from '../turn-end.ts';
 
-runHook('stop', 'Stop', (ctx) => turnEnd(ctx, 'stop', true), 12_000);
+runHook('stop', (ctx) => turnEnd(ctx, true));

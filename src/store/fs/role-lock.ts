@@ -15,6 +15,23 @@ export interface LockOptions {
   staleMs?: number;
   /** Where the lock file lives (default: the project's .claude/echoes/.locks/). */
   dir?: string;
+  /** Epoch ms no wait may go past: a hook's deadline (see HookContext). */
+  deadline?: Deadline;
+}
+
+/**
+ * When the caller must have finished (epoch ms; Infinity for none). A hook must
+ * answer inside its time limit, and a synchronous lock wait blocks its
+ * watchdog timer, so the runner puts the hook's deadline on its context and
+ * every lock wait on its path respects it.
+ */
+export type Deadline = number;
+
+export const NO_DEADLINE: Deadline = Number.POSITIVE_INFINITY;
+
+/** True once the deadline has passed: work that can wait should be left for later. */
+export function pastDeadline(deadline: Deadline = NO_DEADLINE): boolean {
+  return Date.now() > deadline;
 }
 
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
@@ -81,25 +98,8 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
   }
 }
 
-// A hook must finish inside its time limit, and a synchronous lock wait
-// blocks its watchdog timer, so the runner sets a deadline that every wait
-// respects. Kept in the global symbol registry: the lazily loaded bundles each
-// carry their own copy of this module, and all of them must see it.
-const DEADLINE = Symbol.for('rune-echoes.lock-deadline');
-type WithDeadline = typeof globalThis & { [DEADLINE]?: number };
-
-/** True once the hook's deadline has passed: work that can wait should be left for later. */
-export function pastLockDeadline(): boolean {
-  return Date.now() > ((globalThis as WithDeadline)[DEADLINE] ?? Infinity);
-}
-
-/** No lock wait in this process goes past `epochMs` (the hook's budget). */
-export function setLockDeadline(epochMs: number): void {
-  (globalThis as WithDeadline)[DEADLINE] = epochMs;
-}
-
 function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
-  const waitMs = Math.max(0, Math.min(opts.waitMs ?? 10_000, ((globalThis as WithDeadline)[DEADLINE] ?? Infinity) - Date.now()));
+  const waitMs = Math.max(0, Math.min(opts.waitMs ?? 10_000, (opts.deadline ?? NO_DEADLINE) - Date.now()));
   const staleMs = opts.staleMs ?? 120_000;
   const dir = opts.dir ?? paths.locksDir;
   mkdirSync(assertWritable(paths, dir), { recursive: true });

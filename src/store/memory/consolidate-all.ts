@@ -4,6 +4,7 @@
 // role has work.
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
+import type { Deadline } from '../fs/role-lock.ts';
 import type { ConsolidationReport } from './echo-store.ts';
 import type { RoleSummary } from './entry-cache.ts';
 import { listFindingsFiles, listRoles } from './role-listing.ts';
@@ -15,12 +16,21 @@ export interface ConsolidateAllResult {
   errors: string[];
 }
 
-/**
- * `prune: false` touches only roles with findings files (the hot path);
- * `prune: true` also visits roles whose MEMORY.md is over the limit, judged
- * from the entry cache's line counts (`summaries`, when the caller has them).
- */
-export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now: Date, prune: boolean, summaries?: RoleSummary[]): Promise<ConsolidateAllResult> {
+export interface ConsolidateAllOptions {
+  now: Date;
+  /**
+   * false touches only roles with findings files (the hot path); true also
+   * visits roles whose MEMORY.md is over the limit, judged from the entry
+   * cache's line counts (`summaries`, when the caller has them).
+   */
+  prune: boolean;
+  summaries?: RoleSummary[];
+  deadline?: Deadline;
+}
+
+export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opts: ConsolidateAllOptions): Promise<ConsolidateAllResult> {
+  const { now, prune, deadline } = opts;
+  let summaries = opts.summaries;
   // Line counts come from the entry cache, read once (not once per role).
   if (prune && !summaries) summaries = await (await import('./entry-cache.ts')).roleSummaries(paths);
   const lines = new Map((summaries ?? []).map((s) => [s.role, s.lines]));
@@ -37,7 +47,7 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, now
   const events = prune ? readUsage(paths) : [];
   for (const role of work) {
     try {
-      const report = consolidateRole(paths, config, role, { now, prune, events });
+      const report = consolidateRole(paths, config, role, { now, prune, events, deadline });
       reports.push(report);
       for (const kept of report.keptUnparsed ?? []) errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
     } catch (err) {

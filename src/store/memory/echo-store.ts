@@ -27,7 +27,7 @@ import { estimateTokens } from '../../core/text.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { createFileExclusive, readTextFile, readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { archiveDir, assertSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from '../fs/echo-paths.ts';
-import { withLock } from '../fs/role-lock.ts';
+import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { listFindingsFiles, listRoles } from './role-listing.ts';
 
 export { listFindingsFiles, listRoles };
@@ -83,6 +83,7 @@ export interface LifecycleOptions {
   /** Pruning runs only between sessions (SPEC §5). */
   prune: boolean;
   events: UsageEvent[];
+  deadline?: Deadline;
 }
 
 /** Entries of a document with the number of lines each block takes. */
@@ -200,7 +201,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       pruned,
       linesAfter: countLines(out),
     };
-  });
+  }, { deadline: opts.deadline });
 }
 
 const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');

@@ -57,7 +57,11 @@ export async function roleSummaries(paths: EchoPaths): Promise<RoleSummary[]> {
     out.push({ ...(await parseRole(paths, role)), size: st.size, mtimeMs: st.mtimeMs, ino: st.ino });
   }
   if (changed || out.length !== cache.size) {
-    writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, roles: out }), { durable: false });
+    try {
+      writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, roles: out }), { durable: false });
+    } catch {
+      // A cache that cannot be written (read-only store, full disk) only makes the next read slower.
+    }
   }
   return out.map(({ role, lines, entries, error }) => (error ? { role, lines, entries, error } : { role, lines, entries }));
 }

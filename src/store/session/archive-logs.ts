@@ -6,7 +6,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLine, createFileExclusive, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
-import { withLock } from '../fs/role-lock.ts';
+import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 
 const LOG_NAME = /^archive-log-(\d{3,})\.md$/;
 const INDEX_LINE = /^- (\d{3,}) · /;
@@ -16,7 +16,7 @@ export const ARCHIVE_HEADER = '# Archive\n\nOne line per archive log in memories
  * The archive lock lives beside the logs it guards: in user scope memories/
  * and ARCHIVE.md are shared by every project, and so must be their lock.
  */
-const archiveLockOptions = (paths: EchoPaths) => ({ waitMs: 10_000, dir: join(paths.memoriesDir, '.locks') });
+const archiveLockOptions = (paths: EchoPaths, deadline: Deadline) => ({ waitMs: 10_000, dir: join(paths.memoriesDir, '.locks'), deadline });
 
 export const logFileName = (seq: number) => `archive-log-${String(seq).padStart(3, '0')}.md`;
 
@@ -60,7 +60,7 @@ export function formatIndexLine(seq: number, rest: string): string {
  * under the index lock, so index repair never sees a log between its creation
  * and its line (only a writer killed in between leaves one for repair).
  */
-export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): number {
+export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft, deadline: Deadline = NO_DEADLINE): number {
   return withLock(paths, 'archive-index', () => {
     const existing = listArchiveLogs(paths);
     if (draft.isSame) {
@@ -74,7 +74,7 @@ export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft): n
     if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
     appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
     return seq;
-  }, archiveLockOptions(paths));
+  }, archiveLockOptions(paths, deadline));
 }
 
 /** Numbers already listed in ARCHIVE.md. */
@@ -91,7 +91,7 @@ export function indexedSequences(indexText: string | null): Set<number> {
  * Adds an index line for every log that has none (a writer killed between the
  * log and its line). The line is rebuilt from the log's own header.
  */
-export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string) => string): number[] {
+export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string) => string, deadline: Deadline = NO_DEADLINE): number[] {
   const logs = listArchiveLogs(paths);
   const text = readTextOrNull(paths.archiveIndex);
   const seen = indexedSequences(text);
@@ -106,7 +106,7 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
       const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
       appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
     }
-  }, archiveLockOptions(paths));
+  }, archiveLockOptions(paths, deadline));
   return missing;
 }
 

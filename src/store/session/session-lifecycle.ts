@@ -8,7 +8,7 @@ import { emptySummary, isEmptySummary } from '../../core/session/summary-model.t
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
-import { withLock, withLockAsync } from '../fs/role-lock.ts';
+import { type Deadline, NO_DEADLINE, withLock, withLockAsync } from '../fs/role-lock.ts';
 import { ephemeralLockOptions, newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
 
 export interface SessionRef {
@@ -18,18 +18,21 @@ export interface SessionRef {
   ownerPid?: number;
 }
 
+export interface AdvanceOptions {
+  now: Date;
+  /** Entry ids and titles to note when the conversation names them. */
+  watchTerms?: string[];
+  deadline?: Deadline;
+  /** Runs under the session's lock with the fresh state; the state it returns is saved. */
+  then?: (state: SessionState) => SessionState | void;
+}
+
 /**
  * Reads what is new in the transcript since the last hook of this session and
- * folds it into the draft and the un-checkpointed span. `then` runs under the
- * session's lock with the fresh state, and its returned state is saved.
+ * folds it into the draft and the un-checkpointed span.
  */
-export async function advanceSession(
-  paths: EchoPaths,
-  ref: SessionRef,
-  now: Date,
-  watchTerms: string[],
-  then: (state: SessionState) => SessionState | void = () => undefined,
-): Promise<SessionState> {
+export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: AdvanceOptions): Promise<SessionState> {
+  const { now, watchTerms = [], deadline = NO_DEADLINE, then = () => undefined } = opts;
   return withLockAsync(paths, `session-${safeSessionKey(ref.sessionId)}`, async () => {
     let state = readSessionState(paths, ref.sessionId) ?? newSessionState(ref.sessionId, ref.transcriptPath, now);
     const transcript = ref.transcriptPath || state.transcriptPath;
@@ -59,11 +62,11 @@ export async function advanceSession(
     state = then(state) ?? state;
     writeSessionState(paths, state);
     return state;
-  }, { waitMs: 5000 });
+  }, { waitMs: 5000, deadline });
 }
 
 /** Writes the span since the last checkpoint as the next archive log; returns its number, or null when there was nothing new. */
-export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: ArchiveTrigger, now: Date): { state: SessionState; seq: number | null } {
+export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: ArchiveTrigger, now: Date, deadline: Deadline = NO_DEADLINE): { state: SessionState; seq: number | null } {
   const span = state.span;
   if (!span || isEmptySummary(span)) return { state, seq: null };
   // The session, span and trigger header lines identify a checkpoint: a re-run after a
@@ -73,8 +76,8 @@ export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: A
     render: (n) => renderArchiveLog(n, span, trigger, now),
     indexLine: () => archiveIndexText(span, trigger, now),
     isSame: (text) => identity.every((line) => text.includes(line)),
-  });
-  repairArchiveIndex(paths, describeArchiveLog);
+  }, deadline);
+  repairArchiveIndex(paths, describeArchiveLog, deadline);
   return { state: { ...state, span: null, archiveLogs: [...state.archiveLogs, seq] }, seq };
 }
 
@@ -83,12 +86,12 @@ export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: A
  * is left exactly as it is (the user is told in the log); the next session
  * then falls back to this session's archive log.
  */
-export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null): 'written' | 'empty' | 'kept-unreadable' {
+export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null, deadline: Deadline = NO_DEADLINE): 'written' | 'empty' | 'kept-unreadable' {
   if (!summary || isEmptySummary(summary)) return 'empty';
   const text = renderEphemeral(summary);
   return withLock(paths, 'ephemeral', () => {
     if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
     writeFileAtomic(paths, paths.ephemeral, text);
     return 'written';
-  }, ephemeralLockOptions(paths));
+  }, ephemeralLockOptions(paths, deadline));
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
+import type { Deadline } from '../fs/role-lock.ts';
 import { processAlive } from './claude-process.ts';
 import { compareText } from '../../core/text.ts';
 
@@ -25,7 +26,7 @@ export interface SessionState {
 }
 
 /** EPHEMERAL.md's lock sits beside the session files: in user scope they are shared by every project. */
-export const ephemeralLockOptions = (paths: EchoPaths) => ({ waitMs: 3000, dir: join(paths.memoriesDir, '.locks') });
+export const ephemeralLockOptions = (paths: EchoPaths, deadline: Deadline) => ({ waitMs: 3000, dir: join(paths.memoriesDir, '.locks'), deadline });
 
 /** What the current session was given at its start, so `compact` can give it again. */
 export const givenFile = (paths: EchoPaths): string => join(paths.stateDir, 'given-last-session.md');

@@ -3,12 +3,12 @@
 import { formatUsageEvent, parseUsageLog, type UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { appendLine, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
-import { withLock } from '../fs/role-lock.ts';
+import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 
-export function appendUsage(paths: EchoPaths, event: UsageEvent): void {
+export function appendUsage(paths: EchoPaths, event: UsageEvent, deadline: Deadline = NO_DEADLINE): void {
   if (event.ids.length === 0 && event.tokens === undefined) return;
   // Under the lock so compaction's read-and-rewrite cannot drop a fresh line.
-  withLock(paths, 'usage', () => appendLine(paths, paths.usageLog, formatUsageEvent(event)), { waitMs: 3000 });
+  withLock(paths, 'usage', () => appendLine(paths, paths.usageLog, formatUsageEvent(event)), { waitMs: 3000, deadline });
 }
 
 export function readUsage(paths: EchoPaths): UsageEvent[] {
@@ -29,7 +29,7 @@ const KEEP_FACTOR = 2;
  * that do not parse. Last-referenced dates of older entries are kept as one
  * synthetic event per entry so "days unreferenced" stays true.
  */
-export function compactUsage(paths: EchoPaths, window: number): { before: number; after: number } {
+export function compactUsage(paths: EchoPaths, window: number, deadline: Deadline = NO_DEADLINE): { before: number; after: number } {
   return withLock(paths, 'usage', () => {
     const text = readTextOrNull(paths.usageLog);
     if (text === null) return { before: 0, after: 0 };
@@ -46,5 +46,5 @@ export function compactUsage(paths: EchoPaths, window: number): { before: number
     const kept = [...carried, ...events.filter((e) => keep.has(e.session))];
     writeFileAtomic(paths, paths.usageLog, kept.map(formatUsageEvent).join(''));
     return { before: events.length, after: kept.length };
-  });
+  }, { deadline });
 }

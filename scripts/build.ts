@@ -8,17 +8,20 @@
 // when that path runs: YAML when a config exists, the parser on a cache miss,
 // the transcript reader when there is transcript to read.
 // The CLI is not on a hot path: one ESM entry with shared chunks.
-import { build } from 'esbuild';
+// hooks/hooks.json is written from the hook registry here too.
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOOKS, renderHooksJson } from '../src/hooks/hook-registry.ts';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 // RUNE_BUILD_PROFILE=<dir>: an unminified build elsewhere, for profiling with readable names.
 const profileDir = process.env.RUNE_BUILD_PROFILE;
 const dist = profileDir ? resolve(profileDir) : join(root, 'dist');
-const hooks = ['session-start', 'pre-compact', 'stop', 'subagent-stop', 'session-end'];
+const hooks = HOOKS.map((h) => h.name);
 
-const common = {
+const common: BuildOptions = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -30,7 +33,7 @@ const common = {
 };
 
 /** Turns each dynamic import into an external `lazy/<name>.cjs`, relative to where the importer lands. */
-function lazyImports(prefix, found) {
+function lazyImports(prefix: string, found: Map<string, string>): Plugin {
   return {
     name: 'lazy-imports',
     setup(b) {
@@ -38,6 +41,9 @@ function lazyImports(prefix, found) {
         if (args.kind !== 'dynamic-import') return undefined;
         const source = resolve(args.resolveDir, args.path);
         const name = basename(source, '.ts');
+        // Lazy bundles are named by file name alone: two sources with one name would overwrite each other.
+        const known = found.get(name);
+        if (known !== undefined && known !== source) throw new Error(`two lazily imported files are both named ${name}.ts: ${known} and ${source}; rename one`);
         found.set(name, source);
         return { path: `${prefix}${name}.cjs`, external: true };
       });
@@ -46,7 +52,7 @@ function lazyImports(prefix, found) {
 }
 
 /** Builds CommonJS bundles and loads their lazy parts with require() instead of the ESM loader. */
-async function buildCjs(entryPoints, outdir, prefix, found) {
+async function buildCjs(entryPoints: Record<string, string>, outdir: string, prefix: string, found: Map<string, string>): Promise<void> {
   const result = await build({
     ...common,
     format: 'cjs',
@@ -65,11 +71,11 @@ async function buildCjs(entryPoints, outdir, prefix, found) {
 
 rmSync(dist, { recursive: true, force: true });
 
-const lazy = new Map();
+const lazy = new Map<string, string>();
 await buildCjs(Object.fromEntries(hooks.map((h) => [h, join(root, 'src/hooks/entries', `${h}.ts`)])), dist, './lazy/', lazy);
 
 // Lazy bundles may need further lazy bundles: build until none is new.
-const built = new Set();
+const built = new Set<string>();
 while ([...lazy.keys()].some((n) => !built.has(n))) {
   const batch = [...lazy].filter(([n]) => !built.has(n));
   for (const [n] of batch) built.add(n);
@@ -87,3 +93,6 @@ await build({
   // CommonJS dependencies (picomatch) call require() for node builtins.
   banner: { js: "import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
 });
+
+// Generated, committed, and checked fresh by CI like the bundles.
+if (!profileDir) writeFileSync(join(root, 'hooks', 'hooks.json'), renderHooksJson());

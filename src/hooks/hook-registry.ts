@@ -1,0 +1,88 @@
+// The one list of the plugin's hooks. hooks/hooks.json is generated from it
+// by the build, the build bundles one entry per row (src/hooks/entries/<name>.ts
+// → dist/<name>.cjs), the runner takes its time budget and run-marker name
+// from it, `status` lists its rows, and the tests check all of that.
+
+export type HookEvent = 'SessionStart' | 'PreCompact' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+
+export interface HookSpec {
+  /** Bundle, entry file and last-run marker name. */
+  name: string;
+  event: HookEvent;
+  /** Claude Code's matcher (sources or triggers), or null for every occurrence. */
+  matcher: string | null;
+  /** The time limit hooks.json gives Claude Code, in seconds. */
+  timeoutSec: number;
+  /** How long the handler may take before the runner answers without it (ms), from the environment. */
+  budgetMs: (env: NodeJS.ProcessEnv) => number;
+  /** One line for people (README, status). */
+  summary: string;
+}
+
+// Claude Code gives SessionEnd hooks about 1.5 s in all, whatever hooks.json
+// says, unless CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS raises it.
+const sessionEndBudget = (env: NodeJS.ProcessEnv): number => Math.max(500, (Number(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) || 1500) - 100);
+
+export const HOOKS: readonly HookSpec[] = [
+  {
+    name: 'session-start',
+    event: 'SessionStart',
+    matcher: 'startup|resume|clear|compact',
+    timeoutSec: 10,
+    budgetMs: () => 8000,
+    summary: 'recovers a crashed session, prunes between sessions, injects the digest, clears EPHEMERAL.md',
+  },
+  {
+    name: 'pre-compact',
+    event: 'PreCompact',
+    matcher: 'manual|auto',
+    timeoutSec: 30,
+    budgetMs: () => 25_000,
+    summary: 'writes the next archive log with what was not yet checkpointed',
+  },
+  {
+    name: 'stop',
+    event: 'Stop',
+    matcher: null,
+    timeoutSec: 15,
+    budgetMs: () => 12_000,
+    summary: 'consolidates findings; keeps the session draft current',
+  },
+  {
+    name: 'subagent-stop',
+    event: 'SubagentStop',
+    matcher: null,
+    timeoutSec: 15,
+    budgetMs: () => 12_000,
+    summary: 'consolidates the findings the subagent wrote',
+  },
+  {
+    name: 'session-end',
+    event: 'SessionEnd',
+    matcher: null,
+    timeoutSec: 10,
+    budgetMs: sessionEndBudget,
+    summary: 'writes EPHEMERAL.md, records usage, prunes, writes final archive logs of earlier sessions',
+  },
+];
+
+export function hookSpec(name: string): HookSpec {
+  const spec = HOOKS.find((h) => h.name === name);
+  if (!spec) throw new Error(`no hook named ${name} in the registry`);
+  return spec;
+}
+
+/** hooks/hooks.json as Claude Code reads it: `node` on the bundle, nothing else. */
+export function renderHooksJson(): string {
+  const hooks: Record<string, unknown[]> = {};
+  for (const h of HOOKS) {
+    const command = { type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs"`, timeout: h.timeoutSec };
+    const group = h.matcher === null ? { hooks: [command] } : { matcher: h.matcher, hooks: [command] };
+    (hooks[h.event] ??= []).push(group);
+  }
+  const doc = {
+    description: 'Rune Echoes: hand the last session to the next, checkpoint before compaction, consolidate findings (generated from src/hooks/hook-registry.ts by npm run build)',
+    hooks,
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

@@ -1,0 +1,12 @@
+// PreCompact (manual|auto): checkpoint what is not yet archived for this session.
+import { claudeProcessId } from '../store/session/claude-process.ts';
+import { advanceSession, checkpointSpan } from '../store/session/session-lifecycle.ts';
+import type { HookContext } from './run-hook.ts';
+
+export async function preCompact(ctx: HookContext): Promise<void> {
+  const { paths, input, now, deadline } = ctx;
+  if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; nothing to checkpoint');
+  const trigger = input.trigger === 'auto' ? 'precompact auto' : 'precompact manual';
+  const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
+  await advanceSession(paths, ref, { now, deadline, then: (state) => checkpointSpan(paths, state, trigger, now, deadline).state });
+}

@@ -1,0 +1,47 @@
+// The hook registry is the one list of hooks: hooks.json, the entries, the
+// bundles and `status` must all agree with it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOOKS, renderHooksJson } from '../../src/hooks/hook-registry.ts';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+test('hooks/hooks.json is exactly what the registry generates (npm run build writes it)', () => {
+  assert.equal(readFileSync(join(REPO, 'hooks', 'hooks.json'), 'utf8'), renderHooksJson());
+});
+
+test('hooks.json runs plain node on a bundle with a timeout, nothing else', () => {
+  const doc = JSON.parse(renderHooksJson()) as { hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>> };
+  for (const h of HOOKS) {
+    const [group] = doc.hooks[h.event]!;
+    assert.equal(group!.hooks[0]!.command, `node "\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs"`);
+    assert.equal(group!.hooks[0]!.timeout, h.timeoutSec);
+  }
+});
+
+test('every hook has an entry file that runs it by its registry name, and nothing else is an entry', () => {
+  const entries = readdirSync(join(REPO, 'src', 'hooks', 'entries')).sort();
+  assert.deepEqual(entries, HOOKS.map((h) => `${h.name}.ts`).sort());
+  for (const h of HOOKS) {
+    const text = readFileSync(join(REPO, 'src', 'hooks', 'entries', `${h.name}.ts`), 'utf8');
+    assert.match(text, new RegExp(`runHook\\('${h.name}'`), `${h.name}.ts runs its own hook`);
+  }
+});
+
+test('dist/ holds one bundle per hook and no stale ones', () => {
+  const bundles = readdirSync(join(REPO, 'dist')).filter((f) => f.endsWith('.cjs')).sort();
+  assert.deepEqual(bundles, HOOKS.map((h) => `${h.name}.cjs`).sort());
+});
+
+test('each hook answers well inside the time Claude Code gives it', () => {
+  for (const h of HOOKS) {
+    const budget = h.budgetMs({});
+    assert.ok(budget > 0 && budget < h.timeoutSec * 1000, `${h.name}: budget ${budget} ms under ${h.timeoutSec} s`);
+  }
+  const sessionEnd = HOOKS.find((h) => h.event === 'SessionEnd')!;
+  assert.equal(sessionEnd.budgetMs({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '5000' }), 4900, 'SessionEnd follows the variable that raises its limit');
+  assert.ok(existsSync(join(REPO, 'src', 'hooks', 'hook-registry.ts')));
+});
