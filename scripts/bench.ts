@@ -9,8 +9,8 @@
 // 2. search over 10,000 archive logs.
 // 3. SessionEnd on a 50 MB transcript: time and peak memory (streamed).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderEntry } from '../src/core/entry/echo-document.ts';
@@ -43,17 +43,62 @@ const withRss = (file: string) => [
 
 function entry(i: number, layer: EchoEntry['layer']): EchoEntry {
   return {
-    id: `entry-${i}`, idExplicit: true, date: '2026-10-01', kind: 'Pattern', title: `Pattern number ${i} in module ${i % 9}`, layer,
-    source: 'bench', confidence: 0.8, evidence: `\`src/module${i % 9}/file${i}.ts:${i}\` — seen`, verified: '2026-11-01', supersedes: 'none',
-    tags: [], learning: `Learning ${i}: the service layer tends to repeat this; reviewers should flag it early.`, extra: [],
+    id: `entry-${i}`,
+    idExplicit: true,
+    date: '2026-10-01',
+    kind: 'Pattern',
+    title: `Pattern number ${i} in module ${i % 9}`,
+    layer,
+    source: 'bench',
+    confidence: 0.8,
+    evidence: `\`src/module${i % 9}/file${i}.ts:${i}\` — seen`,
+    verified: '2026-11-01',
+    supersedes: 'none',
+    tags: [],
+    learning: `Learning ${i}: the service layer tends to repeat this; reviewers should flag it early.`,
+    extra: [],
   };
 }
 
 function transcriptLine(i: number, sid: string, cwd: string): string {
   const ts = new Date(Date.UTC(2026, 10, 22, 9, 0, i % 3600)).toISOString();
-  if (i % 3 === 0) return JSON.stringify({ type: 'user', sessionId: sid, cwd, timestamp: ts, uuid: `u${i}`, message: { role: 'user', content: `Request ${i}: refactor module ${i % 50} and keep the tests green` } });
-  if (i % 3 === 1) return JSON.stringify({ type: 'assistant', sessionId: sid, cwd, timestamp: ts, uuid: `a${i}`, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'tool_use', id: `t${i}`, name: 'Edit', input: { file_path: `${cwd}/src/m${i % 50}.ts`, old_string: 'x'.repeat(200), new_string: 'y'.repeat(200) } }] } });
-  return JSON.stringify({ type: 'user', sessionId: sid, cwd, timestamp: ts, uuid: `r${i}`, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i - 1}`, content: 'ok '.repeat(100) }] } });
+  if (i % 3 === 0)
+    return JSON.stringify({
+      type: 'user',
+      sessionId: sid,
+      cwd,
+      timestamp: ts,
+      uuid: `u${i}`,
+      message: { role: 'user', content: `Request ${i}: refactor module ${i % 50} and keep the tests green` },
+    });
+  if (i % 3 === 1)
+    return JSON.stringify({
+      type: 'assistant',
+      sessionId: sid,
+      cwd,
+      timestamp: ts,
+      uuid: `a${i}`,
+      message: {
+        id: `msg_${i}`,
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool_use',
+            id: `t${i}`,
+            name: 'Edit',
+            input: { file_path: `${cwd}/src/m${i % 50}.ts`, old_string: 'x'.repeat(200), new_string: 'y'.repeat(200) },
+          },
+        ],
+      },
+    });
+  return JSON.stringify({
+    type: 'user',
+    sessionId: sid,
+    cwd,
+    timestamp: ts,
+    uuid: `r${i}`,
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i - 1}`, content: 'ok '.repeat(100) }] },
+  });
 }
 
 function writeTranscript(path: string, bytes: number, sid: string, cwd: string): void {
@@ -61,7 +106,7 @@ function writeTranscript(path: string, bytes: number, sid: string, cwd: string):
   let size = 0;
   let chunk: string[] = [];
   for (let i = 0; size < bytes; i++) {
-    const line = transcriptLine(i, sid, cwd) + '\n';
+    const line = `${transcriptLine(i, sid, cwd)}\n`;
     size += line.length;
     chunk.push(line);
     if (chunk.length >= 2000) {
@@ -78,18 +123,37 @@ function typicalStore(dir: string): void {
   roles.forEach((role, r) => {
     mkdirSync(join(e, role), { recursive: true });
     const entries = Array.from({ length: 14 }, (_, i) => entry(r * 100 + i, i < 2 ? 'etched' : i % 4 === 0 ? 'traced' : 'inscribed'));
-    writeFileSync(join(e, role, 'MEMORY.md'), `<!-- echo-schema: v2 -->\n# ${role} Memory\n\n${entries.map((x) => renderEntry(x)).join('\n')}`);
+    writeFileSync(
+      join(e, role, 'MEMORY.md'),
+      `<!-- echo-schema: v2 -->\n# ${role} Memory\n\n${entries.map((x) => renderEntry(x)).join('\n')}`,
+    );
   });
   mkdirSync(join(e, 'memories'), { recursive: true });
   const index: string[] = [];
   for (let i = 1; i <= 40; i++) {
     const n = String(i).padStart(3, '0');
-    writeFileSync(join(e, 'memories', `archive-log-${n}.md`), `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}\n`);
+    writeFileSync(
+      join(e, 'memories', `archive-log-${n}.md`),
+      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}\n`,
+    );
     index.push(`- ${n} · 2026-11-01 · session-end · task ${i}`);
   }
   writeFileSync(join(e, 'ARCHIVE.md'), `# Archive\n\n${index.join('\n')}\n`);
-  writeFileSync(join(e, 'usage.jsonl'), Array.from({ length: 100 }, (_, i) => JSON.stringify({ ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`, session: `s${i % 25}`, event: 'injected', ids: ['entry-1', `entry-${i}`] })).join('\n') + '\n');
-  writeFileSync(join(e, 'EPHEMERAL.md'), '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n');
+  writeFileSync(
+    join(e, 'usage.jsonl'),
+    `${Array.from({ length: 100 }, (_, i) =>
+      JSON.stringify({
+        ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
+        session: `s${i % 25}`,
+        event: 'injected',
+        ids: ['entry-1', `entry-${i}`],
+      }),
+    ).join('\n')}\n`,
+  );
+  writeFileSync(
+    join(e, 'EPHEMERAL.md'),
+    '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n',
+  );
 }
 
 const lines: string[] = [];
@@ -129,7 +193,9 @@ try {
   }
   const base = median(bare);
   say(`## Hook cost on a typical store\n`);
-  say(`Store: 5 roles × 14 entries, 40 archive logs, 100 usage events, a 2 MB transcript already read by an earlier Stop. ${RUNS} interleaved runs each, median wall time including process start.\n`);
+  say(
+    `Store: 5 roles × 14 entries, 40 archive logs, 100 usage events, a 2 MB transcript already read by an earlier Stop. ${RUNS} interleaved runs each, median wall time including process start.\n`,
+  );
   say(`| command | median ms | × node -e '' |\n|---|---|---|`);
   say(`| node -e '' | ${base.toFixed(1)} | 1.00 |`);
   for (const [h] of hooks) {
@@ -141,7 +207,12 @@ try {
   if (spawnSync('valgrind', ['--version']).status === 0) {
     const count = (args: string[], stdin: string): number => {
       const out = join(root, 'callgrind.out');
-      const r = spawnSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], { input: stdin, cwd: proj, env, encoding: 'utf8' });
+      const r = spawnSync('valgrind', ['--tool=callgrind', `--callgrind-out-file=${out}`, process.execPath, ...args], {
+        input: stdin,
+        cwd: proj,
+        env,
+        encoding: 'utf8',
+      });
       const m = /Collected : (\d+)/.exec(r.stderr);
       if (!m) throw new Error(`valgrind gave no count: ${r.stderr.slice(-300)}`);
       return Number(m[1]);
@@ -164,22 +235,40 @@ try {
   for (let i = 1; i <= 10_000; i++) {
     const n = String(i).padStart(3, '0');
     const w = (k: number) => words[(i * 7 + k * 3) % words.length];
-    writeFileSync(join(mem, `archive-log-${n}.md`), `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n- span: 2026-0${1 + (i % 9)}-10T10:00:00Z → 2026-0${1 + (i % 9)}-10T11:00:00Z\n\n## Asked\n- Fix the ${w(1)} ${w(2)} in module ${i % 300}\n## Done and decided\n- Changed ${w(3)} handling; ${w(4)} now bounded.\n## Files\n- edited: src/m${i % 300}.ts\n`);
+    writeFileSync(
+      join(mem, `archive-log-${n}.md`),
+      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n- span: 2026-0${1 + (i % 9)}-10T10:00:00Z → 2026-0${1 + (i % 9)}-10T11:00:00Z\n\n## Asked\n- Fix the ${w(1)} ${w(2)} in module ${i % 300}\n## Done and decided\n- Changed ${w(3)} handling; ${w(4)} now bounded.\n## Files\n- edited: src/m${i % 300}.ts\n`,
+    );
   }
   const search: number[] = [];
   for (let i = 0; i < 5; i++) search.push(timeRun([join(DIST, 'cli.mjs'), 'search', 'retry', 'backoff', 'module', '42'], '', big, env).ms);
   say(`\n## Search over 10,000 archive logs\n`);
-  say(`\`rune-echoes search retry backoff module 42\` over 10,000 archive logs (about ${(10_000 * 300 / 1e6).toFixed(0)} MB): median ${median(search).toFixed(0)} ms of 5 runs (${(median(search) / base).toFixed(1)}× a bare node start).`);
+  say(
+    `\`rune-echoes search retry backoff module 42\` over 10,000 archive logs (about ${((10_000 * 300) / 1e6).toFixed(0)} MB): median ${median(search).toFixed(0)} ms of 5 runs (${(median(search) / base).toFixed(1)}× a bare node start).`,
+  );
 
   // 3. A 50 MB transcript, streamed by SessionEnd from offset 0.
   const huge = join(root, 'huge.jsonl');
   writeTranscript(huge, 50 * 1024 * 1024, 'huge-session', proj);
-  const endIn = JSON.stringify({ session_id: 'huge-session', transcript_path: huge, cwd: proj, hook_event_name: 'SessionEnd', reason: 'other' });
+  const endIn = JSON.stringify({
+    session_id: 'huge-session',
+    transcript_path: huge,
+    cwd: proj,
+    hook_event_name: 'SessionEnd',
+    reason: 'other',
+  });
   // Lift SessionEnd's 1.5 s budget for this one measurement, so the whole read is timed.
   const r50 = timeRun(withRss(join(DIST, 'session-end.cjs')), endIn, proj, { ...env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '60000' });
-  const rBare = timeRun(withRss(join(DIST, 'session-end.cjs')), JSON.stringify({ session_id: 'small', transcript_path: join(root, 'none.jsonl'), cwd: proj, hook_event_name: 'SessionEnd' }), proj, env);
+  const rBare = timeRun(
+    withRss(join(DIST, 'session-end.cjs')),
+    JSON.stringify({ session_id: 'small', transcript_path: join(root, 'none.jsonl'), cwd: proj, hook_event_name: 'SessionEnd' }),
+    proj,
+    env,
+  );
   say(`\n## A 50 MB transcript\n`);
-  say(`SessionEnd reading a fresh 50 MB transcript from byte 0 (the worst case; normally Stop has read all but the tail): ${r50.ms.toFixed(0)} ms, peak RSS ${(r50.rssKb / 1024).toFixed(0)} MB, against ${(rBare.rssKb / 1024).toFixed(0)} MB for the same hook with no transcript — the file is streamed, not held.`);
+  say(
+    `SessionEnd reading a fresh 50 MB transcript from byte 0 (the worst case; normally Stop has read all but the tail): ${r50.ms.toFixed(0)} ms, peak RSS ${(r50.rssKb / 1024).toFixed(0)} MB, against ${(rBare.rssKb / 1024).toFixed(0)} MB for the same hook with no transcript — the file is streamed, not held.`,
+  );
   say(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}.`);
 } finally {
   rmSync(root, { recursive: true, force: true });
@@ -190,8 +279,8 @@ const intro = [
   '',
   `Produced by \`npm run bench\` (\`tsx scripts/bench.ts\`) on ${new Date().toISOString().slice(0, 10)}, with a clean environment (PATH and HOME only).`,
   'Wall times come from a shared, noisy machine: compare the ratios within one run, not across runs. The instruction counts',
-  '(valgrind) do not depend on the machine\'s load and are the better guide to the hooks\' cost against the target of',
-  '1.3 × a bare `node -e \'\'` start.',
+  "(valgrind) do not depend on the machine's load and are the better guide to the hooks' cost against the target of",
+  "1.3 × a bare `node -e ''` start.",
   '',
 ].join('\n');
 writeFileSync(join(REPO, 'BENCHMARKS.md'), `${intro}\n${lines.join('\n')}\n`);

@@ -9,10 +9,11 @@
 // the transcript reader when there is transcript to read.
 // The CLI is not on a hot path: one ESM entry with shared chunks.
 // hooks/hooks.json is written from the hook registry here too.
-import { build, type BuildOptions, type Plugin } from 'esbuild';
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { HOOKS, renderHooksJson } from '../src/hooks/hook-registry.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,7 +44,8 @@ function lazyImports(prefix: string, found: Map<string, string>): Plugin {
         const name = basename(source, '.ts');
         // Lazy bundles are named by file name alone: two sources with one name would overwrite each other.
         const known = found.get(name);
-        if (known !== undefined && known !== source) throw new Error(`two lazily imported files are both named ${name}.ts: ${known} and ${source}; rename one`);
+        if (known !== undefined && known !== source)
+          throw new Error(`two lazily imported files are both named ${name}.ts: ${known} and ${source}; rename one`);
         found.set(name, source);
         return { path: `${prefix}${name}.cjs`, external: true };
       });

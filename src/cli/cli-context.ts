@@ -2,11 +2,11 @@
 // output functions. Only main.ts builds it from `process`.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { EchoesError } from '../core/errors.ts';
 import { loadConfig } from '../store/config-file.ts';
-import { assertSafeName, echoPaths, type EchoPaths } from '../store/fs/echo-paths.ts';
+import { assertSafeName, type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
 import { listRoles } from '../store/memory/role-listing.ts';
 
 export interface CliIO {
@@ -33,7 +33,11 @@ export interface Command {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   /** Returns the exit code. Throws EchoesError for refused input. */
-  run: (ctx: CommandContext, values: Record<string, string | boolean | string[] | undefined>, positionals: string[]) => Promise<number> | number;
+  run: (
+    ctx: CommandContext,
+    values: Record<string, string | boolean | string[] | undefined>,
+    positionals: string[],
+  ) => Promise<number> | number;
 }
 
 export const COMMON_OPTIONS = {
@@ -64,7 +68,10 @@ export function parseCommandArgs(cmd: Command, args: string[]) {
     return parseArgs({ args, options: { ...COMMON_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true });
   } catch (err) {
     const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
-    throw new EchoesError('bad-argument', `${cmd.name}: ${msg.replace(/\. To specify a positional.*$/, '')} (see rune-echoes ${cmd.name} --help)`);
+    throw new EchoesError(
+      'bad-argument',
+      `${cmd.name}: ${msg.replace(/\. To specify a positional.*$/, '')} (see rune-echoes ${cmd.name} --help)`,
+    );
   }
 }
 
@@ -81,7 +88,7 @@ export function stringOpt(values: Record<string, unknown>, key: string): string 
 }
 
 export function printJson(ctx: CommandContext, value: unknown): void {
-  ctx.io.stdout(JSON.stringify(value, null, 2) + '\n');
+  ctx.io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** The roles a command works on: the one named (which must exist), else all of them. */

@@ -1,6 +1,6 @@
 // argv → command. Returns an exit code; prints through the io it is given.
 import { EchoesError } from '../core/errors.ts';
-import { buildContext, parseCommandArgs, type CliIO, type Command } from './cli-context.ts';
+import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
@@ -11,7 +11,17 @@ import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
 import { statusCommand } from './commands/cmd-status.ts';
 
-export const COMMANDS: Command[] = [recordCommand, showCommand, searchCommand, rememberCommand, forgetCommand, consolidateCommand, pruneCommand, resetCommand, statusCommand];
+export const COMMANDS: Command[] = [
+  recordCommand,
+  showCommand,
+  searchCommand,
+  rememberCommand,
+  forgetCommand,
+  consolidateCommand,
+  pruneCommand,
+  resetCommand,
+  statusCommand,
+];
 
 export function renderHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

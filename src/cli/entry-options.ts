@@ -1,7 +1,7 @@
 // The options that describe an entry on the command line (record, remember),
 // generated from the field table, and the checks that turn bad input into one
 // clear line before anything is written.
-import { isLayer, type EchoEntry, type Layer } from '../core/entry/echo-entry.ts';
+import { type EchoEntry, isLayer, type Layer } from '../core/entry/echo-entry.ts';
 import { ENTRY_FIELDS, type EntryField } from '../core/entry/entry-fields.ts';
 import { slugifyTitle } from '../core/entry/entry-ids.ts';
 import { parseTags } from '../core/entry/field-values.ts';
@@ -53,7 +53,8 @@ export interface EntryDefaults {
 
 export function entryFromOptions(values: Record<string, unknown>, learningWords: string[], opts: EntryDefaults): EchoEntry {
   const learning = oneLine(learningWords.join(' '));
-  if (!learning) throw new EchoesError('bad-argument', 'the learning text is missing: add it after the options, e.g. … "Prefer X because Y"');
+  if (!learning)
+    throw new EchoesError('bad-argument', 'the learning text is missing: add it after the options, e.g. … "Prefer X because Y"');
   const entry: EchoEntry = {
     id: '',
     idExplicit: true,

@@ -1,14 +1,7 @@
 // Typed errors: callers branch on `code`, never on message text. Messages are
 // one line for people: what is wrong, and what to do.
 
-export type ErrorCode =
-  | 'bad-argument'
-  | 'bad-name'
-  | 'unsafe-path'
-  | 'not-found'
-  | 'locked'
-  | 'unreadable'
-  | 'refused';
+export type ErrorCode = 'bad-argument' | 'bad-name' | 'unsafe-path' | 'not-found' | 'locked' | 'unreadable' | 'refused';
 
 export class EchoesError extends Error {
   readonly code: ErrorCode;

@@ -21,7 +21,8 @@ export interface HookSpec {
 
 // Claude Code gives SessionEnd hooks about 1.5 s in all, whatever hooks.json
 // says, unless CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS raises it.
-const sessionEndBudget = (env: NodeJS.ProcessEnv): number => Math.max(500, (Number(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) || 1500) - 100);
+const sessionEndBudget = (env: NodeJS.ProcessEnv): number =>
+  Math.max(500, (Number(env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) || 1500) - 100);
 
 export const HOOKS: readonly HookSpec[] = [
   {
@@ -78,10 +79,13 @@ export function renderHooksJson(): string {
   for (const h of HOOKS) {
     const command = { type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs"`, timeout: h.timeoutSec };
     const group = h.matcher === null ? { hooks: [command] } : { matcher: h.matcher, hooks: [command] };
-    (hooks[h.event] ??= []).push(group);
+    const groups = hooks[h.event] ?? [];
+    groups.push(group);
+    hooks[h.event] = groups;
   }
   const doc = {
-    description: 'Rune Echoes: hand the last session to the next, checkpoint before compaction, consolidate findings (generated from src/hooks/hook-registry.ts by npm run build)',
+    description:
+      'Rune Echoes: hand the last session to the next, checkpoint before compaction, consolidate findings (generated from src/hooks/hook-registry.ts by npm run build)',
     hooks,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

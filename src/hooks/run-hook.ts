@@ -6,7 +6,7 @@ import { readFileSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
-import { echoPaths, type EchoPaths } from '../store/fs/echo-paths.ts';
+import { type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
 import { logLine } from '../store/fs/error-log.ts';
 import type { Deadline } from '../store/fs/role-lock.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
@@ -29,7 +29,16 @@ export interface HookInput {
 }
 
 const STRING_FIELDS = [
-  'session_id', 'transcript_path', 'cwd', 'hook_event_name', 'source', 'trigger', 'reason', 'agent_id', 'agent_type', 'agent_transcript_path',
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'hook_event_name',
+  'source',
+  'trigger',
+  'reason',
+  'agent_id',
+  'agent_type',
+  'agent_transcript_path',
 ] as const;
 
 /** Keeps the known fields that have the type they should; a hostile or newer input cannot crash a handler. */
@@ -63,6 +72,7 @@ export interface HookResult {
   additionalContext?: string;
 }
 
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that only acts returns nothing; one that answers returns a HookResult.
 export type HookHandler = (ctx: HookContext) => Promise<HookResult | void> | HookResult | void;
 
 /**
@@ -90,7 +100,7 @@ function readStdin(): unknown {
   return JSON.parse(raw);
 }
 
-export function protocolOutput(eventName: string, result: HookResult | void): string {
+export function protocolOutput(eventName: string, result: HookResult | undefined): string {
   if (result?.additionalContext) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: result.additionalContext } });
   }
@@ -109,7 +119,14 @@ export interface ExecuteOptions {
 }
 
 /** Runs one hook in-process (the bundle entry and the tests both come through here); returns the stdout line. */
-export async function executeHook(spec: HookSpec, handler: HookHandler, rawInput: unknown, env: NodeJS.ProcessEnv, cwd: string, opts: ExecuteOptions = {}): Promise<string> {
+export async function executeHook(
+  spec: HookSpec,
+  handler: HookHandler,
+  rawInput: unknown,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  opts: ExecuteOptions = {},
+): Promise<string> {
   const input = readHookInput(rawInput);
   const now = opts.now ?? new Date();
   const project = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || cwd);
@@ -126,7 +143,7 @@ export async function executeHook(spec: HookSpec, handler: HookHandler, rawInput
   }
   for (const w of warnings) log(w);
   const result = await handler({ spec, input, project, config, paths, now, deadline, env, log });
-  return protocolOutput(spec.event, result);
+  return protocolOutput(spec.event, result ?? undefined);
 }
 
 /**

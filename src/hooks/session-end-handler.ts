@@ -1,13 +1,14 @@
 // SessionEnd has about 1.5 s in all (Claude Code cancels it after that), so
 // the summary for the next session is written first, from the transcript's
 // tail only; everything after it is housekeeping that may be cut short.
+
+import { pastDeadline } from '../store/fs/role-lock.ts';
+import { syncGitignore } from '../store/gitignore.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
-import { scanSessions } from '../store/session/session-state.ts';
-import { syncGitignore } from '../store/gitignore.ts';
-import { pastDeadline } from '../store/fs/role-lock.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
+import { scanSessions } from '../store/session/session-state.ts';
 import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
 import { watchTermsOf } from '../store/usage/usage-terms.ts';
 import { guarded, type HookContext } from './run-hook.ts';
@@ -32,15 +33,20 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         now,
         deadline,
         watchTerms: watchTermsOf(entries),
-        then: (s) => {
-          if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable') ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
+        update: (s) => {
+          if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
+            ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
           return { ...s, ended: true };
         },
       });
       if (state.draft && entries.length) {
         // Glob matching (picomatch) is loaded only when there are entries to match.
         const { referencedIds } = await import('../store/usage/usage-references.ts');
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) }, deadline);
+        appendUsage(
+          paths,
+          { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) },
+          deadline,
+        );
       }
     });
   } else {

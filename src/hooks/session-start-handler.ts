@@ -2,16 +2,17 @@
 // between sessions, injects the digest, then consumes EPHEMERAL.md and logs
 // the injected ids. Work that can wait (final archive logs of ended
 // sessions) is left to the next SessionEnd.
+
+import { statSync } from 'node:fs';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
+import { withLock } from '../store/fs/role-lock.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
+import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
-import { roleSummaries, type RoleSummary } from '../store/memory/entry-cache.ts';
+import { latestLogSince } from '../store/session/archive-logs.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
-import { withLock } from '../store/fs/role-lock.ts';
-import { latestLogSince } from '../store/session/archive-logs.ts';
-import { statSync } from 'node:fs';
 import { guarded, type HookContext, type HookResult } from './run-hook.ts';
 
 const mtimeMs = (path: string): number => {
@@ -35,7 +36,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   // store, a full disk) may cost it.
   if (!compact) {
     // This session is running (again, on resume): it is nobody's crash to recover.
-    if (input.session_id) await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
+    if (input.session_id)
+      await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
     const scan = await guarded(ctx, 'session scan', () => scanSessions(paths, sessionId), { unfinished: [], pendingFinal: [] });
     // The transcript reader is loaded only when an earlier session crashed.
     let recovered: string | null = null;
@@ -53,10 +55,16 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       unreadable = true;
     }
     if (lastSession.trim() === '') {
-      lastSession = recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
+      lastSession =
+        recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
     roles = await roleSummaries(paths);
-    const { errors, reports } = await guarded(ctx, 'consolidation', () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline }), { errors: [], reports: [] });
+    const { errors, reports } = await guarded(
+      ctx,
+      'consolidation',
+      () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline }),
+      { errors: [], reports: [] },
+    );
     for (const e of errors) ctx.log(`consolidation: ${e}`);
     // Read again only if consolidation rewrote a memory file.
     if (reports.length) roles = await roleSummaries(paths);
@@ -67,21 +75,46 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
-    await guarded(ctx, 'given summary', () => {
-      if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
-    }, undefined);
+    await guarded(
+      ctx,
+      'given summary',
+      () => {
+        if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+      },
+      undefined,
+    );
     // Consumed: the next session gets this one's summary, not the old one again. Cleared
     // only if unchanged since it was read: a summary another session wrote meanwhile stays.
     // If it cannot be cleared, the digest is given regardless and the next start consumes it.
     if (!unreadable && consumed) {
-      await guarded(ctx, 'EPHEMERAL.md not cleared', () => {
-        withLock(paths, 'ephemeral', () => {
-          if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
-        }, { ...ephemeralLockOptions(paths, deadline), waitMs: 300 });
-      }, undefined);
+      await guarded(
+        ctx,
+        'EPHEMERAL.md not cleared',
+        () => {
+          withLock(
+            paths,
+            'ephemeral',
+            () => {
+              if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+            },
+            { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
+          );
+        },
+        undefined,
+      );
     }
   }
   // A usage line is worth less than the session's context: the digest is given either way.
-  await guarded(ctx, 'usage log', () => appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens }, deadline), undefined);
+  await guarded(
+    ctx,
+    'usage log',
+    () =>
+      appendUsage(
+        paths,
+        { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens },
+        deadline,
+      ),
+    undefined,
+  );
   return { additionalContext: digest.text };
 }

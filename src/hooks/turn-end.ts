@@ -28,5 +28,9 @@ export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   }
   const { advanceSession } = await import('../store/session/session-lifecycle.ts');
   const { claudeProcessId } = await import('../store/session/claude-process.ts');
-  await advanceSession(paths, { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() }, { now, deadline });
+  await advanceSession(
+    paths,
+    { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() },
+    { now, deadline },
+  );
 }

@@ -46,7 +46,9 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
   try {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as CachedYaml;
     if (cached.version === CACHE_VERSION && cached.text === text && Array.isArray(cached.warnings)) yaml = cached;
-  } catch { /* no cache yet, or a torn one: parse */ }
+  } catch {
+    /* no cache yet, or a torn one: parse */
+  }
   if (!yaml) {
     const { readConfigYaml } = await import('../core/config/config-schema.ts');
     yaml = { version: CACHE_VERSION, text, ...readConfigYaml(text) };
@@ -54,7 +56,9 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
     if (existsSync(paths.echoes)) {
       try {
         writeFileAtomic(paths, cacheFile, JSON.stringify(yaml), { durable: false });
-      } catch { /* a cache that cannot be written is only slower */ }
+      } catch {
+        /* a cache that cannot be written is only slower */
+      }
     }
   }
   if (yaml.invalid !== undefined) return { config: defaultConfig(), warnings: [...yaml.warnings] };

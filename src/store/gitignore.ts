@@ -45,7 +45,8 @@ export function ensureStoreIgnored(paths: EchoPaths, versionControlled: boolean)
 }
 
 /** Hook bookkeeping stays out of git even when the team commits the store. */
-export const INNER_GITIGNORE = '# Rune Echoes bookkeeping: never committed, even with echoes.version_controlled: true\n.state/\n.locks/\n.log\nmemories/.locks/\n';
+export const INNER_GITIGNORE =
+  '# Rune Echoes bookkeeping: never committed, even with echoes.version_controlled: true\n.state/\n.locks/\n.log\nmemories/.locks/\n';
 
 function ensureInnerGitignore(paths: EchoPaths): void {
   const file = join(paths.echoes, '.gitignore');

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { makeClaudeHome, makeTempDir, parseJsonResult, removeDirs, runClaude } from './claude-harness.ts';
-import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
+import { type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
 import { defaultRules } from './script-rules.ts';
 
 let server: FakeAnthropic;
@@ -48,7 +48,10 @@ test('a print run talks only to the fake API and returns its reply and session i
   assert.equal(result.is_error, false);
   assert.match(result.result ?? '', /^OK \(fake reply to request \d+\)$/);
   assert.match(result.session_id, /^[0-9a-f-]{36}$/);
-  assert.deepEqual(run.requests.map((r) => `${r.method} ${r.path}`), ['POST /v1/messages']);
+  assert.deepEqual(
+    run.requests.map((r) => `${r.method} ${r.path}`),
+    ['POST /v1/messages'],
+  );
   assert.equal(run.requests[0]!.headers['x-api-key'], 'sk-ant-api03-fake-e2e-key-0000000000');
   assert.deepEqual(server.unknownPaths, []);
 });

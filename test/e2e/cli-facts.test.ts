@@ -8,6 +8,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
+  type ClaudeRun,
   claudeBin,
   makeClaudeHome,
   makeTempDir,
@@ -17,10 +18,9 @@ import {
   runClaude,
   streamJsonTurns,
   writeTree,
-  type ClaudeRun,
 } from './claude-harness.ts';
-import { collectToolResults, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
-import { readHookLog, writeProbePlugin, type HookRecord } from './probe-plugin.ts';
+import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
+import { type HookRecord, readHookLog, writeProbePlugin } from './probe-plugin.ts';
 import { defaultRules } from './script-rules.ts';
 
 const runTimeout = 60_000;
@@ -152,7 +152,10 @@ test('(a) several stream-json turns in one process fire Stop per turn and Sessio
   assert.equal(run.code, 0, run.stderr);
   const hooks = await readHookLog(log);
   assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'Stop', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
-  assert.deepEqual(run.calls.map((c) => c.promptText), ['first turn', 'second turn']);
+  assert.deepEqual(
+    run.calls.map((c) => c.promptText),
+    ['first turn', 'second turn'],
+  );
   const results = parseStreamJson(run.stdout).filter((line) => line.type === 'result');
   assert.equal(results.length, 2, 'one result line per turn');
   assert.equal(new Set(hooks.map((h) => h.stdin.session_id)).size, 1);
@@ -180,7 +183,9 @@ test('(e) plugin bin/ is on the Bash PATH and a Bash(name:*) rule allows it in -
   assert.ok(!existsSync(join(project, 'not-allowed.txt')));
 });
 
-test('(f) Write under .claude/ is refused as sensitive unless bypassPermissions (IS_SANDBOX=1 as root)', { timeout: testTimeout }, async () => {
+test('(f) Write under .claude/ is refused as sensitive unless bypassPermissions (IS_SANDBOX=1 as root)', {
+  timeout: testTimeout,
+}, async () => {
   const sensitive = (name: string) => join(project, '.claude', name);
 
   const byDefault = await runProbe(['-p', `WRITE: ${sensitive('default.txt')} :: x`]);
@@ -193,7 +198,10 @@ test('(f) Write under .claude/ is refused as sensitive unless bypassPermissions 
     'Write',
   ]);
   const refusal = (path: string) => `Claude requested permissions to edit ${path} which is a sensitive file.`;
-  assert.deepEqual(collectToolResults(byDefault.run.calls).map((r) => [r.text, r.isError]), [[refusal(sensitive('default.txt')), true]]);
+  assert.deepEqual(
+    collectToolResults(byDefault.run.calls).map((r) => [r.text, r.isError]),
+    [[refusal(sensitive('default.txt')), true]],
+  );
   const acceptResults = collectToolResults(accept.run.calls);
   assert.deepEqual(acceptResults[0] && [acceptResults[0].text, acceptResults[0].isError], [refusal(sensitive('accept.txt')), true]);
   assert.match(acceptResults[1]!.text, /^File created successfully/);
@@ -216,7 +224,9 @@ test('(f) Write under .claude/ is refused as sensitive unless bypassPermissions 
   assert.ok(path!.text.endsWith(`:${join(plugin, 'bin')}`), path!.text);
 });
 
-test('(h) the Agent tool runs a subagent that fires SubagentStop and does not see SessionStart context', { timeout: testTimeout }, async () => {
+test('(h) the Agent tool runs a subagent that fires SubagentStop and does not see SessionStart context', {
+  timeout: testTimeout,
+}, async () => {
   const { run, hooks } = await runProbe(['-p', 'TASK: subagent please reply']);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'SubagentStop', 'Stop', 'SessionEnd']);
@@ -226,8 +236,11 @@ test('(h) the Agent tool runs a subagent that fires SubagentStop and does not se
   assert.equal(typeof sub.agent_id, 'string');
   const sessionId = parseJsonResult(run.stdout).session_id;
   assert.equal(sub.session_id, sessionId);
-  assert.equal(sub.agent_transcript_path, join(String(sub.transcript_path).replace(/\.jsonl$/, ''), 'subagents', `agent-${String(sub.agent_id)}.jsonl`));
-  assert.equal(sub.last_assistant_message, 'OK (fake reply to request ' + String(run.calls[1]!.seq) + ')');
+  assert.equal(
+    sub.agent_transcript_path,
+    join(String(sub.transcript_path).replace(/\.jsonl$/, ''), 'subagents', `agent-${String(sub.agent_id)}.jsonl`),
+  );
+  assert.equal(sub.last_assistant_message, `OK (fake reply to request ${String(run.calls[1]!.seq)})`);
   assert.equal(run.calls.length, 3, 'main turn, subagent, main turn after the result');
   assert.equal(run.calls[1]!.promptText, 'subagent please reply');
   assert.ok(!run.calls[1]!.allText.includes('PROBE-CONTEXT'));
@@ -247,7 +260,10 @@ describe('(g) claude plugin validate', () => {
     assert.deepEqual(report.manifest.errors, []);
     assert.deepEqual(report.provides.commands, ['probe:hello']);
     assert.deepEqual(report.provides.bin, ['probe-bin']);
-    assert.deepEqual(report.provides.hooks.map((h) => h.event), ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd']);
+    assert.deepEqual(
+      report.provides.hooks.map((h) => h.event),
+      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'],
+    );
     assert.equal(run.calls.length, 0, 'validation makes no model call');
   });
 
@@ -265,6 +281,8 @@ describe('(g) claude plugin validate', () => {
 });
 
 test('the CLI under test is the pinned devDependency', { timeout: testTimeout }, async () => {
-  const pkg = JSON.parse(await readFile(join(claudeBin, '..', '..', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(await readFile(join(claudeBin, '..', '..', '@anthropic-ai', 'claude-code', 'package.json'), 'utf8')) as {
+    version: string;
+  };
   assert.equal(pkg.version, '2.1.330');
 });

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
+import { type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
 import { MessagesCall } from './messages-call.ts';
 import { compactionSummary, defaultRules, parseSteps, scriptedSteps } from './script-rules.ts';
 
@@ -65,7 +65,16 @@ test('streaming request gets the SSE event sequence of the real API', async () =
   const events = sseEvents(await res.text());
   assert.deepEqual(
     events.map((e) => e.event),
-    ['message_start', 'ping', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'],
+    [
+      'message_start',
+      'ping',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ],
   );
   for (const e of events) assert.equal(e.data.type, e.event);
   const text = events
@@ -112,7 +121,9 @@ test('steps play in order and the final text quotes the last tool result', () =>
   const useTwo = { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'Write', input: {} }] };
   const resultTwo = { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: [{ type: 'text', text: 'written' }] }] };
 
-  assert.deepEqual(scriptedSteps(turn([user])), { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'one', description: 'Run scripted command' } }] });
+  assert.deepEqual(scriptedSteps(turn([user])), {
+    content: [{ type: 'tool_use', name: 'Bash', input: { command: 'one', description: 'Run scripted command' } }],
+  });
   assert.deepEqual(scriptedSteps(turn([user, useOne, resultOne])), {
     content: [{ type: 'tool_use', name: 'Write', input: { file_path: '/tmp/x', content: 'a\nb' } }],
   });

@@ -9,13 +9,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MessagesCall } from './messages-call.ts';
 
-export { MessagesCall };
 export { collectToolResults } from './messages-call.ts';
+export { MessagesCall };
 
 /** One content block the fake model answers with. */
-export type ReplyBlock =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
+export type ReplyBlock = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown>; id?: string };
 
 export interface Reply {
   content: ReplyBlock[];
@@ -162,9 +160,7 @@ function normaliseReply(answer: Reply | string, nextId: () => string): Reply {
 }
 
 function describeReply(reply: Reply): string {
-  return reply.content
-    .map((b) => (b.type === 'text' ? `text(${JSON.stringify(b.text.slice(0, 40))})` : `tool_use(${b.name})`))
-    .join(' ');
+  return reply.content.map((b) => (b.type === 'text' ? `text(${JSON.stringify(b.text.slice(0, 40))})` : `tool_use(${b.name})`)).join(' ');
 }
 
 function stopReasonOf(reply: Reply): string {

@@ -21,20 +21,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { makeClaudeHome, makeTempDir, removeDirs, repoRoot, runClaude, type ClaudeRun } from './claude-harness.ts';
-import { collectToolResults, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
-import { serveGitRepos, type GitServer } from './scenario-git-server.ts';
-import { handoffChecks, playHandoff, type HandoffOutcome } from './scenario-handoff.ts';
+import { type ClaudeRun, makeClaudeHome, makeTempDir, removeDirs, repoRoot, runClaude } from './claude-harness.ts';
+import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
+import { type GitServer, serveGitRepos } from './scenario-git-server.ts';
+import { type HandoffOutcome, handoffChecks, playHandoff } from './scenario-handoff.ts';
 import {
   describeRun,
   ensureBundles,
   hookBundles,
   makeScenarioProject,
+  type RuneRun,
   runRune,
+  type ScenarioProject,
   walkFiles,
   writeNodeShim,
-  type RuneRun,
-  type ScenarioProject,
 } from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
@@ -78,9 +78,18 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
       // clone so that the rest can still be checked (the first test fails).
       ensureBundles();
       await cp(join(repoRoot, 'dist'), join(clone, 'dist'), { recursive: true });
-      const author = { GIT_AUTHOR_NAME: 'e2e', GIT_AUTHOR_EMAIL: 'e2e@example.invalid', GIT_COMMITTER_NAME: 'e2e', GIT_COMMITTER_EMAIL: 'e2e@example.invalid' };
+      const author = {
+        GIT_AUTHOR_NAME: 'e2e',
+        GIT_AUTHOR_EMAIL: 'e2e@example.invalid',
+        GIT_COMMITTER_NAME: 'e2e',
+        GIT_COMMITTER_EMAIL: 'e2e@example.invalid',
+      };
       execFileSync('git', ['add', '-f', 'dist'], { cwd: clone, stdio: 'pipe' });
-      execFileSync('git', ['commit', '--quiet', '-m', 'dist from the working tree'], { cwd: clone, stdio: 'pipe', env: { ...process.env, ...author } });
+      execFileSync('git', ['commit', '--quiet', '-m', 'dist from the working tree'], {
+        cwd: clone,
+        stdio: 'pipe',
+        env: { ...process.env, ...author },
+      });
     }
     marketplaceName = (JSON.parse(readFileSync(join(clone, '.claude-plugin', 'marketplace.json'), 'utf8')) as { name: string }).name;
     const served = join(work, 'served');
@@ -91,7 +100,9 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     await pluginCommand('marketplace add', ['marketplace', 'add', `${gitServer.url}/rune-echoes.git`]);
     await pluginCommand('install', ['install', `rune@${marketplaceName}`], { npm_config_offline: 'true' });
     const list = await pluginCommand('list', ['list', '--json']);
-    const installed = (JSON.parse(list.stdout) as Array<{ id: string; installPath: string; enabled: boolean }>).find((p) => p.id === `rune@${marketplaceName}`);
+    const installed = (JSON.parse(list.stdout) as Array<{ id: string; installPath: string; enabled: boolean }>).find(
+      (p) => p.id === `rune@${marketplaceName}`,
+    );
     assert.ok(installed?.enabled, `rune@${marketplaceName} is installed and enabled: ${list.stdout}`);
     installPath = installed.installPath;
 
@@ -105,7 +116,14 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     const env = { PATH: `${shimDir}:${process.env.PATH ?? ''}`, NODE_SHIM_LOG: shimLog };
     outcome = await playHandoff({ project, home, server, pluginDir: null, env });
     // The CLI as agents reach it (plugin bin/ on the Bash PATH) and as users do (/rune:echoes).
-    agentCli = await runRune({ project, home, server, pluginDir: null, env, args: ['-p', 'RUN: rune-echoes status', '--allowedTools', 'Bash(rune-echoes:*)'] });
+    agentCli = await runRune({
+      project,
+      home,
+      server,
+      pluginDir: null,
+      env,
+      args: ['-p', 'RUN: rune-echoes status', '--allowedTools', 'Bash(rune-echoes:*)'],
+    });
     slashCommand = await runRune({ project, home, server, pluginDir: null, env, args: ['-p', '/rune:echoes status'] });
   });
 
@@ -120,8 +138,11 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
   });
 
   test('the plugin is copied into the cache under HOME, with no node_modules', { timeout: testTimeout }, () => {
-    assert.ok(gitServer.requests.some((r) => r.endsWith('/git-upload-pack')), 'the marketplace was cloned over HTTP');
-    assert.ok(installPath.startsWith(join(home, '.claude', 'plugins', 'cache') + '/'), installPath);
+    assert.ok(
+      gitServer.requests.some((r) => r.endsWith('/git-upload-pack')),
+      'the marketplace was cloned over HTTP',
+    );
+    assert.ok(installPath.startsWith(`${join(home, '.claude', 'plugins', 'cache')}/`), installPath);
     const files = walkFiles(installPath);
     for (const hook of hookBundles) assert.ok(files.includes(`dist/${hook}.cjs`), `dist/${hook}.cjs is installed`);
     assert.ok(files.includes('bin/rune-echoes') && files.includes('commands/echoes.md') && files.includes('hooks/hooks.json'));
@@ -129,7 +150,9 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
   });
 
   test('every hook and CLI run came from the cached copy', { timeout: testTimeout }, () => {
-    const scripts = readFileSync(shimLog, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const scripts = readFileSync(shimLog, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const bundleRuns = scripts.filter((l) => /\/dist\/[a-z-]+\.(?:mjs|cjs)\b/.test(l));
     assert.ok(bundleRuns.length > 0, `node ran no bundle: ${scripts.join('\n')}`);
     for (const line of bundleRuns) assert.ok(line.startsWith(`${installPath}/dist/`), line);
@@ -144,10 +167,19 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     assert.equal(result?.isError, false, result?.text);
     assert.ok(result!.text.startsWith(`Rune Echoes — ${project.echoes}`), result!.text);
     assert.equal(slashCommand.code, 0, describeRun(slashCommand));
-    assert.ok(slashCommand.calls[0]?.promptText.includes(`Rune Echoes — ${project.echoes}`), slashCommand.calls[0]?.promptText.slice(0, 500));
+    assert.ok(
+      slashCommand.calls[0]?.promptText.includes(`Rune Echoes — ${project.echoes}`),
+      slashCommand.calls[0]?.promptText.slice(0, 500),
+    );
     const scripts = readFileSync(shimLog, 'utf8').split('\n');
-    assert.ok(scripts.some((l) => l.startsWith(`${installPath}/bin/rune-echoes status`)), scripts.join('\n'));
-    assert.ok(scripts.some((l) => l.startsWith(`${installPath}/dist/cli.mjs`)), scripts.join('\n'));
+    assert.ok(
+      scripts.some((l) => l.startsWith(`${installPath}/bin/rune-echoes status`)),
+      scripts.join('\n'),
+    );
+    assert.ok(
+      scripts.some((l) => l.startsWith(`${installPath}/dist/cli.mjs`)),
+      scripts.join('\n'),
+    );
   });
 
   for (const [name, check] of handoffChecks) test(`scenario 1: ${name}`, { timeout: testTimeout }, () => check(outcome));

@@ -7,14 +7,7 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonLines, writeTree } from './claude-harness.ts';
 
-export const probeEvents = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreCompact',
-  'Stop',
-  'SubagentStop',
-  'SessionEnd',
-] as const;
+export const probeEvents = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
 
 /** What the SessionStart hook injects; `{source}` is replaced by the hook's source. */
 export const probeContextPrefix = '<rune-echoes>PROBE-CONTEXT';
@@ -56,9 +49,7 @@ function hooksJson(): string {
   for (const event of probeEvents) {
     hooks[event] = [
       {
-        hooks: [
-          { type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/hooks/record.mjs" ${event}`, timeout: 10 },
-        ],
+        hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/hooks/record.mjs" ${event}`, timeout: 10 }],
       },
     ];
   }

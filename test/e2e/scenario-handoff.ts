@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { collectToolResults, type FakeAnthropic } from './fake-anthropic-server.ts';
-import { describeRun, errorLogLines, observe, runeEchoesBlocks, runRune, streamResults, type RuneRun, type ScenarioProject } from './scenario-kit.ts';
+import {
+  describeRun,
+  errorLogLines,
+  observe,
+  type RuneRun,
+  runeEchoesBlocks,
+  runRune,
+  type ScenarioProject,
+  streamResults,
+} from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
 export interface HandoffOptions {
@@ -73,7 +82,15 @@ export async function playHandoff(options: HandoffOptions): Promise<HandoffOutco
   );
   server.setRules(defaultRules());
   const ephemeralAfterSecond = project.read('.claude/echoes/EPHEMERAL.md');
-  return { project, first, second, firstSessionId: first.result?.session_id ?? '', ephemeralAfterFirst, ephemeralDuringSecond, ephemeralAfterSecond };
+  return {
+    project,
+    first,
+    second,
+    firstSessionId: first.result?.session_id ?? '',
+    ephemeralAfterFirst,
+    ephemeralDuringSecond,
+    ephemeralAfterSecond,
+  };
 }
 
 /** The `## Name` section of a summary file, without its heading. */
@@ -91,7 +108,15 @@ export const handoffChecks: Array<[string, (o: HandoffOutcome) => void]> = [
     'the edit really happened through the Read, Edit and Write tools',
     ({ first, project }) => {
       const results = collectToolResults(first.calls);
-      assert.deepEqual(results.map((r) => [r.toolName, r.isError]), [['Read', false], ['Edit', false], ['Write', false]], JSON.stringify(results));
+      assert.deepEqual(
+        results.map((r) => [r.toolName, r.isError]),
+        [
+          ['Read', false],
+          ['Edit', false],
+          ['Write', false],
+        ],
+        JSON.stringify(results),
+      );
       assert.equal(project.read('src/payments.js'), 'export const maxRetries = 3;\n');
       assert.ok(existsSync(project.path('test/payments.spec.js')));
     },
@@ -142,8 +167,5 @@ export const handoffChecks: Array<[string, (o: HandoffOutcome) => void]> = [
       assert.match(project.read('.claude/echoes/ARCHIVE.md') ?? '', archiveLine('001', 'session-end'));
     },
   ],
-  [
-    'no hook logged an error',
-    ({ project }) => assert.deepEqual(errorLogLines(project), []),
-  ],
+  ['no hook logged an error', ({ project }) => assert.deepEqual(errorLogLines(project), [])],
 ];

@@ -4,12 +4,12 @@
 // fake model's rules run in the test process, so a rule can read files while
 // claude is mid-turn, after SessionStart and before Stop).
 
-import { HOOKS } from '../../src/hooks/hook-registry.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { makeTempDir, parseJsonResult, repoRoot, runClaude, writeTree, type ClaudeRun, type JsonResult } from './claude-harness.ts';
+import { HOOKS } from '../../src/hooks/hook-registry.ts';
+import { type ClaudeRun, type JsonResult, makeTempDir, parseJsonResult, repoRoot, runClaude, writeTree } from './claude-harness.ts';
 import type { FakeAnthropic, ScriptRule } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
 
@@ -77,9 +77,7 @@ export async function runRune(options: RuneRunOptions): Promise<RuneRun> {
   const plugin = options.pluginDir === undefined ? repoRoot : options.pluginDir;
   const pluginArgs = plugin === null ? [] : ['--plugin-dir', plugin];
   const streaming = options.turns !== undefined;
-  const output = streaming
-    ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']
-    : ['--output-format', 'json'];
+  const output = streaming ? ['--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'] : ['--output-format', 'json'];
   const run = await runClaude({
     args: [...(streaming ? ['-p'] : []), ...options.args, ...pluginArgs, ...output],
     cwd: options.project.dir,

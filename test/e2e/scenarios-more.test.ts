@@ -11,21 +11,21 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeClaudeHome, removeDirs } from './claude-harness.ts';
-import { collectToolResults, startFakeAnthropic, type FakeAnthropic } from './fake-anthropic-server.ts';
+import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
+import { section } from './scenario-handoff.ts';
 import {
   describeRun,
   ensureBundles,
   errorLogLines,
   makeScenarioProject,
   observe,
+  type RuneRun,
   runeEchoesBlocks,
   runRune,
-  walkFiles,
-  type RuneRun,
   type ScenarioProject,
+  walkFiles,
 } from './scenario-kit.ts';
-import { section } from './scenario-handoff.ts';
 import { defaultRules } from './script-rules.ts';
 
 const testTimeout = 180_000;
@@ -86,7 +86,8 @@ describe('A. findings a subagent records are consolidated by SubagentStop, befor
   ].join(' ');
 
   /** True for the parent-side request that carries the Agent tool's result. */
-  const isParentAfterSubagent = (call: MessagesCall): boolean => call.toolResults.some((r) => r.toolName === 'Agent' || r.toolName === 'Task');
+  const isParentAfterSubagent = (call: MessagesCall): boolean =>
+    call.toolResults.some((r) => r.toolName === 'Agent' || r.toolName === 'Task');
 
   before(async () => {
     const home = await newHome();
@@ -110,7 +111,12 @@ describe('A. findings a subagent records are consolidated by SubagentStop, befor
     ]);
     // The TASK line's text is the subagent's whole prompt, so the subagent's
     // scripted turn is the RUN step inside it.
-    run = await rune(project, home, ['-p', `Look into the config loader with a helper.\nTASK: ${record}`, '--allowedTools', 'Bash(rune-echoes:*)']);
+    run = await rune(project, home, [
+      '-p',
+      `Look into the config loader with a helper.\nTASK: ${record}`,
+      '--allowedTools',
+      'Bash(rune-echoes:*)',
+    ]);
   });
 
   test('the subagent records its finding through Bash with the CLI', { timeout: testTimeout }, () => {
@@ -119,7 +125,10 @@ describe('A. findings a subagent records are consolidated by SubagentStop, befor
     assert.ok(bash, JSON.stringify(results));
     assert.equal(bash.isError, false, bash.text);
     assert.match(bash.text, /recorded 1 finding\(s\) in workers\/helper-one-findings\.md: config-loader-ignores-env-overrides/);
-    assert.ok(results.some((r) => r.toolName === 'Agent' || r.toolName === 'Task'), 'the parent got the subagent result');
+    assert.ok(
+      results.some((r) => r.toolName === 'Agent' || r.toolName === 'Task'),
+      'the parent got the subagent result',
+    );
   });
 
   test('when the subagent returns, SubagentStop has already merged the finding and Stop has not run', { timeout: testTimeout }, () => {
@@ -186,7 +195,12 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
 
   test('the edit happened and EPHEMERAL.md was written under HOME/.claude/, not in the project', { timeout: testTimeout }, () => {
     assert.equal(project.read('src/upload.js'), 'export const maxUploadMb = 20;\n');
-    assert.ok(ephemeralAfterFirst, `HOME/.claude/EPHEMERAL.md missing; HOME/.claude has ${walkFiles(userDir).filter((f) => !f.startsWith('projects/')).join(', ')}`);
+    assert.ok(
+      ephemeralAfterFirst,
+      `HOME/.claude/EPHEMERAL.md missing; HOME/.claude has ${walkFiles(userDir)
+        .filter((f) => !f.startsWith('projects/'))
+        .join(', ')}`,
+    );
     assert.ok(section(ephemeralAfterFirst, 'Asked').includes(request), ephemeralAfterFirst);
     assert.match(section(ephemeralAfterFirst, 'Files'), /edited: .*src\/upload\.js/, ephemeralAfterFirst);
     assert.ok(!projectFilesAfterFirst.includes('EPHEMERAL.md'), projectFilesAfterFirst.join(', '));

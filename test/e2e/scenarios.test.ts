@@ -12,23 +12,23 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeClaudeHome, removeDirs, repoRoot } from './claude-harness.ts';
-import { collectToolResults, startFakeAnthropic, type FakeAnthropic, type ScriptRule } from './fake-anthropic-server.ts';
+import { collectToolResults, type FakeAnthropic, type ScriptRule, startFakeAnthropic } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
+import { archiveLine, type HandoffOutcome, handoffChecks, playHandoff, section } from './scenario-handoff.ts';
 import {
   describeRun,
   ensureBundles,
   errorLogLines,
   makeScenarioProject,
   observe,
+  type RuneRun,
   runeEchoesBlocks,
   runRune,
+  type ScenarioProject,
   streamSessionId,
   transcriptPath,
   walkFiles,
-  type RuneRun,
-  type ScenarioProject,
 } from './scenario-kit.ts';
-import { archiveLine, handoffChecks, playHandoff, section, type HandoffOutcome } from './scenario-handoff.ts';
 import { defaultRules } from './script-rules.ts';
 
 const testTimeout = 180_000;
@@ -60,7 +60,11 @@ function script(...observers: ScriptRule[]): void {
 }
 
 /** Runs claude with the plugin and insists that it exited 0 in time. */
-async function rune(project: ScenarioProject, args: string[], extra: { env?: Record<string, string | undefined>; turns?: string[] } = {}): Promise<RuneRun> {
+async function rune(
+  project: ScenarioProject,
+  args: string[],
+  extra: { env?: Record<string, string | undefined>; turns?: string[] } = {},
+): Promise<RuneRun> {
   const run = await runRune({ project, home, server, args, ...extra });
   assert.equal(run.timedOut, false, `claude timed out: ${describeRun(run)}`);
   assert.equal(run.code, 0, `claude ${args.join(' ').slice(0, 80)} failed: ${describeRun(run)}`);
@@ -297,7 +301,10 @@ describe('4. secrets typed into prompts are stored nowhere under .claude/echoes/
     for (const expected of ['EPHEMERAL.md', 'ARCHIVE.md', 'memories/archive-log-001.md', 'memories/archive-log-002.md']) {
       assert.ok(seen.includes(expected), `${expected} was written and checked (saw ${seen.join(', ')})`);
     }
-    assert.ok(seen.some((f) => f.startsWith('.state/')), 'the hook state was checked too');
+    assert.ok(
+      seen.some((f) => f.startsWith('.state/')),
+      'the hook state was checked too',
+    );
   });
 
   test('the request was kept, with the secrets replaced by markers', { timeout: testTimeout }, () => {
@@ -320,7 +327,9 @@ describe('5. a corrupted store never breaks the session', () => {
   let project: ScenarioProject;
   let run: RuneRun;
   let firstCall: MessagesCall;
-  const binaryMemory = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0x00, 0x80, 0x81]);
+  const binaryMemory = Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0x00, 0x80, 0x81,
+  ]);
   const garbageEphemeral = Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0xff, 0x13, 0x37, 0xc3, 0x28, 0xa0, 0xa1, 0x00, 0x07, 0x08, 0x0a]);
   const badYaml = 'echoes:\n  budget_tokens: [1500\n  inject: true\n: : :\n';
   const pendingFinding = [
@@ -364,9 +373,18 @@ describe('5. a corrupted store never breaks the session', () => {
   test('.claude/echoes/.log has one line for each problem', { timeout: testTimeout }, () => {
     const lines = errorLogLines(project);
     for (const line of lines) assert.match(line, /^\d{4}-\d{2}-\d{2}T\S+ [a-z-]+ \S/, line);
-    assert.ok(lines.some((l) => /rune-config\.yml/.test(l) && /YAML/i.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /EPHEMERAL\.md/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /reviewer\/MEMORY\.md/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /rune-config\.yml/.test(l) && /YAML/i.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /EPHEMERAL\.md/.test(l)),
+      lines.join('\n'),
+    );
+    assert.ok(
+      lines.some((l) => /reviewer\/MEMORY\.md/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   test('the unreadable MEMORY.md and the bad config are byte-identical afterwards', { timeout: testTimeout }, () => {
@@ -394,7 +412,8 @@ describe('6. SessionStart on compact injects the digest again', () => {
     project = await newProject('s6');
     // What an earlier session left for this one.
     await project.write({
-      '.claude/echoes/EPHEMERAL.md': '# Last session — 2026-11-20 09:00 → 09:40 (session 0a1b2c3d…)\n## Asked\n- Choose the zeta cache for sessions\n## Done and decided\n- Picked the zeta cache, TTL 15 minutes\n',
+      '.claude/echoes/EPHEMERAL.md':
+        '# Last session — 2026-11-20 09:00 → 09:40 (session 0a1b2c3d…)\n## Asked\n- Choose the zeta cache for sessions\n## Done and decided\n- Picked the zeta cache, TTL 15 minutes\n',
     });
     script();
     // One process: a turn, /compact, a turn. No resume in between, so any
@@ -436,7 +455,8 @@ describe('7. /rune:echoes runs the CLI and sends its output to the model', () =>
     project = await newProject('s7');
     script();
     // Give the store a role with an entry and an archive log, through the CLI as agents do.
-    const record = 'RUN: rune-echoes record --role planner --agent scout --pattern "Ledger writes go through the queue" --confidence 0.8 "All ledger writes are queued."';
+    const record =
+      'RUN: rune-echoes record --role planner --agent scout --pattern "Ledger writes go through the queue" --confidence 0.8 "All ledger writes are queued."';
     await rune(project, ['-p', `Plan the ledger work.\n${record}`, '--allowedTools', 'Bash(rune-echoes:*)']);
     status = await rune(project, ['-p', '/rune:echoes status']);
     show = await rune(project, ['-p', '/rune:echoes show']);

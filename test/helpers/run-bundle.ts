@@ -1,8 +1,8 @@
 // Runs a committed bundle (a hook or the CLI) as a real process with stdin,
 // the way Claude Code and the Bash tool do.
 import { spawn, spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = join(REPO, 'dist');
@@ -41,8 +41,16 @@ export function runCliSync(args: string[], opts: { cwd: string; input?: string; 
 }
 
 /** Starts a bundle asynchronously; resolves when it exits. */
-export function runBundle(file: string, args: string[], opts: { cwd: string; input?: string; env?: Record<string, string> }): { done: Promise<BundleResult>; kill: (signal?: NodeJS.Signals) => void } {
-  const child = spawn(process.execPath, [join(DIST, file), ...args], { cwd: opts.cwd, env: baseEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+export function runBundle(
+  file: string,
+  args: string[],
+  opts: { cwd: string; input?: string; env?: Record<string, string> },
+): { done: Promise<BundleResult>; kill: (signal?: NodeJS.Signals) => void } {
+  const child = spawn(process.execPath, [join(DIST, file), ...args], {
+    cwd: opts.cwd,
+    env: baseEnv(opts.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));

@@ -1,11 +1,11 @@
 // A throw-away project folder for store and CLI tests: made under the OS temp
 // dir, removed after the test, with a snapshot of the whole tree so a test can
 // say "nothing was written" byte for byte.
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defaultConfig, type EchoesConfig } from '../../src/core/config/config-defaults.ts';
-import { echoPaths, type EchoPaths } from '../../src/store/fs/echo-paths.ts';
+import { type EchoPaths, echoPaths } from '../../src/store/fs/echo-paths.ts';
 
 export interface TempProject {
   /** Real path of the project root (symlinks in the temp dir resolved). */
@@ -52,7 +52,10 @@ export function makeTempProject(t?: CleanupHost, prefix = 'rune-echoes-test-'): 
     },
     snapshot: () => snapshotTree(dir),
     files(rel = '') {
-      return [...snapshotTree(join(dir, rel)).entries()].filter(([, v]) => v.startsWith('file:')).map(([k]) => k).sort();
+      return [...snapshotTree(join(dir, rel)).entries()]
+        .filter(([, v]) => v.startsWith('file:'))
+        .map(([k]) => k)
+        .sort();
     },
     cleanup() {
       rmSync(dir, { recursive: true, force: true });
@@ -67,7 +70,7 @@ export function snapshotTree(root: string): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
     const abs = rel ? join(root, rel) : root;
-    let st;
+    let st: ReturnType<typeof lstatSync>;
     try {
       st = lstatSync(abs);
     } catch {

@@ -1,10 +1,11 @@
 // Many agents and sessions at once, and processes killed at any instant:
 // no finding is ever lost or doubled (SPEC §6).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { runBundle, runCliSync } from '../helpers/run-bundle.ts';
 
@@ -45,17 +46,31 @@ function assertAllOnce(dir: string, agents = AGENTS, perAgent = PER_AGENT): void
   assert.equal(titles.length, expected.length, `exactly ${expected.length} entries`);
   assert.deepEqual([...titles].sort(), expected.sort(), 'each finding exactly once');
   assert.equal(new Set(documentEntries(doc).map((e) => e.id)).size, titles.length, 'ids unique');
-  assert.deepEqual(readdirSync(roleDir).filter((f) => f.endsWith('-findings.md')), [], 'findings files processed');
+  assert.deepEqual(
+    readdirSync(roleDir).filter((f) => f.endsWith('-findings.md')),
+    [],
+    'findings files processed',
+  );
   for (const f of readdirSync(roleDir).filter((n) => n.endsWith('.md'))) {
     const text = readFileSync(join(roleDir, f), 'utf8');
-    assert.equal(parseEchoDocument(text).blocks.map((b) => b.text).join(''), text, `${f} parses losslessly`);
+    assert.equal(
+      parseEchoDocument(text)
+        .blocks.map((b) => b.text)
+        .join(''),
+      text,
+      `${f} parses losslessly`,
+    );
   }
 }
 
 test('8 processes record and consolidate 8 agents × 50 findings at once: all 400 present exactly once', async (t) => {
   const { dir, env } = tempProject(t);
   const chains = Array.from({ length: AGENTS }, async (_, a) => {
-    const rec = await runBundle('cli.mjs', ['record', '--role', 'reviewer', '--agent', `agent-${a}`, '--stdin'], { cwd: dir, input: findingsText(a), env }).done;
+    const rec = await runBundle('cli.mjs', ['record', '--role', 'reviewer', '--agent', `agent-${a}`, '--stdin'], {
+      cwd: dir,
+      input: findingsText(a),
+      env,
+    }).done;
     assert.equal(rec.code, 0, rec.stderr);
     const con = await runBundle('cli.mjs', ['consolidate', '--role', 'reviewer'], { cwd: dir, env }).done;
     assert.equal(con.code, 0, con.stderr);
@@ -72,7 +87,10 @@ test('consolidators killed at random instants lose and double nothing', async (t
   }
   // A fixed pseudo-random sequence: kill delays differ run to run only by scheduling.
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
   let killed = 0;
   for (let round = 0; round < 4; round++) {
     const runs = Array.from({ length: 4 }, () => {
@@ -84,7 +102,11 @@ test('consolidators killed at random instants lose and double nothing', async (t
         killed++;
         run.kill('SIGKILL');
       }, delay);
-      return run.done.then((r) => { finished = true; clearTimeout(timer); return r; });
+      return run.done.then((r) => {
+        finished = true;
+        clearTimeout(timer);
+        return r;
+      });
     });
     await Promise.all(runs);
   }
@@ -99,11 +121,17 @@ test('16 processes at once, each recording 25 findings and consolidating: all 40
   const { dir, env } = tempProject(t);
   const agents = 16;
   const perAgent = 25;
-  await Promise.all(Array.from({ length: agents }, async (_, a) => {
-    const rec = await runBundle('cli.mjs', ['record', '--role', 'reviewer', '--agent', `agent-${a}`, '--stdin'], { cwd: dir, input: findingsText(a, perAgent), env }).done;
-    assert.equal(rec.code, 0, rec.stderr);
-    const con = await runBundle('cli.mjs', ['consolidate', '--role', 'reviewer'], { cwd: dir, env }).done;
-    assert.equal(con.code, 0, con.stderr);
-  }));
+  await Promise.all(
+    Array.from({ length: agents }, async (_, a) => {
+      const rec = await runBundle('cli.mjs', ['record', '--role', 'reviewer', '--agent', `agent-${a}`, '--stdin'], {
+        cwd: dir,
+        input: findingsText(a, perAgent),
+        env,
+      }).done;
+      assert.equal(rec.code, 0, rec.stderr);
+      const con = await runBundle('cli.mjs', ['consolidate', '--role', 'reviewer'], { cwd: dir, env }).done;
+      assert.equal(con.code, 0, con.stderr);
+    }),
+  );
   assertAllOnce(dir, agents, perAgent);
 });

@@ -1,16 +1,17 @@
 // Inputs a careless agent, a hostile repository or a busy machine produce:
 // nothing is lost, nothing escapes the store, nothing is promoted by itself.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, symlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
-import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/memory/echo-store.ts';
 import { withLockAsync } from '../../src/store/fs/role-lock.ts';
-import { makeEntry } from '../unit/entry-arbitrary.ts';
-import { makeTempProject } from '../helpers/temp-project.ts';
+import { consolidateRole, forgetEntry, rememberEntry } from '../../src/store/memory/echo-store.ts';
 import { runBundle, runCliSync, runHookSync } from '../helpers/run-bundle.ts';
+import { makeTempProject } from '../helpers/temp-project.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+import { makeEntry } from '../unit/entry-arbitrary.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const entriesOf = (text: string | null) => documentEntries(parseEchoDocument(text ?? ''));
@@ -19,12 +20,14 @@ const finding = (title: string, layer = 'inscribed') =>
 
 test('a findings file wrapped in a fence, with notes, has its entries merged and is kept in the archive', (t) => {
   const tp = makeTempProject(t);
-  const text = '```markdown\n' + finding('Fenced finding') + '```\n';
+  const text = `\`\`\`markdown\n${finding('Fenced finding')}\`\`\`\n`;
   tp.write('.claude/echoes/reviewer/scout-findings.md', text);
-  const notes = finding('Second finding') + '\n## Also noticed\n- the retry helper swallows errors\n';
+  const notes = `${finding('Second finding')}\n## Also noticed\n- the retry helper swallows errors\n`;
   tp.write('.claude/echoes/reviewer/lint-findings.md', notes);
   const report = consolidateRole(tp.paths, tp.config, 'reviewer', { now: NOW, prune: false, events: [] });
-  const titles = entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md')).map((e) => e.title).sort();
+  const titles = entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md'))
+    .map((e) => e.title)
+    .sort();
   assert.deepEqual(titles, ['Fenced finding', 'Second finding']);
   assert.equal(report.keptUnparsed?.length, 1, 'only the file with extra text is kept');
   const kept = tp.files('.claude/echoes/reviewer/archive');
@@ -44,10 +47,18 @@ test('a finding written directly as etched enters memory as inscribed', (t) => {
 
 test('a replacement character the user typed is text, and the file stays usable', (t) => {
   const tp = makeTempProject(t);
-  rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'odd', title: 'Odd bytes \uFFFD in logs', learning: 'Logs show \uFFFD where the encoding broke.' }));
+  rememberEntry(
+    tp.paths,
+    tp.config,
+    'team',
+    makeEntry({ id: 'odd', title: 'Odd bytes \uFFFD in logs', learning: 'Logs show \uFFFD where the encoding broke.' }),
+  );
   tp.write('.claude/echoes/team/a-findings.md', finding('Later finding'));
   consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
-  assert.deepEqual(entriesOf(tp.read('.claude/echoes/team/MEMORY.md')).map((e) => e.title), ['Odd bytes \uFFFD in logs', 'Later finding']);
+  assert.deepEqual(
+    entriesOf(tp.read('.claude/echoes/team/MEMORY.md')).map((e) => e.title),
+    ['Odd bytes \uFFFD in logs', 'Later finding'],
+  );
 });
 
 test('a NUL byte in a finding never reaches the memory file', (t) => {
@@ -63,15 +74,23 @@ test('forgetting two different entries with the same id on one day keeps both to
   const tp = makeTempProject(t);
   rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'use-pnpm', title: 'Use pnpm', learning: 'First version.' }));
   forgetEntry(tp.paths, 'team', 'use-pnpm', NOW);
-  rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'use-pnpm', title: 'Use pnpm', evidence: 'other', learning: 'Second version.' }));
+  rememberEntry(
+    tp.paths,
+    tp.config,
+    'team',
+    makeEntry({ id: 'use-pnpm', title: 'Use pnpm', evidence: 'other', learning: 'Second version.' }),
+  );
   forgetEntry(tp.paths, 'team', 'use-pnpm', NOW);
-  const tombs = entriesOf(tp.read('.claude/echoes/team/archive/forgotten.md')).map((e) => e.learning).sort();
+  const tombs = entriesOf(tp.read('.claude/echoes/team/archive/forgotten.md'))
+    .map((e) => e.learning)
+    .sort();
   assert.deepEqual(tombs, ['First version.', 'Second version.']);
 });
 
 test('remembering the same odd title twice keeps one entry', (t) => {
   const tp = makeTempProject(t);
-  for (let i = 0; i < 2; i++) rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'issue', title: 'Issue #', kind: 'Bug: Perf', learning: 'Same.' }));
+  for (let i = 0; i < 2; i++)
+    rememberEntry(tp.paths, tp.config, 'team', makeEntry({ id: 'issue', title: 'Issue #', kind: 'Bug: Perf', learning: 'Same.' }));
   assert.equal(entriesOf(tp.read('.claude/echoes/team/MEMORY.md')).length, 1);
 });
 
@@ -81,7 +100,11 @@ test('a symlinked .log is never followed: its target is left alone', (t) => {
   tp.write('.claude/echoes/team/MEMORY.md', '# Team Memory\n');
   tp.write('.claude/rune-config.yml', 'echoes:\n  "$(touch pwned)": 1\n');
   symlinkSync(victim, join(tp.dir, '.claude/echoes/.log'));
-  const r = runHookSync('session-start', { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' }, { cwd: tp.dir, env: { HOME: join(tp.dir, 'home') } });
+  const r = runHookSync(
+    'session-start',
+    { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' },
+    { cwd: tp.dir, env: { HOME: join(tp.dir, 'home') } },
+  );
   assert.equal(r.code, 0);
   assert.equal(readFileSync(victim, 'utf8'), 'echo safe\n');
 });
@@ -91,11 +114,21 @@ test('SessionEnd writes the summary first and finishes in its budget while a rol
   const transcript = join(tp.dir, 's.jsonl');
   new TranscriptBuilder(transcript, 'sess-lock', tp.dir).user('Tidy the release notes').assistant('Tidied them.');
   tp.write('.claude/echoes/team/a-findings.md', finding('Pending finding'));
-  const input = JSON.stringify({ session_id: 'sess-lock', transcript_path: transcript, cwd: tp.dir, hook_event_name: 'SessionEnd', reason: 'exit' });
+  const input = JSON.stringify({
+    session_id: 'sess-lock',
+    transcript_path: transcript,
+    cwd: tp.dir,
+    hook_event_name: 'SessionEnd',
+    reason: 'exit',
+  });
   // This test process holds the role's lock (it is alive, so the lock is not stale).
   await withLockAsync(tp.paths, 'role-team', async () => {
     const started = Date.now();
-    const r = await runBundle('session-end.cjs', [], { cwd: tp.dir, input, env: { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1500' } }).done;
+    const r = await runBundle('session-end.cjs', [], {
+      cwd: tp.dir,
+      input,
+      env: { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1500' },
+    }).done;
     const took = Date.now() - started;
     assert.equal(r.code, 0);
     t.diagnostic(`SessionEnd returned after ${took} ms with the role locked`);
@@ -146,10 +179,13 @@ test('the digest sees memory edited between sessions at once (the entry cache is
 
 test('entries in a fence after a line of preface are merged; a notes heading is kept in the archive', (t) => {
   const tp = makeTempProject(t);
-  const text = 'Here are my findings:\n\n```markdown\n' + finding('Prefaced finding') + '```\n\n## Follow-up: src/session.ts has the same bug\n';
+  const text = `Here are my findings:\n\n\`\`\`markdown\n${finding('Prefaced finding')}\`\`\`\n\n## Follow-up: src/session.ts has the same bug\n`;
   tp.write('.claude/echoes/reviewer/bob-findings.md', text);
   const report = consolidateRole(tp.paths, tp.config, 'reviewer', { now: NOW, prune: false, events: [] });
-  assert.deepEqual(entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md')).map((e) => e.title), ['Prefaced finding']);
+  assert.deepEqual(
+    entriesOf(tp.read('.claude/echoes/reviewer/MEMORY.md')).map((e) => e.title),
+    ['Prefaced finding'],
+  );
   assert.equal(report.keptUnparsed?.length, 1);
   assert.match(readFileSync(report.keptUnparsed![0]!, 'utf8'), /Follow-up: src\/session\.ts/);
 });
@@ -159,13 +195,22 @@ test('a checkpoint re-run after a kill finds its log instead of writing the span
   const { checkpointSpan } = await import('../../src/store/session/session-lifecycle.ts');
   const { newSessionState } = await import('../../src/store/session/session-state.ts');
   const { emptySummary } = await import('../../src/core/session/summary-model.ts');
-  const span = { ...emptySummary(), sessionId: 'sess-k', firstTs: '2026-11-22T10:00:00.000Z', lastTs: '2026-11-22T10:05:00.000Z', requests: ['Rename the loader'] };
+  const span = {
+    ...emptySummary(),
+    sessionId: 'sess-k',
+    firstTs: '2026-11-22T10:00:00.000Z',
+    lastTs: '2026-11-22T10:05:00.000Z',
+    requests: ['Rename the loader'],
+  };
   const state = { ...newSessionState('sess-k', '/t.jsonl', NOW), span };
   const first = checkpointSpan(tp.paths, state, 'session-end', NOW);
   // Killed before the state recorded it: the same span comes again.
   const again = checkpointSpan(tp.paths, state, 'session-end', NOW);
   assert.equal(again.seq, first.seq);
-  assert.deepEqual(tp.files('.claude/echoes/memories').filter((f) => f.endsWith('.md')), ['archive-log-001.md']);
+  assert.deepEqual(
+    tp.files('.claude/echoes/memories').filter((f) => f.endsWith('.md')),
+    ['archive-log-001.md'],
+  );
   assert.equal((tp.read('.claude/echoes/ARCHIVE.md') ?? '').split('\n').filter((l) => l.startsWith('- ')).length, 1);
 });
 
@@ -180,9 +225,12 @@ test('a project inside a larger git work tree (a monorepo package) still gets it
   assert.match(tp.read('packages/api/.claude/echoes/.gitignore') ?? '', /^\.state\/$/m);
 });
 
-test('a dead holder\'s lock is taken even after the hook\'s deadline has passed', async (t) => {
+test("a dead holder's lock is taken even after the hook's deadline has passed", async (t) => {
   const tp = makeTempProject(t);
   const { withLock: lock } = await import('../../src/store/fs/role-lock.ts');
   tp.write('.claude/echoes/.locks/role-x.lock', '999999 dead-holder 2026-11-22T00:00:00.000Z');
-  assert.equal(lock(tp.paths, 'role-x', () => 'taken', { deadline: Date.now() - 1 }), 'taken');
+  assert.equal(
+    lock(tp.paths, 'role-x', () => 'taken', { deadline: Date.now() - 1 }),
+    'taken',
+  );
 });

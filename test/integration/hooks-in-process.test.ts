@@ -1,10 +1,11 @@
 // Hooks run in-process through the runner's executeHook: the same path the
 // bundles take (input checking, bookkeeping, the deadline on the context),
 // without a process per case.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { hookSpec } from '../../src/hooks/hook-registry.ts';
 import { executeHook, type HookContext, type HookHandler } from '../../src/hooks/run-hook.ts';
 import { sessionEnd } from '../../src/hooks/session-end-handler.ts';
@@ -15,9 +16,16 @@ import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
 const env = (tp: TempProject): NodeJS.ProcessEnv => ({ HOME: join(tp.dir, 'home') });
-const finding = '### [2026-11-20] Pattern: Unused imports\n- **layer**: inscribed\n- **confidence**: 0.8\n- **evidence**: `src/a.ts:1`\n- Flag unused imports.\n';
+const finding =
+  '### [2026-11-20] Pattern: Unused imports\n- **layer**: inscribed\n- **confidence**: 0.8\n- **evidence**: `src/a.ts:1`\n- Flag unused imports.\n';
 
-async function run(tp: TempProject, name: string, handler: HookHandler, input: unknown, opts: { startedAt?: number } = {}): Promise<Record<string, any>> {
+async function run(
+  tp: TempProject,
+  name: string,
+  handler: HookHandler,
+  input: unknown,
+  opts: { startedAt?: number } = {},
+): Promise<Record<string, any>> {
   const out = await executeHook(hookSpec(name), handler, input, env(tp), tp.dir, opts);
   return JSON.parse(out);
 }
@@ -35,7 +43,15 @@ test('the hook deadline travels on the context to the handler', async (t) => {
   const tp = makeTempProject(t);
   let seen: HookContext | null = null;
   const startedAt = Date.now();
-  await run(tp, 'stop', (ctx) => { seen = ctx; }, { cwd: tp.dir }, { startedAt });
+  await run(
+    tp,
+    'stop',
+    (ctx) => {
+      seen = ctx;
+    },
+    { cwd: tp.dir },
+    { startedAt },
+  );
   const budget = hookSpec('stop').budgetMs({});
   assert.equal(seen!.deadline, startedAt + budget - Math.min(1000, budget / 4));
 });
@@ -43,9 +59,17 @@ test('the hook deadline travels on the context to the handler', async (t) => {
 test('SessionEnd past its deadline writes the hand-off and leaves the housekeeping for later', async (t) => {
   const tp = makeTempProject(t);
   const transcript = join(tp.dir, 't.jsonl');
-  new TranscriptBuilder(transcript, 'sess-late', tp.dir).user('Rename the config loader').tool('Edit', { file_path: join(tp.dir, 'src/config.ts') });
+  new TranscriptBuilder(transcript, 'sess-late', tp.dir)
+    .user('Rename the config loader')
+    .tool('Edit', { file_path: join(tp.dir, 'src/config.ts') });
   // Started long ago: every step after the first finds its time spent.
-  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-late', transcript_path: transcript, cwd: tp.dir }, { startedAt: Date.now() - 60_000 });
+  await run(
+    tp,
+    'session-end',
+    sessionEnd,
+    { session_id: 'sess-late', transcript_path: transcript, cwd: tp.dir },
+    { startedAt: Date.now() - 60_000 },
+  );
   const log = tp.read('.claude/echoes/.log') ?? '';
   assert.match(log, /consolidation: skipped, out of time/);
   assert.match(log, /usage log: skipped, out of time/);
@@ -54,18 +78,33 @@ test('SessionEnd past its deadline writes the hand-off and leaves the housekeepi
 test('input fields of the wrong type are dropped before any handler sees them', async (t) => {
   const tp = makeTempProject(t);
   let seen: HookContext | null = null;
-  await run(tp, 'stop', (ctx) => { seen = ctx; }, { cwd: 42, session_id: { x: 1 }, transcript_path: ['a'], stop_hook_active: 'yes' });
+  await run(
+    tp,
+    'stop',
+    (ctx) => {
+      seen = ctx;
+    },
+    { cwd: 42, session_id: { x: 1 }, transcript_path: ['a'], stop_hook_active: 'yes' },
+  );
   assert.deepEqual(seen!.input, {});
   assert.equal(seen!.project, tp.dir, 'the project falls back to the working directory');
 });
 
 test('bookkeeping that cannot be written never costs the digest', async (t) => {
   const tp = makeTempProject(t);
-  tp.write('.claude/echoes/team/MEMORY.md', '<!-- echo-schema: v2 -->\n# Team Memory\n\n### [2026-11-20] Architecture: Node 20 only\n- **id**: node-20-only\n- **layer**: etched\n- **confidence**: 1.0\n- The service runs on Node 20.\n');
+  tp.write(
+    '.claude/echoes/team/MEMORY.md',
+    '<!-- echo-schema: v2 -->\n# Team Memory\n\n### [2026-11-20] Architecture: Node 20 only\n- **id**: node-20-only\n- **layer**: etched\n- **confidence**: 1.0\n- The service runs on Node 20.\n',
+  );
   tp.write('.claude/echoes/EPHEMERAL.md', '# Last session\n## Asked\n- Fix the login bug\n');
   // A file where the hooks' state folder should be: every bookkeeping write fails.
   tp.write('.claude/echoes/.state', 'not a folder');
-  const out = await run(tp, 'session-start', sessionStart, { session_id: 's2', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' });
+  const out = await run(tp, 'session-start', sessionStart, {
+    session_id: 's2',
+    transcript_path: join(tp.dir, 'x.jsonl'),
+    cwd: tp.dir,
+    source: 'startup',
+  });
   const context: string = out.hookSpecificOutput.additionalContext;
   assert.match(context, /Node 20 only/);
   assert.match(context, /Fix the login bug/);

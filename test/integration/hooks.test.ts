@@ -1,11 +1,12 @@
 // The bundled hooks as real processes with real stdin on temporary projects.
-import { HOOKS } from '../../src/hooks/hook-registry.ts';
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBundle, runHookSync, type BundleResult } from '../helpers/run-bundle.ts';
+import { test } from 'node:test';
+import { HOOKS } from '../../src/hooks/hook-registry.ts';
+import { type BundleResult, runBundle, runHookSync } from '../helpers/run-bundle.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
 function project(t: { after: (fn: () => void) => void }): { dir: string; home: string; env: Record<string, string> } {
@@ -42,13 +43,25 @@ test('stop consolidates findings files into MEMORY.md and removes them', (t) => 
   const { dir, env } = project(t);
   mkdirSync(echoes(dir, 'reviewer'), { recursive: true });
   writeFileSync(echoes(dir, 'reviewer', 'scout-findings.md'), finding('Unused imports', '`src/a.ts:1`', 0.6, 'Flag unused imports.'));
-  writeFileSync(echoes(dir, 'reviewer', 'lint-findings.md'), finding('Unused imports', '`src/a.ts:1`', 0.9, 'Flag unused imports.') + '\n' + finding('Slow tests', 'CI log', 0.5, 'The suite is slow.'));
-  const r = runHookSync('stop', { session_id: 's1', transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }, { cwd: dir, env });
+  writeFileSync(
+    echoes(dir, 'reviewer', 'lint-findings.md'),
+    finding('Unused imports', '`src/a.ts:1`', 0.9, 'Flag unused imports.') +
+      '\n' +
+      finding('Slow tests', 'CI log', 0.5, 'The suite is slow.'),
+  );
+  const r = runHookSync(
+    'stop',
+    { session_id: 's1', transcript_path: join(dir, 'none.jsonl'), cwd: dir, hook_event_name: 'Stop', stop_hook_active: false },
+    { cwd: dir, env },
+  );
   protocol(r);
   const memory = read(echoes(dir, 'reviewer', 'MEMORY.md'));
   assert.equal(memory.match(/### \[/g)?.length, 2, 'the repeated finding is merged');
   assert.match(memory, /\*\*confidence\*\*: 0\.9/, 'the higher confidence wins');
-  assert.deepEqual(readdirSync(echoes(dir, 'reviewer')).filter((f) => f.endsWith('-findings.md')), []);
+  assert.deepEqual(
+    readdirSync(echoes(dir, 'reviewer')).filter((f) => f.endsWith('-findings.md')),
+    [],
+  );
 });
 
 test('session end writes EPHEMERAL.md; the next start injects and consumes it and archives the ended session', (t) => {
@@ -61,7 +74,11 @@ test('session end writes EPHEMERAL.md; the next start injects and consumes it an
     .tool('Edit', { file_path: join(dir, 'src/payments.ts'), old_string: 'a', new_string: 'b' })
     .tool('Bash', { command: 'npm test' }, 'Tests: 12 passed')
     .assistant('Fixed: retries are now capped at 3 with jittered backoff.');
-  const end = runHookSync('session-end', { session_id: 'sess-one', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }, { cwd: dir, env });
+  const end = runHookSync(
+    'session-end',
+    { session_id: 'sess-one', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
+    { cwd: dir, env },
+  );
   protocol(end);
   const eph = read(echoes(dir, 'EPHEMERAL.md'));
   assert.match(eph, /payment retry backoff/);
@@ -70,21 +87,38 @@ test('session end writes EPHEMERAL.md; the next start injects and consumes it an
   assert.ok(!existsSync(echoes(dir, 'memories', 'archive-log-001.md')));
   assert.match(read(join(dir, '.gitignore')), /^\.claude\/echoes\/$/m);
 
-  const start = runHookSync('session-start', { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }, { cwd: dir, env });
+  const start = runHookSync(
+    'session-start',
+    { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
   const ctx = context(start);
   assert.match(ctx, /^<rune-echoes note="[^"]*not instructions[^"]*">/);
   assert.match(ctx, /<\/rune-echoes>$/);
   assert.match(ctx, /payment retry backoff/);
   assert.equal(read(echoes(dir, 'EPHEMERAL.md')), '', 'consumed');
-  const usage = read(echoes(dir, 'usage.jsonl')).trim().split('\n').map((l) => JSON.parse(l));
+  const usage = read(echoes(dir, 'usage.jsonl'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.ok(usage.some((u) => u.event === 'injected' && u.session === 'sess-two' && u.tokens > 0));
 
   // On compact the same digest comes again, though EPHEMERAL.md is now empty.
-  const again = runHookSync('session-start', { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'compact' }, { cwd: dir, env });
+  const again = runHookSync(
+    'session-start',
+    { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'compact' },
+    { cwd: dir, env },
+  );
   assert.match(context(again), /payment retry backoff/);
 
   // The second session ends: the first one's span becomes its final archive log.
-  protocol(runHookSync('session-end', { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' }, { cwd: dir, env }));
+  protocol(
+    runHookSync(
+      'session-end',
+      { session_id: 'sess-two', transcript_path: join(dir, 's2.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
+      { cwd: dir, env },
+    ),
+  );
   const log = read(echoes(dir, 'memories', 'archive-log-001.md'));
   assert.match(log, /trigger: session-end/);
   assert.match(log, /session: sess-one/);
@@ -95,7 +129,14 @@ test('two compactions of one session give logs 001 and 002, the second with only
   const { dir, env } = project(t);
   const transcript = join(dir, 's.jsonl');
   const b = new TranscriptBuilder(transcript, 'sess-c', dir).user('First task: rename the config loader').assistant('Renamed it.');
-  const input = { session_id: 'sess-c', transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'manual', custom_instructions: '' };
+  const input = {
+    session_id: 'sess-c',
+    transcript_path: transcript,
+    cwd: dir,
+    hook_event_name: 'PreCompact',
+    trigger: 'manual',
+    custom_instructions: '',
+  };
   protocol(runHookSync('pre-compact', input, { cwd: dir, env }));
   b.user('Second task: add a retry metric').assistant('Added the metric.');
   protocol(runHookSync('pre-compact', { ...input, trigger: 'auto' }, { cwd: dir, env }));
@@ -117,27 +158,55 @@ test('sessions compacting at the same time get contiguous, unique archive number
   const runs = Array.from({ length: n }, (_, i) => {
     const transcript = join(dir, `c${i}.jsonl`);
     new TranscriptBuilder(transcript, `sess-${i}`, dir).user(`Task number ${i}: tidy module ${i}`).assistant(`Tidied module ${i}.`);
-    const input = JSON.stringify({ session_id: `sess-${i}`, transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'auto' });
+    const input = JSON.stringify({
+      session_id: `sess-${i}`,
+      transcript_path: transcript,
+      cwd: dir,
+      hook_event_name: 'PreCompact',
+      trigger: 'auto',
+    });
     return runBundle('pre-compact.cjs', [], { cwd: dir, input, env }).done;
   });
   for (const r of await Promise.all(runs)) protocol(r);
-  const logs = readdirSync(echoes(dir, 'memories')).filter((f) => f.endsWith('.md')).sort();
-  assert.deepEqual(logs, Array.from({ length: n }, (_, i) => `archive-log-${String(i + 1).padStart(3, '0')}.md`));
-  const lines = read(echoes(dir, 'ARCHIVE.md')).split('\n').filter((l) => l.startsWith('- '));
+  const logs = readdirSync(echoes(dir, 'memories'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
+  assert.deepEqual(
+    logs,
+    Array.from({ length: n }, (_, i) => `archive-log-${String(i + 1).padStart(3, '0')}.md`),
+  );
+  const lines = read(echoes(dir, 'ARCHIVE.md'))
+    .split('\n')
+    .filter((l) => l.startsWith('- '));
   assert.equal(lines.length, n);
   assert.equal(new Set(lines.map((l) => l.slice(2, 5))).size, n);
   const tasks = logs.map((f) => /Task number (\d)/.exec(read(echoes(dir, 'memories', f)))?.[1]).sort();
-  assert.deepEqual(tasks, Array.from({ length: n }, (_, i) => String(i)));
+  assert.deepEqual(
+    tasks,
+    Array.from({ length: n }, (_, i) => String(i)),
+  );
 });
 
 test('a session that never ended is recovered at the next start from its Stop draft', (t) => {
   const { dir, env } = project(t);
   const transcript = join(dir, 'crash.jsonl');
-  const b = new TranscriptBuilder(transcript, 'sess-crash', dir).user('Migrate the users table to UUID keys').tool('Edit', { file_path: join(dir, 'db/migrate.sql') });
-  protocol(runHookSync('stop', { session_id: 'sess-crash', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false }, { cwd: dir, env }));
+  const b = new TranscriptBuilder(transcript, 'sess-crash', dir)
+    .user('Migrate the users table to UUID keys')
+    .tool('Edit', { file_path: join(dir, 'db/migrate.sql') });
+  protocol(
+    runHookSync(
+      'stop',
+      { session_id: 'sess-crash', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false },
+      { cwd: dir, env },
+    ),
+  );
   b.assistant('Migration written; the backfill still needs a batch size.');
   // No SessionEnd: the process was killed. The next session starts.
-  const start = runHookSync('session-start', { session_id: 'sess-next', transcript_path: join(dir, 'next.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }, { cwd: dir, env });
+  const start = runHookSync(
+    'session-start',
+    { session_id: 'sess-next', transcript_path: join(dir, 'next.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
   const ctx = context(start);
   assert.match(ctx, /Migrate the users table/);
   assert.match(ctx, /db\/migrate\.sql/);
@@ -156,12 +225,20 @@ test('a corrupted store never breaks the session and unreadable files are kept a
   mkdirSync(join(dir, '.claude'), { recursive: true });
   writeFileSync(join(dir, '.claude', 'rune-config.yml'), 'echoes: [unclosed\n  budget_tokens: : :\n');
 
-  const stop = runHookSync('stop', { session_id: 's', transcript_path: join(dir, 'x.jsonl'), cwd: dir, hook_event_name: 'Stop' }, { cwd: dir, env });
+  const stop = runHookSync(
+    'stop',
+    { session_id: 's', transcript_path: join(dir, 'x.jsonl'), cwd: dir, hook_event_name: 'Stop' },
+    { cwd: dir, env },
+  );
   protocol(stop);
   assert.deepEqual(readFileSync(echoes(dir, 'reviewer', 'MEMORY.md')), binary, 'binary MEMORY.md untouched');
   assert.ok(existsSync(echoes(dir, 'reviewer', 'a-findings.md')), 'findings kept for a later run');
 
-  const start = runHookSync('session-start', { session_id: 's2', transcript_path: join(dir, 'y.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }, { cwd: dir, env });
+  const start = runHookSync(
+    'session-start',
+    { session_id: 's2', transcript_path: join(dir, 'y.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
   assert.match(context(start), /<rune-echoes/);
   assert.deepEqual(readFileSync(echoes(dir, 'EPHEMERAL.md')), Buffer.from([0x00, 0x01, 0x02, 0xc3, 0x28]), 'garbage EPHEMERAL.md kept');
   const log = read(echoes(dir, '.log'));
@@ -182,7 +259,9 @@ test('bad stdin is logged, and the hook still exits 0 with protocol JSON', (t) =
 test('RUNE_ECHOES_DISABLE=1 and inject: false skip the digest', (t) => {
   const { dir, env } = project(t);
   const input = { session_id: 's', transcript_path: join(dir, 'x.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' };
-  assert.deepEqual(protocol(runHookSync('session-start', input, { cwd: dir, env: { ...env, RUNE_ECHOES_DISABLE: '1' } })), { suppressOutput: true });
+  assert.deepEqual(protocol(runHookSync('session-start', input, { cwd: dir, env: { ...env, RUNE_ECHOES_DISABLE: '1' } })), {
+    suppressOutput: true,
+  });
   mkdirSync(join(dir, '.claude'), { recursive: true });
   writeFileSync(join(dir, '.claude', 'rune-config.yml'), 'echoes:\n  inject: false\n');
   assert.deepEqual(protocol(runHookSync('session-start', input, { cwd: dir, env })), { suppressOutput: true });
@@ -194,10 +273,28 @@ test('session_scope: user keeps EPHEMERAL.md, ARCHIVE.md and memories/ under ~/.
   writeFileSync(join(dir, '.claude', 'rune-config.yml'), 'echoes:\n  session_scope: user\n');
   const transcript = join(dir, 'u.jsonl');
   new TranscriptBuilder(transcript, 'sess-u', dir).user('Document the deploy steps').assistant('Documented them in docs/deploy.md.');
-  protocol(runHookSync('session-end', { session_id: 'sess-u', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' }, { cwd: dir, env }));
+  protocol(
+    runHookSync(
+      'session-end',
+      { session_id: 'sess-u', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' },
+      { cwd: dir, env },
+    ),
+  );
   assert.match(read(join(home, '.claude', 'EPHEMERAL.md')), /deploy steps/);
-  protocol(runHookSync('session-start', { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' }, { cwd: dir, env }));
-  protocol(runHookSync('session-end', { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' }, { cwd: dir, env }));
+  protocol(
+    runHookSync(
+      'session-start',
+      { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+      { cwd: dir, env },
+    ),
+  );
+  protocol(
+    runHookSync(
+      'session-end',
+      { session_id: 'sess-v', transcript_path: join(dir, 'v.jsonl'), cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' },
+      { cwd: dir, env },
+    ),
+  );
   assert.ok(existsSync(join(home, '.claude', 'memories', 'archive-log-001.md')));
   assert.match(read(join(home, '.claude', 'ARCHIVE.md')), /^- 001 · /m);
   assert.ok(!existsSync(echoes(dir, 'EPHEMERAL.md')));
@@ -213,15 +310,35 @@ test('secrets in a conversation reach no file under .claude/echoes/', (t) => {
     .user(`Use key ${aws} and token ${gh}; password=hunter2hunter2 and postgres://admin:s3cretpw@db.internal/app`)
     .tool('Bash', { command: `curl -H "Authorization: Bearer ${gh}" https://api.example.com` })
     .assistant(`Configured with ${aws}.`);
-  protocol(runHookSync('stop', { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }, { cwd: dir, env }));
-  protocol(runHookSync('pre-compact', { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'manual' }, { cwd: dir, env }));
-  protocol(runHookSync('session-end', { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' }, { cwd: dir, env }));
-  const files = readdirSync(echoes(dir), { recursive: true }).map(String).filter((f) => !f.startsWith('.locks'));
+  protocol(
+    runHookSync('stop', { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop' }, { cwd: dir, env }),
+  );
+  protocol(
+    runHookSync(
+      'pre-compact',
+      { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'PreCompact', trigger: 'manual' },
+      { cwd: dir, env },
+    ),
+  );
+  protocol(
+    runHookSync(
+      'session-end',
+      { session_id: 'sess-s', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'exit' },
+      { cwd: dir, env },
+    ),
+  );
+  const files = readdirSync(echoes(dir), { recursive: true })
+    .map(String)
+    .filter((f) => !f.startsWith('.locks'));
   assert.ok(files.includes('EPHEMERAL.md'));
   for (const f of files) {
     const p = echoes(dir, f);
     let text: string;
-    try { text = read(p); } catch { continue; }
+    try {
+      text = read(p);
+    } catch {
+      continue;
+    }
     for (const secret of [aws, gh, 'hunter2hunter2', 's3cretpw']) assert.ok(!text.includes(secret), `${f} contains ${secret.slice(0, 6)}…`);
   }
 });

@@ -1,9 +1,10 @@
 // Pruning and knowledge compression on a real store folder (SPEC §5).
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { countLines, documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import { estimateTokens } from '../../src/core/text.ts';
@@ -24,14 +25,28 @@ function store(t: { after: (fn: () => void) => void }) {
 
 function memoryWith(n: number, layerOf: (i: number) => 'etched' | 'inscribed' | 'traced', verified: (i: number) => string): string {
   const blocks = Array.from({ length: n }, (_, i) =>
-    renderEntry(makeEntry({ id: `entry-${i}`, title: `Entry number ${i}`, layer: layerOf(i), verified: verified(i), date: verified(i), evidence: `\`src/f${i}.ts:${i}\` — seen`, learning: `Learning ${i} about module ${i % 7}.` })),
+    renderEntry(
+      makeEntry({
+        id: `entry-${i}`,
+        title: `Entry number ${i}`,
+        layer: layerOf(i),
+        verified: verified(i),
+        date: verified(i),
+        evidence: `\`src/f${i}.ts:${i}\` — seen`,
+        learning: `Learning ${i} about module ${i % 7}.`,
+      }),
+    ),
   );
   return `<!-- echo-schema: v2 -->\n# Reviewer Memory\n\n${blocks.join('\n')}`;
 }
 
 test('over 150 lines, pruning backs up, archives stale entries, keeps etched and meets the limit', (t) => {
   const { config, paths, role } = store(t);
-  const text = memoryWith(40, (i) => (i < 5 ? 'etched' : i % 2 ? 'traced' : 'inscribed'), (i) => (i % 3 === 0 ? '2025-01-10' : '2026-11-01'));
+  const text = memoryWith(
+    40,
+    (i) => (i < 5 ? 'etched' : i % 2 ? 'traced' : 'inscribed'),
+    (i) => (i % 3 === 0 ? '2025-01-10' : '2026-11-01'),
+  );
   writeFileSync(join(role, 'MEMORY.md'), text);
   assert.ok(countLines(text) > 150);
   const report = consolidateRole(paths, config, 'reviewer', { now: NOW, prune: true, events: [] });
@@ -43,14 +58,23 @@ test('over 150 lines, pruning backs up, archives stale entries, keeps etched and
   assert.equal(readFileSync(join(role, 'archive', 'MEMORY-2026-11-22.md'), 'utf8'), text);
   const moved = [...(report.pruned?.archive ?? []), ...(report.pruned?.compress ?? [])];
   const archived = documentEntries(parseEchoDocument(readFileSync(join(role, 'archive', 'pruned.md'), 'utf8'))).map((e) => e.id);
-  const knowledge = existsSync(join(role, 'knowledge.md')) ? documentEntries(parseEchoDocument(readFileSync(join(role, 'knowledge.md'), 'utf8'))).map((e) => e.id) : [];
+  const knowledge = existsSync(join(role, 'knowledge.md'))
+    ? documentEntries(parseEchoDocument(readFileSync(join(role, 'knowledge.md'), 'utf8'))).map((e) => e.id)
+    : [];
   assert.deepEqual([...archived, ...knowledge].sort(), [...moved].sort(), 'every pruned entry lands in the archive or knowledge.md');
   assert.deepEqual([...ids, ...moved].sort(), Array.from({ length: 40 }, (_, i) => `entry-${i}`).sort(), 'nothing lost');
 });
 
 test('prune --dry-run changes nothing on disk', (t) => {
   const { config, paths, role } = store(t);
-  writeFileSync(join(role, 'MEMORY.md'), memoryWith(40, () => 'inscribed', () => '2025-01-10'));
+  writeFileSync(
+    join(role, 'MEMORY.md'),
+    memoryWith(
+      40,
+      () => 'inscribed',
+      () => '2025-01-10',
+    ),
+  );
   const before = readdirSync(role, { recursive: true }).map(String).sort();
   const r = pruneRole(paths, config, 'reviewer', { now: NOW, events: [], dryRun: true });
   assert.ok(r.plan.archive.length > 0);
@@ -61,10 +85,14 @@ test('knowledge.md over 300 lines is compressed into blocks that keep every evid
   const { paths, role } = store(t);
   const entries = Array.from({ length: 40 }, (_, i) =>
     makeEntry({
-      id: `k-${i}`, title: `${['Retry', 'Cache', 'Auth', 'Index'][i % 4]} handling in service ${i}`, layer: 'traced', tags: [['retry', 'cache', 'auth', 'db'][i % 4]!],
+      id: `k-${i}`,
+      title: `${['Retry', 'Cache', 'Auth', 'Index'][i % 4]} handling in service ${i}`,
+      layer: 'traced',
+      tags: [['retry', 'cache', 'auth', 'db'][i % 4]!],
       evidence: `\`src/svc${i}.ts:${10 + i}\` — observed twice`,
       learning: `Service ${i} retried without backoff and flooded the upstream. We added jitter and a cap of three attempts. The effect was visible in the dashboards within a day, and the on-call load dropped.`,
-    }));
+    }),
+  );
   const text = `# Reviewer knowledge\n\n${entries.map((e) => renderEntry(e)).join('\n')}`;
   writeFileSync(join(role, 'knowledge.md'), text);
   assert.ok(countLines(text) > 300);
@@ -72,7 +100,9 @@ test('knowledge.md over 300 lines is compressed into blocks that keep every evid
   assert.ok(r);
   const after = readFileSync(join(role, 'knowledge.md'), 'utf8');
   const saving = 1 - estimateTokens(after) / estimateTokens(text);
-  t.diagnostic(`knowledge.md: ${estimateTokens(text)} → ${estimateTokens(after)} tokens (${(saving * 100).toFixed(1)}% saved), ${countLines(text)} → ${countLines(after)} lines`);
+  t.diagnostic(
+    `knowledge.md: ${estimateTokens(text)} → ${estimateTokens(after)} tokens (${(saving * 100).toFixed(1)}% saved), ${countLines(text)} → ${countLines(after)} lines`,
+  );
   assert.ok(saving > 0.2, `saving ${saving}`);
   for (let i = 0; i < 40; i++) assert.ok(after.includes(`src/svc${i}.ts:${10 + i}`), `evidence of k-${i} kept`);
   const archived = readFileSync(join(role, 'archive', 'knowledge-compressed.md'), 'utf8');

@@ -1,11 +1,12 @@
 // The repository is a valid plugin and marketplace for the real Claude Code
 // CLI: `claude plugin validate .` passes with no errors and no warnings.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { REPO } from '../helpers/run-bundle.ts';
 
 test('claude plugin validate passes with no errors and no warnings', (t) => {
@@ -15,7 +16,11 @@ test('claude plugin validate passes with no errors and no warnings', (t) => {
   const env = { PATH: process.env.PATH, HOME: home, DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
   const json = spawnSync(claude, ['plugin', 'validate', '--strict', '--json', REPO], { env, encoding: 'utf8', timeout: 60_000 });
   assert.equal(json.status, 0, json.stderr + json.stdout);
-  const report = JSON.parse(json.stdout) as { success: boolean; manifest: { errors: unknown[]; warnings: unknown[] }; provides: { hooks: Array<{ event: string }>; commands: string[]; agents: string[]; skills: string[]; bin?: string[] } };
+  const report = JSON.parse(json.stdout) as {
+    success: boolean;
+    manifest: { errors: unknown[]; warnings: unknown[] };
+    provides: { hooks: Array<{ event: string }>; commands: string[]; agents: string[]; skills: string[]; bin?: string[] };
+  };
   assert.equal(report.success, true);
   assert.deepEqual(report.manifest.errors, []);
   assert.deepEqual(report.manifest.warnings, []);

@@ -2,11 +2,12 @@
 // into a temporary store at test time (never copied into this repository):
 // `show` reads what it can as entries and says how many blocks it kept
 // verbatim; consolidation adds an entry and keeps every original line.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { REPO, runCliSync } from '../helpers/run-bundle.ts';
 
 const REAL = join(REPO, '..', 'shared', 'realdata', 'memory');
@@ -15,7 +16,9 @@ test('show reads real memory files as entries and counts the blocks kept verbati
   if (!existsSync(REAL)) return t.skip('realdata not present');
   const root = mkdtempSync(join(tmpdir(), 'rune-real-'));
   t.after(() => rmSync(root, { recursive: true, force: true }));
-  const files = readdirSync(REAL).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(REAL)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   const roles = files.map((_, i) => `real-${i}`);
   files.forEach((f, i) => {
     mkdirSync(join(root, '.claude', 'echoes', roles[i]!), { recursive: true });
@@ -39,7 +42,21 @@ test('show reads real memory files as entries and counts the blocks kept verbati
   // Consolidating a finding into each real file keeps every original line, in order.
   for (const role of roles) {
     const before = readFileSync(join(root, '.claude', 'echoes', role, 'MEMORY.md'), 'utf8');
-    const rec = runCliSync(['record', '--role', role, '--agent', 'tester', '--pattern', 'Real file append check', '--evidence', '`src/x.ts:1`', 'A new learning.'], { cwd: root, env });
+    const rec = runCliSync(
+      [
+        'record',
+        '--role',
+        role,
+        '--agent',
+        'tester',
+        '--pattern',
+        'Real file append check',
+        '--evidence',
+        '`src/x.ts:1`',
+        'A new learning.',
+      ],
+      { cwd: root, env },
+    );
     assert.equal(rec.code, 0, rec.stderr);
     assert.equal(runCliSync(['consolidate', '--role', role], { cwd: root, env }).code, 0);
     const after = readFileSync(join(root, '.claude', 'echoes', role, 'MEMORY.md'), 'utf8');

@@ -1,10 +1,11 @@
 // Every field the table declares, set through every way an entry enters the
 // store (record with flags, record --stdin, remember, a findings file written
 // directly), consolidated: no part of a planted secret is anywhere on disk.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { ENTRY_FIELDS } from '../../src/core/entry/entry-fields.ts';
 import { cliOk } from '../helpers/cli-run.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
@@ -37,12 +38,23 @@ test('a secret in any declared field, by any way in, never reaches disk in any p
   const args = flags.flatMap((f) => [`--${f.cli!.flag}`, `${f.key} ${secret()}`]);
   await cliOk(tp, ['record', '--role', 'reviewer', '--agent', 'scout', ...args, `learning ${secret()}`]);
   // record --stdin: every bullet of the table, plus an unknown one, each with a secret.
-  const bullets = ENTRY_FIELDS.filter((f) => f.place === 'bullet' && f.type !== 'layer' && f.type !== 'confidence')
-    .map((f) => `- **${f.key}**: ${f.key} ${secret()}`);
-  const stdin = [`### [2026-05-01] Pattern: Stdin title ${secret()}`, '- **layer**: inscribed', '- **confidence**: 0.8', ...bullets, `- **note**: ${secret()}`, `- body ${secret()}`].join('\n');
+  const bullets = ENTRY_FIELDS.filter((f) => f.place === 'bullet' && f.type !== 'layer' && f.type !== 'confidence').map(
+    (f) => `- **${f.key}**: ${f.key} ${secret()}`,
+  );
+  const stdin = [
+    `### [2026-05-01] Pattern: Stdin title ${secret()}`,
+    '- **layer**: inscribed',
+    '- **confidence**: 0.8',
+    ...bullets,
+    `- **note**: ${secret()}`,
+    `- body ${secret()}`,
+  ].join('\n');
   await cliOk(tp, ['record', '--role', 'reviewer', '--agent', 'piped', '--stdin'], { stdin });
   // A findings file an agent wrote directly, with a secret in its title.
-  tp.write('.claude/echoes/planner/direct-findings.md', `### [2026-05-01] Pattern: Direct ${secret()}\n- **layer**: inscribed\n- **confidence**: 0.7\n- **evidence**: notes ${secret()}\n- body\n`);
+  tp.write(
+    '.claude/echoes/planner/direct-findings.md',
+    `### [2026-05-01] Pattern: Direct ${secret()}\n- **layer**: inscribed\n- **confidence**: 0.7\n- **evidence**: notes ${secret()}\n- body\n`,
+  );
   await cliOk(tp, ['remember', '--role', 'team', '--pattern', `Remembered ${secret()}`, `the token is ${secret()} here`]);
   await cliOk(tp, ['consolidate']);
   const files = tp.files('.claude').map((f) => join('.claude', f));

@@ -1,9 +1,9 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs, { mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import { spawn } from 'node:child_process';
+import fs, { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
 import { appendLine, createFileExclusive, ensureDir, readTextOrNull, removeFile, writeFileAtomic } from '../../src/store/fs/atomic-file.ts';
@@ -16,7 +16,10 @@ const PATHS = join(REPO, 'src/store/fs/echo-paths.ts');
 /** Runs ESM code in a fresh node process with tsx; resolves with its stdout. */
 function runNode(code: string, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, '--', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, '--', ...args], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -138,7 +141,7 @@ test('createFileExclusive that fails while writing leaves no temp file behind', 
   assert.deepEqual(readdirSync(dir), []);
 });
 
-test('createFileExclusive from many processes at once: each name gets exactly one winner, with the winner\'s whole text', async (t) => {
+test("createFileExclusive from many processes at once: each name gets exactly one winner, with the winner's whole text", async (t) => {
   const tp = makeTempProject(t);
   const dir = join(tp.paths.echoes, 'team', 'archive');
   const names = 30;
@@ -175,7 +178,8 @@ test('a reader in another process sees the old file or the new one, never a mix'
   const A = 'a'.repeat(200_000);
   const B = 'b'.repeat(150_000);
   writeFileAtomic(tp.paths, target, A);
-  const reader = runNode(`
+  const reader = runNode(
+    `
     import { readFileSync, existsSync } from 'node:fs';
     const [target, stop] = process.argv.slice(-2);
     const seen = { a: 0, b: 0, bad: 0 };
@@ -187,7 +191,9 @@ test('a reader in another process sees the old file or the new one, never a mix'
       else seen.bad++;
     }
     process.stdout.write(JSON.stringify(seen));
-  `, [target, stop]);
+  `,
+    [target, stop],
+  );
   // Give the reader a head start by writing until it has had time to loop; the check is on content only.
   for (let i = 0; i < 400; i++) writeFileAtomic(tp.paths, target, i % 2 ? A : B);
   writeFileSync(stop, '');
@@ -220,7 +226,10 @@ test('removeFile removes inside the store, ignores a missing file, and refuses o
   assert.equal(existsSync(f), false);
   removeFile(tp.paths, f);
   const outside = tp.write('src/keep.ts', 'keep');
-  assert.throws(() => removeFile(tp.paths, outside), (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path');
+  assert.throws(
+    () => removeFile(tp.paths, outside),
+    (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path',
+  );
   assert.equal(readFileSync(outside, 'utf8'), 'keep');
 });
 

@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONFIG_KEYS, parseConfig } from '../../src/core/config/config-schema.ts';
+import { test } from 'node:test';
 import { DEFAULT_CONFIG, defaultConfig } from '../../src/core/config/config-defaults.ts';
+import { CONFIG_KEYS, parseConfig } from '../../src/core/config/config-schema.ts';
 
 test('no file, an empty file and a comment-only file all give the defaults without warnings', () => {
   for (const text of [null, '', '   \n\n', '# just a comment\n', 'echoes:\n', 'echoes: null\n']) {
@@ -69,7 +69,7 @@ test('every key is read when valid', () => {
   assert.equal(CONFIG_KEYS.length, 10);
 });
 
-test('a key with a wrong value warns once, names the key, and keeps that key\'s default only', () => {
+test("a key with a wrong value warns once, names the key, and keeps that key's default only", () => {
   const cases: Array<[string, string]> = [
     ['version_controlled: "yes"', 'versionControlled'],
     ['version_controlled: 1', 'versionControlled'],
@@ -98,7 +98,8 @@ test('a key with a wrong value warns once, names the key, and keeps that key\'s 
   for (const [line, field] of cases) {
     const key = line.split(':')[0]!;
     // A valid key beside the bad one must still be read.
-    const [companion, companionField, companionValue] = key === 'inject' ? ['budget_tokens: 777', 'budgetTokens', 777] : ['inject: false', 'inject', false];
+    const [companion, companionField, companionValue] =
+      key === 'inject' ? ['budget_tokens: 777', 'budgetTokens', 777] : ['inject: false', 'inject', false];
     const { config, warnings } = parseConfig(`echoes:\n  ${line}\n  ${companion}\n`);
     assert.equal(warnings.length, 1, `one warning for ${line}: ${JSON.stringify(warnings)}`);
     assert.match(warnings[0]!, new RegExp(`"echoes\\.${key}"`), line);

@@ -1,7 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  appendEntries,
+  documentEntries,
+  newMemoryDocumentText,
+  parseEchoDocument,
+  serializeEchoDocument,
+} from '../../src/core/entry/echo-document.ts';
 import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
-import { appendEntries, documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const existingEntry = makeEntry({
@@ -13,7 +19,13 @@ const existingEntry = makeEntry({
 });
 
 test('a finding with the same evidence and pattern updates the verified date and keeps the higher confidence', () => {
-  const finding = makeEntry({ id: 'x', title: existingEntry.title, evidence: existingEntry.evidence, confidence: 0.6, verified: '2026-03-01' });
+  const finding = makeEntry({
+    id: 'x',
+    title: existingEntry.title,
+    evidence: existingEntry.evidence,
+    confidence: 0.6,
+    verified: '2026-03-01',
+  });
   const r = consolidate([existingEntry], [finding]);
   assert.deepEqual(r.appends, []);
   assert.deepEqual(r.updates, [{ ...existingEntry, verified: '2026-03-01', confidence: 0.85 }]);
@@ -27,7 +39,12 @@ test('consolidation keeps the higher confidence and the later date in either dir
 });
 
 test('matching ignores case, surrounding space and runs of whitespace', () => {
-  const finding = makeEntry({ title: '  unused   IMPORTS in new files', evidence: '`src/auth.py:1-5`  —  3 unused imports FOUND ', verified: '2026-02-11', confidence: 0.5 });
+  const finding = makeEntry({
+    title: '  unused   IMPORTS in new files',
+    evidence: '`src/auth.py:1-5`  —  3 unused imports FOUND ',
+    verified: '2026-02-11',
+    confidence: 0.5,
+  });
   assert.equal(matchKey(finding), matchKey(existingEntry));
   const r = consolidate([existingEntry], [finding]);
   assert.deepEqual(r.updates, [], 'nothing newer: no update');
@@ -36,7 +53,13 @@ test('matching ignores case, surrounding space and runs of whitespace', () => {
 });
 
 test('same pattern with different evidence is a new entry with a unique id', () => {
-  const finding = makeEntry({ id: 'whatever', idExplicit: false, title: 'Unused imports in new files', evidence: '`src/user.py:2`', verified: '2026-03-01' });
+  const finding = makeEntry({
+    id: 'whatever',
+    idExplicit: false,
+    title: 'Unused imports in new files',
+    evidence: '`src/user.py:2`',
+    verified: '2026-03-01',
+  });
   const r = consolidate([existingEntry], [finding]);
   assert.deepEqual(r.updates, []);
   assert.equal(r.appends.length, 1);
@@ -46,8 +69,20 @@ test('same pattern with different evidence is a new entry with a unique id', () 
 });
 
 test('findings that duplicate each other merge into one append first', () => {
-  const a = makeEntry({ title: 'Flaky retry test', evidence: 'CI run 812', confidence: 0.4, verified: '2026-03-02', learning: 'first text' });
-  const b = makeEntry({ title: 'flaky retry test', evidence: 'ci run 812', confidence: 0.7, verified: '2026-03-01', learning: 'second text' });
+  const a = makeEntry({
+    title: 'Flaky retry test',
+    evidence: 'CI run 812',
+    confidence: 0.4,
+    verified: '2026-03-02',
+    learning: 'first text',
+  });
+  const b = makeEntry({
+    title: 'flaky retry test',
+    evidence: 'ci run 812',
+    confidence: 0.7,
+    verified: '2026-03-01',
+    learning: 'second text',
+  });
   const c = makeEntry({ title: 'Other thing', evidence: 'CI run 812', confidence: 0.5, verified: '2026-03-01' });
   const r = consolidate([], [a, b, c]);
   assert.deepEqual(
@@ -57,7 +92,10 @@ test('findings that duplicate each other merge into one append first', () => {
       ['other-thing', 0.5, '2026-03-01', 'A learning.'],
     ],
   );
-  assert.deepEqual(r.placements.map((p) => p.id), ['flaky-retry-test', 'flaky-retry-test', 'other-thing']);
+  assert.deepEqual(
+    r.placements.map((p) => p.id),
+    ['flaky-retry-test', 'flaky-retry-test', 'other-thing'],
+  );
 });
 
 test('appended ids never collide with existing ids or with each other', () => {
@@ -65,7 +103,10 @@ test('appended ids never collide with existing ids or with each other', () => {
   const f1 = makeEntry({ title: 'Slow CI', evidence: 'e1' });
   const f2 = makeEntry({ title: 'Slow  CI!', evidence: 'e2' });
   const r = consolidate([taken], [f1, f2]);
-  assert.deepEqual(r.appends.map((e) => e.id), ['slow-ci-2', 'slow-ci-3']);
+  assert.deepEqual(
+    r.appends.map((e) => e.id),
+    ['slow-ci-2', 'slow-ci-3'],
+  );
 });
 
 test('an etched entry keeps its layer when a finding of a lower layer matches it', () => {
@@ -109,7 +150,10 @@ test('running consolidation again on its own result changes nothing', () => {
   const again = consolidateDocument(once.doc, findings);
   assert.deepEqual(again.updates, []);
   assert.deepEqual(again.appends, []);
-  assert.deepEqual(again.placements.map((p) => p.action), ['unchanged', 'unchanged']);
+  assert.deepEqual(
+    again.placements.map((p) => p.action),
+    ['unchanged', 'unchanged'],
+  );
   assert.equal(serializeEchoDocument(again.doc), serializeEchoDocument(once.doc));
 });
 
@@ -139,13 +183,16 @@ test('a merge into a hand-written entry changes its verified and confidence line
   ].join('\n');
   const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
   const { doc } = consolidateDocument(parseEchoDocument(handWritten), [finding]);
-  const expected = handWritten.replace('- **confidence**: 0.85', '- **confidence**: 0.9').replace('- **verified**: 2026-02-11', '- **verified**: 2026-03-09');
+  const expected = handWritten
+    .replace('- **confidence**: 0.85', '- **confidence**: 0.9')
+    .replace('- **verified**: 2026-02-11', '- **verified**: 2026-03-09');
   assert.equal(serializeEchoDocument(doc), expected);
   assert.equal(documentEntries(doc)[0]!.confidence, 0.9);
 });
 
 test('a merge into an entry without an id writes the id and the new date, nothing else', () => {
-  const v1 = '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**Confidence**: LOW\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\nbody line\n';
+  const v1 =
+    '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**Confidence**: LOW\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\nbody line\n';
   const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
   const { doc } = consolidateDocument(parseEchoDocument(v1), [finding]);
   assert.equal(

@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
+import { buildDigest, DIGEST_NOTE, type DigestEntry, type DigestInput, MAX_LESSONS, neutralise } from '../../src/core/recall/digest.ts';
 import { estimateTokens } from '../../src/core/text.ts';
-import { buildDigest, DIGEST_NOTE, neutralise, type DigestEntry, type DigestInput, MAX_LESSONS } from '../../src/core/recall/digest.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const OPEN = `<rune-echoes note="${DIGEST_NOTE}">`;
@@ -21,8 +21,8 @@ const count = (text: string, needle: string) => text.toLowerCase().split(needle.
 
 /** The wrapper is intact: opens first, closes last, and neither tag appears anywhere else. */
 function assertWrapperIntact(text: string): void {
-  assert.ok(text.startsWith(OPEN + '\n'), 'opens with the wrapper');
-  assert.ok(text.endsWith('\n' + CLOSE), 'closes with the wrapper');
+  assert.ok(text.startsWith(`${OPEN}\n`), 'opens with the wrapper');
+  assert.ok(text.endsWith(`\n${CLOSE}`), 'closes with the wrapper');
   assert.equal(count(text, '<rune-echoes'), 1, 'exactly one opening tag');
   assert.equal(count(text, '</rune-echoes'), 1, 'exactly one closing tag');
 }
@@ -64,7 +64,7 @@ test('etched facts come first, sorted by id; lessons follow by score, highest fi
   assert.match(digest.text, /- Title alpha-fact \(reviewer\) — Learning of alpha-fact\./, 'etched lines carry no score');
 });
 
-test('the last session\'s headings become labels and its blank lines and comments go', () => {
+test("the last session's headings become labels and its blank lines and comments go", () => {
   const digest = buildDigest(input({ lastSession: '# Last session — 2026-05-01 10:00\n\n<!-- draft -->\n## Open\n- [ ] add a metric\n' }));
   assert.match(digest.text, /\nLast session — 2026-05-01 10:00:\nOpen:\n- \[ \] add a metric\n/);
   assert.doesNotMatch(digest.text, /draft/);
@@ -74,8 +74,12 @@ test('the last session\'s headings become labels and its blank lines and comment
 
 test('the budget holds for hundreds of long entries, at every budget from 100 tokens up', () => {
   const long = 'word '.repeat(200);
-  const etched = Array.from({ length: 300 }, (_, i) => d(`fact-${String(i).padStart(3, '0')}`, 1, { title: `Fact ${i} ${long}`, learning: long }));
-  const lessons = Array.from({ length: 500 }, (_, i) => d(`lesson-${String(i).padStart(3, '0')}`, (i % 97) / 100, { title: `Lesson ${i} ${long}`, learning: long }));
+  const etched = Array.from({ length: 300 }, (_, i) =>
+    d(`fact-${String(i).padStart(3, '0')}`, 1, { title: `Fact ${i} ${long}`, learning: long }),
+  );
+  const lessons = Array.from({ length: 500 }, (_, i) =>
+    d(`lesson-${String(i).padStart(3, '0')}`, (i % 97) / 100, { title: `Lesson ${i} ${long}`, learning: long }),
+  );
   for (const budgetTokens of [100, 150, 300, 800, 1500, 4000]) {
     const digest = buildDigest(input({ etched, lessons, budgetTokens, counts: { entries: 800, archiveLogs: 999, solutions: 12345 } }));
     assert.ok(digest.tokens <= budgetTokens, `${digest.tokens} tokens for a budget of ${budgetTokens}`);
@@ -86,7 +90,9 @@ test('the budget holds for hundreds of long entries, at every budget from 100 to
 });
 
 test('a huge last session is cut to its share: facts and lessons still get in, and the cut is marked', () => {
-  const lastSession = ['# Last session — 2026-05-01', ...Array.from({ length: 20_000 }, (_, i) => `- step ${i}: ${'x'.repeat(300)}`)].join('\n');
+  const lastSession = ['# Last session — 2026-05-01', ...Array.from({ length: 20_000 }, (_, i) => `- step ${i}: ${'x'.repeat(300)}`)].join(
+    '\n',
+  );
   const digest = buildDigest(input({ lastSession, etched: [d('fact', 1)], lessons: [d('lesson', 0.8)], budgetTokens: 1500 }));
   assert.ok(digest.tokens <= 1500, `${digest.tokens} tokens`);
   assert.deepEqual(digest.injectedIds, ['fact', 'lesson']);
@@ -104,8 +110,12 @@ test('a last session that is one enormous line, or an enormous heading, stays wi
 });
 
 test('injectedIds lists exactly the entries whose lines are in the text', () => {
-  const etched = Array.from({ length: 40 }, (_, i) => d(`e${String(i).padStart(2, '0')}`, 1, { title: `ETCHED-MARK-${i}-`, learning: 'x'.repeat(150) }));
-  const lessons = Array.from({ length: 60 }, (_, i) => d(`l${String(i).padStart(2, '0')}`, 1 - i / 100, { title: `LESSON-MARK-${i}-`, learning: 'y'.repeat(150) }));
+  const etched = Array.from({ length: 40 }, (_, i) =>
+    d(`e${String(i).padStart(2, '0')}`, 1, { title: `ETCHED-MARK-${i}-`, learning: 'x'.repeat(150) }),
+  );
+  const lessons = Array.from({ length: 60 }, (_, i) =>
+    d(`l${String(i).padStart(2, '0')}`, 1 - i / 100, { title: `LESSON-MARK-${i}-`, learning: 'y'.repeat(150) }),
+  );
   for (const budgetTokens of [100, 400, 1000, 2500, 100_000]) {
     const digest = buildDigest(input({ etched, lessons, budgetTokens, lastSession: '- something happened\n'.repeat(30) }));
     for (const e of [...etched, ...lessons]) {
@@ -120,7 +130,11 @@ test('injectedIds lists exactly the entries whose lines are in the text', () => 
     assert.deepEqual(inE, ids(etched).slice(0, inE.length));
     assert.deepEqual(inL, ids(lessons).slice(0, inL.length));
   }
-  assert.equal(buildDigest(input({ etched, lessons, budgetTokens: 100_000 })).injectedIds.length, 40 + MAX_LESSONS, 'a large budget takes every etched entry and the best few lessons');
+  assert.equal(
+    buildDigest(input({ etched, lessons, budgetTokens: 100_000 })).injectedIds.length,
+    40 + MAX_LESSONS,
+    'a large budget takes every etched entry and the best few lessons',
+  );
 });
 
 test('closing or opening the wrapper from recalled text is neutralised, in every field that reaches the digest', () => {
@@ -159,10 +173,35 @@ test('neutralise keeps ordinary text, code-ish comparisons and arrows as they ar
 });
 
 test('property: whatever the recalled text, the digest has one wrapper, and stays within the budget', () => {
-  const piece = fc.constantFrom('<', '>', '/', '</', 'rune-echoes', 'RUNE-ECHOES', 'Rune-Echoes', ' ', '\n', '\r', '\t', '"', '!', '-', 'system', 'x', '#', '- ', '‹');
+  const piece = fc.constantFrom(
+    '<',
+    '>',
+    '/',
+    '</',
+    'rune-echoes',
+    'RUNE-ECHOES',
+    'Rune-Echoes',
+    ' ',
+    '\n',
+    '\r',
+    '\t',
+    '"',
+    '!',
+    '-',
+    'system',
+    'x',
+    '#',
+    '- ',
+    '‹',
+  );
   const text = fc.array(piece, { maxLength: 30 }).map((a) => a.join(''));
   fc.assert(
-    fc.property(text, text, text, fc.array(fc.tuple(text, text, fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 8 }), fc.integer({ min: 100, max: 3000 }),
+    fc.property(
+      text,
+      text,
+      text,
+      fc.array(fc.tuple(text, text, fc.double({ min: 0, max: 1, noNaN: true })), { maxLength: 8 }),
+      fc.integer({ min: 100, max: 3000 }),
       (session, title, learning, lessons, budgetTokens) => {
         const digest = buildDigest(
           input({
@@ -174,7 +213,8 @@ test('property: whatever the recalled text, the digest has one wrapper, and stay
         );
         assertWrapperIntact(digest.text);
         assert.ok(digest.tokens <= budgetTokens);
-      }),
+      },
+    ),
     { numRuns: 1500 },
   );
 });

@@ -2,14 +2,19 @@
 // SOURCES.md there): read in place, never copied into this repository.
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import {
-  appendEntries, documentEntries, parseEchoDocument, replaceEntry, serializeEchoDocument, upgradeToV2,
+  appendEntries,
+  documentEntries,
+  parseEchoDocument,
+  replaceEntry,
+  serializeEchoDocument,
+  upgradeToV2,
 } from '../../src/core/entry/echo-document.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 
 const REALDATA = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/realdata/memory');
 
@@ -21,15 +26,28 @@ function editorLines(text: string): string[] {
 }
 
 const NEW_ENTRY: EchoEntry = {
-  id: 'realdata-append-check', idExplicit: true, date: '2026-11-22', kind: 'Pattern', title: 'Appended after real data',
-  layer: 'traced', source: 'test', confidence: 0.4, evidence: '`test/unit/echo-document.realdata.test.ts`',
-  verified: '2026-11-22', supersedes: 'none', tags: ['realdata'], learning: 'Parses back equal.', extra: [],
+  id: 'realdata-append-check',
+  idExplicit: true,
+  date: '2026-11-22',
+  kind: 'Pattern',
+  title: 'Appended after real data',
+  layer: 'traced',
+  source: 'test',
+  confidence: 0.4,
+  evidence: '`test/unit/echo-document.realdata.test.ts`',
+  verified: '2026-11-22',
+  supersedes: 'none',
+  tags: ['realdata'],
+  learning: 'Parses back equal.',
+  extra: [],
 };
 
 if (!existsSync(REALDATA)) {
   test('real memory files', (t) => t.skip('realdata not present'));
 } else {
-  for (const name of readdirSync(REALDATA).filter((f) => f.endsWith('.md')).sort()) {
+  for (const name of readdirSync(REALDATA)
+    .filter((f) => f.endsWith('.md'))
+    .sort()) {
     const bytes = readFileSync(join(REALDATA, name));
     const text = bytes.toString('utf8');
 
@@ -64,7 +82,10 @@ if (!existsSync(REALDATA)) {
       test(`realdata ${name}: upgrade and replace keep every other block`, () => {
         const doc = parseEchoDocument(text);
         const { doc: up } = upgradeToV2(doc);
-        assert.deepEqual(documentEntries(up), documentEntries(doc).map((e) => ({ ...e, idExplicit: true })));
+        assert.deepEqual(
+          documentEntries(up),
+          documentEntries(doc).map((e) => ({ ...e, idExplicit: true })),
+        );
         const first = documentEntries(up)[0];
         assert.ok(first);
         const k = up.blocks.findIndex((b) => b.type === 'entry');

@@ -2,18 +2,27 @@
 // Regenerate the expected parse output with `UPDATE=1` and review the diff.
 
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import {
-  type EchoDocument, appendEntries, countLines, documentEntries, newMemoryDocumentText, parseEchoDocument,
-  removeEntries, renderEntry, replaceEntry, serializeEchoDocument, upgradeToV2,
+  appendEntries,
+  countLines,
+  documentEntries,
+  type EchoDocument,
+  newMemoryDocumentText,
+  parseEchoDocument,
+  removeEntries,
+  renderEntry,
+  replaceEntry,
+  serializeEchoDocument,
+  upgradeToV2,
 } from '../../src/core/entry/echo-document.ts';
-import { normalizeLayer, parseConfidence, parseTags } from '../../src/core/entry/field-values.ts';
-import { parseFieldLine } from '../../src/core/entry/field-syntax.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { slugifyTitle, uniqueId } from '../../src/core/entry/entry-ids.ts';
+import { parseFieldLine } from '../../src/core/entry/field-syntax.ts';
+import { normalizeLayer, parseConfidence, parseTags } from '../../src/core/entry/field-values.ts';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/echo-docs/golden');
 
@@ -21,14 +30,18 @@ function summarize(doc: EchoDocument) {
   return {
     schema: doc.schema,
     eol: doc.eol,
-    blocks: doc.blocks.map((b) => b.type === 'entry'
-      ? { type: b.type, line: b.line, lines: countLines(b.text), form: b.form, entry: b.entry }
-      : { type: b.type, line: b.line, lines: countLines(b.text), head: b.text.split('\n')[0] }),
+    blocks: doc.blocks.map((b) =>
+      b.type === 'entry'
+        ? { type: b.type, line: b.line, lines: countLines(b.text), form: b.form, entry: b.entry }
+        : { type: b.type, line: b.line, lines: countLines(b.text), head: b.text.split('\n')[0] },
+    ),
     issues: doc.issues,
   };
 }
 
-for (const name of readdirSync(GOLDEN).filter((f) => f.endsWith('.md')).sort()) {
+for (const name of readdirSync(GOLDEN)
+  .filter((f) => f.endsWith('.md'))
+  .sort()) {
   test(`golden ${name} parses to its expected blocks and serialises back byte for byte`, () => {
     const text = readFileSync(join(GOLDEN, name), 'utf8');
     const doc = parseEchoDocument(text);
@@ -42,29 +55,52 @@ for (const name of readdirSync(GOLDEN).filter((f) => f.endsWith('.md')).sort()) 
 
 function entry(over: Partial<EchoEntry> = {}): EchoEntry {
   return {
-    id: 'unused-imports', idExplicit: true, date: '2026-02-11', kind: 'Pattern', title: 'Unused imports',
-    layer: 'inscribed', source: 'rune:review PR #42', confidence: 0.85, evidence: '`src/auth.py:1-5`',
-    verified: '2026-02-11', supersedes: 'none', tags: [], learning: 'Flag import hygiene.', extra: [], ...over,
+    id: 'unused-imports',
+    idExplicit: true,
+    date: '2026-02-11',
+    kind: 'Pattern',
+    title: 'Unused imports',
+    layer: 'inscribed',
+    source: 'rune:review PR #42',
+    confidence: 0.85,
+    evidence: '`src/auth.py:1-5`',
+    verified: '2026-02-11',
+    supersedes: 'none',
+    tags: [],
+    learning: 'Flag import hygiene.',
+    extra: [],
+    ...over,
   };
 }
 
 test('renderEntry writes the canonical v2 block with the id first', () => {
-  assert.equal(renderEntry(entry()), [
-    '### [2026-02-11] Pattern: Unused imports',
-    '- **id**: unused-imports',
-    '- **layer**: inscribed',
-    '- **source**: rune:review PR #42',
-    '- **confidence**: 0.85',
-    '- **evidence**: `src/auth.py:1-5`',
-    '- **verified**: 2026-02-11',
-    '- **supersedes**: none',
-    '- Flag import hygiene.',
-    '',
-  ].join('\n'));
+  assert.equal(
+    renderEntry(entry()),
+    [
+      '### [2026-02-11] Pattern: Unused imports',
+      '- **id**: unused-imports',
+      '- **layer**: inscribed',
+      '- **source**: rune:review PR #42',
+      '- **confidence**: 0.85',
+      '- **evidence**: `src/auth.py:1-5`',
+      '- **verified**: 2026-02-11',
+      '- **supersedes**: none',
+      '- Flag import hygiene.',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('a rendered entry parses back to the same entry, with CRLF too', () => {
-  const e = entry({ tags: ['a', 'b'], symptom: 's', rootCause: 'r', solution: 'x', status: 'retracted', extra: [['reviewer', 'dana']], learning: 'one\n\n- two' });
+  const e = entry({
+    tags: ['a', 'b'],
+    symptom: 's',
+    rootCause: 'r',
+    solution: 'x',
+    status: 'retracted',
+    extra: [['reviewer', 'dana']],
+    learning: 'one\n\n- two',
+  });
   for (const eol of ['\n', '\r\n'] as const) {
     const doc = parseEchoDocument(renderEntry(e, eol));
     assert.deepEqual(documentEntries(doc), [e]);
@@ -88,26 +124,38 @@ test('empty text, whitespace and NUL bytes parse without throwing and round-trip
 test('code fences hide entry headings inside them', () => {
   const text = '```\n### [2026-02-11] Pattern: X\n- **layer**: etched\n## Inscribed — Y (2026-01-01)\n```\n';
   const doc = parseEchoDocument(text);
-  assert.deepEqual(doc.blocks.map((b) => b.type), ['verbatim']);
+  assert.deepEqual(
+    doc.blocks.map((b) => b.type),
+    ['verbatim'],
+  );
   assert.deepEqual(doc.issues, []);
 });
 
 test('an unclosed fence is an issue and the rest of the file stays text', () => {
   const doc = parseEchoDocument('intro\n~~~\n### [2026-02-11] Pattern: X\n- **layer**: etched\n');
   assert.equal(documentEntries(doc).length, 0);
-  assert.deepEqual(doc.issues.map((i) => [i.code, i.line]), [['unclosed-fence', 2]]);
+  assert.deepEqual(
+    doc.issues.map((i) => [i.code, i.line]),
+    [['unclosed-fence', 2]],
+  );
 });
 
 test('a heading with a date bracket is an entry even without fields, and the missing fields are issues', () => {
   const doc = parseEchoDocument('### [2026-02-11] Pattern: Bare\n');
   assert.equal(documentEntries(doc)[0]?.title, 'Bare');
-  assert.deepEqual(doc.issues.map((i) => i.code), ['missing-layer', 'missing-confidence']);
+  assert.deepEqual(
+    doc.issues.map((i) => i.code),
+    ['missing-layer', 'missing-confidence'],
+  );
 });
 
 test('a level-3 heading without a date is an entry only when field lines follow it', () => {
   assert.equal(documentEntries(parseEchoDocument('### Notes\n\nprose\n')).length, 0);
   const e = documentEntries(parseEchoDocument('### Notes\n\n- **layer**: etched\n- **confidence**: 1\n'));
-  assert.deepEqual(e.map((x) => [x.title, x.layer, x.date]), [['Notes', 'etched', '']]);
+  assert.deepEqual(
+    e.map((x) => [x.title, x.layer, x.date]),
+    [['Notes', 'etched', '']],
+  );
 });
 
 test('a markdown link heading is not an entry', () => {
@@ -115,34 +163,69 @@ test('a markdown link heading is not an entry', () => {
 });
 
 test('legacy Rune headings are entries; a bare layer heading is a section', () => {
-  const text = '## Inscribed\n\n## Inscribed — Review 9 (2026-02-16)\n\n**Source**: `rune:review 9`\n**Confidence**: HIGH (5 Ashes)\n\n### Key Learnings\n\n1. Thing.\n\n## Session-based caching\n';
+  const text =
+    '## Inscribed\n\n## Inscribed — Review 9 (2026-02-16)\n\n**Source**: `rune:review 9`\n**Confidence**: HIGH (5 Ashes)\n\n### Key Learnings\n\n1. Thing.\n\n## Session-based caching\n';
   const doc = parseEchoDocument(text);
-  assert.deepEqual(doc.blocks.map((b) => b.type), ['verbatim', 'entry', 'verbatim']);
+  assert.deepEqual(
+    doc.blocks.map((b) => b.type),
+    ['verbatim', 'entry', 'verbatim'],
+  );
   const [e] = documentEntries(doc);
-  assert.deepEqual([e?.layer, e?.date, e?.verified, e?.confidence, e?.source, e?.title], ['inscribed', '2026-02-16', '2026-02-16', 0.9, '`rune:review 9`', 'Review 9']);
+  assert.deepEqual(
+    [e?.layer, e?.date, e?.verified, e?.confidence, e?.source, e?.title],
+    ['inscribed', '2026-02-16', '2026-02-16', 0.9, '`rune:review 9`', 'Review 9'],
+  );
   assert.equal(e?.learning, '### Key Learnings\n\n1. Thing.');
 });
 
 test('observations entries read as traced with LOW confidence 0.3', () => {
-  const [e] = documentEntries(parseEchoDocument('## Observations — Task: ward-sentinel (2026-03-10)\n- **layer**: observations\n- **Confidence**: LOW (auto-generated)\n- Task completed: ward-sentinel\n'));
-  assert.deepEqual([e?.layer, e?.confidence, e?.kind, e?.title, e?.learning], ['traced', 0.3, 'Task', 'ward-sentinel', 'Task completed: ward-sentinel']);
+  const [e] = documentEntries(
+    parseEchoDocument(
+      '## Observations — Task: ward-sentinel (2026-03-10)\n- **layer**: observations\n- **Confidence**: LOW (auto-generated)\n- Task completed: ward-sentinel\n',
+    ),
+  );
+  assert.deepEqual(
+    [e?.layer, e?.confidence, e?.kind, e?.title, e?.learning],
+    ['traced', 0.3, 'Task', 'ward-sentinel', 'Task completed: ward-sentinel'],
+  );
 });
 
-test('the seed\'s one-line entries are read field by field', () => {
-  const [e] = documentEntries(parseEchoDocument('### [2026-02-11] Architecture: Express - **layer**: etched - **source**: manual - **confidence**: 1.0 - **evidence**: `package.json:5-15` — deps - **verified**: 2026-02-11 - **supersedes**: none - Backend uses Express.'));
-  assert.deepEqual([e?.title, e?.layer, e?.confidence, e?.evidence, e?.supersedes, e?.learning], ['Express', 'etched', 1, '`package.json:5-15` — deps', 'none', 'Backend uses Express.']);
+test("the seed's one-line entries are read field by field", () => {
+  const [e] = documentEntries(
+    parseEchoDocument(
+      '### [2026-02-11] Architecture: Express - **layer**: etched - **source**: manual - **confidence**: 1.0 - **evidence**: `package.json:5-15` — deps - **verified**: 2026-02-11 - **supersedes**: none - Backend uses Express.',
+    ),
+  );
+  assert.deepEqual(
+    [e?.title, e?.layer, e?.confidence, e?.evidence, e?.supersedes, e?.learning],
+    ['Express', 'etched', 1, '`package.json:5-15` — deps', 'none', 'Backend uses Express.'],
+  );
 });
 
 test('duplicate written ids are an issue; the second entry gets a derived id', () => {
-  const text = '### [2026-01-01] P: One\n- **id**: same\n- **layer**: etched\n- **confidence**: 1\n\n### [2026-01-02] P: Two\n- **id**: same\n- **layer**: etched\n- **confidence**: 1\n';
+  const text =
+    '### [2026-01-01] P: One\n- **id**: same\n- **layer**: etched\n- **confidence**: 1\n\n### [2026-01-02] P: Two\n- **id**: same\n- **layer**: etched\n- **confidence**: 1\n';
   const doc = parseEchoDocument(text);
-  assert.deepEqual(documentEntries(doc).map((e) => [e.id, e.idExplicit]), [['same', true], ['two', false]]);
-  assert.deepEqual(doc.issues.map((i) => [i.code, i.line]), [['duplicate-id', 6]]);
+  assert.deepEqual(
+    documentEntries(doc).map((e) => [e.id, e.idExplicit]),
+    [
+      ['same', true],
+      ['two', false],
+    ],
+  );
+  assert.deepEqual(
+    doc.issues.map((i) => [i.code, i.line]),
+    [['duplicate-id', 6]],
+  );
 });
 
 test('derived ids avoid every written id, even later ones', () => {
-  const text = '### [2026-01-01] P: Foo\n- **layer**: etched\n- **confidence**: 1\n\n### [2026-01-02] P: Bar\n- **id**: foo\n- **layer**: etched\n- **confidence**: 1\n';
-  assert.deepEqual(documentEntries(parseEchoDocument(text)).map((e) => e.id), ['foo-2', 'foo']);
+  const text =
+    '### [2026-01-01] P: Foo\n- **layer**: etched\n- **confidence**: 1\n\n### [2026-01-02] P: Bar\n- **id**: foo\n- **layer**: etched\n- **confidence**: 1\n';
+  assert.deepEqual(
+    documentEntries(parseEchoDocument(text)).map((e) => e.id),
+    ['foo-2', 'foo'],
+  );
 });
 
 test('appendEntries adds separation to a file without a final newline', () => {
@@ -161,7 +244,10 @@ test('appendEntries closes a fence left open so the new entry is not swallowed',
 test('appendEntries keeps CRLF files CRLF and makes colliding ids unique', () => {
   const doc = parseEchoDocument('# M\r\n\r\n### [2026-01-01] P: Unused imports\r\n- **layer**: etched\r\n- **confidence**: 1\r\n');
   const out = appendEntries(doc, [entry(), entry()]);
-  assert.deepEqual(documentEntries(out).map((e) => e.id), ['unused-imports', 'unused-imports-2', 'unused-imports-3']);
+  assert.deepEqual(
+    documentEntries(out).map((e) => e.id),
+    ['unused-imports', 'unused-imports-2', 'unused-imports-3'],
+  );
   assert.ok(!/[^\r]\n/.test(serializeEchoDocument(out)));
 });
 
@@ -174,7 +260,10 @@ test('replaceEntry rewrites only that block and keeps the separation after it', 
   const doc = parseEchoDocument(text);
   const next = replaceEntry(doc, 'express-prisma-async', entry({ id: 'ignored', title: 'Changed', confidence: 1 }));
   const [before, after] = [doc.blocks.map((b) => b.text), next.blocks.map((b) => b.text)];
-  assert.deepEqual(after.filter((_, k) => k !== 2), before.filter((_, k) => k !== 2));
+  assert.deepEqual(
+    after.filter((_, k) => k !== 2),
+    before.filter((_, k) => k !== 2),
+  );
   assert.equal(documentEntries(next)[1]?.id, 'express-prisma-async');
   assert.ok(after[2]?.endsWith('\n\n'));
   assert.deepEqual(parseEchoDocument(serializeEchoDocument(next)), next);
@@ -187,7 +276,10 @@ test('replaceEntry of an unknown id throws not-found', () => {
 test('removeEntries returns the removed entries and their exact text', () => {
   const text = readFileSync(join(GOLDEN, 'v2-canonical.md'), 'utf8');
   const { doc, removed, removedText } = removeEntries(parseEchoDocument(text), ['express-prisma-async', 'missing']);
-  assert.deepEqual(removed.map((e) => e.id), ['express-prisma-async']);
+  assert.deepEqual(
+    removed.map((e) => e.id),
+    ['express-prisma-async'],
+  );
   assert.equal(serializeEchoDocument(doc), text.replace(removedText[0] ?? '', ''));
   assert.equal(documentEntries(doc).length, 2);
 });
@@ -199,13 +291,18 @@ test('upgradeToV2 sets the header and inserts one id line per entry that lacks o
   assert.equal(doc.schema, 'v2');
   assert.deepEqual(idsWritten, ['flaky-clock-in-tests', 'flaky-clock-in-tests-3', 'cafe-naming-deja-vu']);
   assert.equal(changed.length, 4);
-  assert.deepEqual(documentEntries(doc), documentEntries(before).map((e) => ({ ...e, idExplicit: true })));
+  assert.deepEqual(
+    documentEntries(doc),
+    documentEntries(before).map((e) => ({ ...e, idExplicit: true })),
+  );
   const added = serializeEchoDocument(doc).split('\n').length - text.split('\n').length;
   assert.equal(added, 3);
 });
 
 test('upgradeToV2 adds a header after the BOM of a file that has none and rewrites one-line entries', () => {
-  const { doc } = upgradeToV2(parseEchoDocument('\uFEFF# T\n### [2026-02-11] A: B - **layer**: etched - **confidence**: 1.0 - **supersedes**: none - L.\n'));
+  const { doc } = upgradeToV2(
+    parseEchoDocument('\uFEFF# T\n### [2026-02-11] A: B - **layer**: etched - **confidence**: 1.0 - **supersedes**: none - L.\n'),
+  );
   const out = serializeEchoDocument(doc);
   assert.ok(out.startsWith('\uFEFF<!-- echo-schema: v2 -->\n# T\n### [2026-02-11] A: B\n- **id**: b\n'));
   assert.equal(documentEntries(doc)[0]?.learning, 'L.');
@@ -228,14 +325,27 @@ test('countLines counts like an editor', () => {
 });
 
 test('confidence reads numbers, percentages and HIGH/MEDIUM/LOW', () => {
-  assert.deepEqual(['0.85', '"0.9"', '1.0', '85%', 'HIGH (5 Ashes)', 'medium', 'LOW', '1.5', 'sure', '-0.1'].map(parseConfidence),
-    [0.85, 0.9, 1, 0.85, 0.9, 0.6, 0.3, null, null, null]);
+  assert.deepEqual(['0.85', '"0.9"', '1.0', '85%', 'HIGH (5 Ashes)', 'medium', 'LOW', '1.5', 'sure', '-0.1'].map(parseConfidence), [
+    0.85,
+    0.9,
+    1,
+    0.85,
+    0.9,
+    0.6,
+    0.3,
+    null,
+    null,
+    null,
+  ]);
 });
 
 test('layers normalise legacy names and flag unknown ones', () => {
   assert.deepEqual(['Etched', 'observations', 'session', 'traced (session)', 'permanent'].map(normalizeLayer), [
-    { layer: 'etched', known: true }, { layer: 'traced', known: true }, { layer: 'traced', known: true },
-    { layer: 'traced', known: true }, { layer: 'inscribed', known: false },
+    { layer: 'etched', known: true },
+    { layer: 'traced', known: true },
+    { layer: 'traced', known: true },
+    { layer: 'traced', known: true },
+    { layer: 'inscribed', known: false },
   ]);
 });
 
@@ -244,12 +354,18 @@ test('tags read comma lists, bracket lists and hashtags', () => {
 });
 
 test('field lines accept bullets, bare bold lines and the colon inside the bold', () => {
-  assert.deepEqual(['- **layer**: etched', '**Source**: x', '* **root_cause:** y', '- **A very long bold sentence that is prose**: z', '- plain'].map(parseFieldLine), [
-    { name: 'layer', key: 'layer', value: 'etched', bullet: true },
-    { name: 'Source', key: 'source', value: 'x', bullet: false },
-    { name: 'root_cause', key: 'rootCause', value: 'y', bullet: true },
-    null, null,
-  ]);
+  assert.deepEqual(
+    ['- **layer**: etched', '**Source**: x', '* **root_cause:** y', '- **A very long bold sentence that is prose**: z', '- plain'].map(
+      parseFieldLine,
+    ),
+    [
+      { name: 'layer', key: 'layer', value: 'etched', bullet: true },
+      { name: 'Source', key: 'source', value: 'x', bullet: false },
+      { name: 'root_cause', key: 'rootCause', value: 'y', bullet: true },
+      null,
+      null,
+    ],
+  );
 });
 
 test('slugifyTitle makes kebab ids of at most 64 chars and never an empty one', () => {
@@ -281,7 +397,9 @@ function editorLines(text: string): string[] {
 
 const NEW_ENTRY = entry({ id: '', title: 'Appended by consolidation', learning: 'It parses back.\n\n- With a bullet.' });
 
-for (const name of readdirSync(MESSY).filter((f) => f.endsWith('.md')).sort()) {
+for (const name of readdirSync(MESSY)
+  .filter((f) => f.endsWith('.md'))
+  .sort()) {
   const bytes = readFileSync(join(MESSY, name));
   const text = bytes.toString('utf8');
 
@@ -306,7 +424,10 @@ for (const name of readdirSync(MESSY).filter((f) => f.endsWith('.md')).sort()) {
     doc.blocks.forEach((b, k) => {
       if (b.type !== 'entry') return;
       const next = replaceEntry(doc, b.entry.id, NEW_ENTRY);
-      assert.deepEqual(next.blocks.map((x, i) => (i === k ? null : x.text)), doc.blocks.map((x, i) => (i === k ? null : x.text)));
+      assert.deepEqual(
+        next.blocks.map((x, i) => (i === k ? null : x.text)),
+        doc.blocks.map((x, i) => (i === k ? null : x.text)),
+      );
       assert.deepEqual(parseEchoDocument(serializeEchoDocument(next)), next);
     });
   });
@@ -315,15 +436,24 @@ for (const name of readdirSync(MESSY).filter((f) => f.endsWith('.md')).sort()) {
     const doc = parseEchoDocument(text);
     const up = upgradeToV2(doc).doc;
     assert.equal(up.schema, 'v2');
-    assert.deepEqual(documentEntries(up), documentEntries(doc).map((e) => ({ ...e, idExplicit: true })));
+    assert.deepEqual(
+      documentEntries(up),
+      documentEntries(doc).map((e) => ({ ...e, idExplicit: true })),
+    );
     assert.equal(upgradeToV2(up).changed.length, 0);
   });
 
   test(`messy ${name}: removing every entry leaves exactly the verbatim text`, () => {
     const doc = parseEchoDocument(text);
-    const { doc: rest, removedText } = removeEntries(doc, documentEntries(doc).map((e) => e.id));
+    const { doc: rest, removedText } = removeEntries(
+      doc,
+      documentEntries(doc).map((e) => e.id),
+    );
     assert.equal(removedText.length, documentEntries(doc).length);
-    const verbatim = doc.blocks.filter((b) => b.type === 'verbatim').map((b) => b.text).join('');
+    const verbatim = doc.blocks
+      .filter((b) => b.type === 'verbatim')
+      .map((b) => b.text)
+      .join('');
     assert.equal(serializeEchoDocument(rest).replace(/^\uFEFF/, ''), verbatim.replace(/^\uFEFF/, ''));
   });
 }

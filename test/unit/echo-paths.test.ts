@@ -1,13 +1,13 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EchoesError } from '../../src/core/errors.ts';
+import { test } from 'node:test';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
-import { assertSafeName, assertWritable, echoPaths, findingsFile, memoryFile, roleDir } from '../../src/store/fs/echo-paths.ts';
+import { EchoesError } from '../../src/core/errors.ts';
 import { isSafeName } from '../../src/core/text.ts';
-import { writeFileAtomic, appendLine, createFileExclusive } from '../../src/store/fs/atomic-file.ts';
+import { appendLine, createFileExclusive, writeFileAtomic } from '../../src/store/fs/atomic-file.ts';
+import { assertSafeName, assertWritable, echoPaths, findingsFile, memoryFile, roleDir } from '../../src/store/fs/echo-paths.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const isCode = (code: string) => (err: unknown) => err instanceof EchoesError && err.code === code && !err.message.includes('\n');
@@ -27,8 +27,30 @@ test('role and agent names of lower-case letters, digits and dashes are accepted
 });
 
 test('names that could leave the role folder or confuse the layout are refused with bad-name', () => {
-  const bad = ['', '.', '..', '../x', 'x/..', 'a/b', 'a\\b', 'A B', 'a b', 'Reviewer', 'REVIEWER', 'a_b', '-lead', 'x'.repeat(65),
-    'reviewer\n', '\nreviewer', 'rev\u0000iewer', 'révieweur', '.hidden', 'a.b', '~', ' reviewer'];
+  const bad = [
+    '',
+    '.',
+    '..',
+    '../x',
+    'x/..',
+    'a/b',
+    'a\\b',
+    'A B',
+    'a b',
+    'Reviewer',
+    'REVIEWER',
+    'a_b',
+    '-lead',
+    'x'.repeat(65),
+    'reviewer\n',
+    '\nreviewer',
+    'rev\u0000iewer',
+    'révieweur',
+    '.hidden',
+    'a.b',
+    '~',
+    ' reviewer',
+  ];
   for (const name of bad) {
     assert.equal(isSafeName(name), false, JSON.stringify(name));
     assert.throws(() => assertSafeName(name, 'agent'), isCode('bad-name'), JSON.stringify(name));
@@ -36,12 +58,15 @@ test('names that could leave the role folder or confuse the layout are refused w
 });
 
 test('the refusal message says which kind of name and what to use instead', () => {
-  assert.throws(() => assertSafeName('../x', 'role'), (err: unknown) => {
-    assert.ok(err instanceof EchoesError);
-    assert.match(err.message, /invalid role name "\.\.\/x"/);
-    assert.match(err.message, /lower-case letters, digits and dashes/);
-    return true;
-  });
+  assert.throws(
+    () => assertSafeName('../x', 'role'),
+    (err: unknown) => {
+      assert.ok(err instanceof EchoesError);
+      assert.match(err.message, /invalid role name "\.\.\/x"/);
+      assert.match(err.message, /lower-case letters, digits and dashes/);
+      return true;
+    },
+  );
 });
 
 test('path builders refuse bad role and agent names before building a path', () => {
@@ -74,8 +99,15 @@ test('project scope keeps everything under .claude/echoes; user scope moves only
 test('writes inside the memory folders, the config file and .gitignore are allowed, even before they exist', (t) => {
   const tp = makeTempProject(t);
   const { paths, dir } = tp;
-  for (const rel of ['.claude/echoes/reviewer/MEMORY.md', '.claude/echoes/reviewer/archive/pruned.md', '.claude/echoes/usage.jsonl',
-    '.claude/echoes', 'docs/solutions/build-errors/slug.md', '.claude/rune-config.yml', '.gitignore']) {
+  for (const rel of [
+    '.claude/echoes/reviewer/MEMORY.md',
+    '.claude/echoes/reviewer/archive/pruned.md',
+    '.claude/echoes/usage.jsonl',
+    '.claude/echoes',
+    'docs/solutions/build-errors/slug.md',
+    '.claude/rune-config.yml',
+    '.gitignore',
+  ]) {
     assert.equal(assertWritable(paths, join(dir, rel)), join(dir, rel), rel);
   }
 });
@@ -83,9 +115,18 @@ test('writes inside the memory folders, the config file and .gitignore are allow
 test('writes anywhere else are refused with unsafe-path', (t) => {
   const tp = makeTempProject(t);
   const { paths, dir } = tp;
-  for (const target of [join(dir, 'src/index.ts'), join(dir, '.claude/settings.json'), join(dir, '.claude/echoes-other/x'),
-    join(dir, '.claude/echoes/../settings.json'), join(dir, '.claude/echoes/reviewer/../../../README.md'), join(dir, '..', 'x'),
-    '/etc/passwd', join(dir, 'docs/other.md'), join(dir, '.gitignore-other'), join(dir, 'home/.claude/EPHEMERAL.md')]) {
+  for (const target of [
+    join(dir, 'src/index.ts'),
+    join(dir, '.claude/settings.json'),
+    join(dir, '.claude/echoes-other/x'),
+    join(dir, '.claude/echoes/../settings.json'),
+    join(dir, '.claude/echoes/reviewer/../../../README.md'),
+    join(dir, '..', 'x'),
+    '/etc/passwd',
+    join(dir, 'docs/other.md'),
+    join(dir, '.gitignore-other'),
+    join(dir, 'home/.claude/EPHEMERAL.md'),
+  ]) {
     assert.throws(() => assertWritable(paths, target), isCode('unsafe-path'), target);
   }
 });
@@ -196,8 +237,14 @@ test('a symlink inside the store that stays inside the store does not block the 
   tp.write('.claude/echoes/reviewer/MEMORY.md', 'x');
   symlinkSync('reviewer', join(tp.dir, '.claude/echoes/reviewer-alias'));
   // The real folder stays writable; the alias resolves inside the store, so a write through it stays inside too.
-  assert.equal(assertWritable(tp.paths, join(tp.dir, '.claude/echoes/reviewer/MEMORY.md')), join(tp.dir, '.claude/echoes/reviewer/MEMORY.md'));
-  assert.equal(assertWritable(tp.paths, join(tp.dir, '.claude/echoes/reviewer-alias/new.md')), join(tp.dir, '.claude/echoes/reviewer-alias/new.md'));
+  assert.equal(
+    assertWritable(tp.paths, join(tp.dir, '.claude/echoes/reviewer/MEMORY.md')),
+    join(tp.dir, '.claude/echoes/reviewer/MEMORY.md'),
+  );
+  assert.equal(
+    assertWritable(tp.paths, join(tp.dir, '.claude/echoes/reviewer-alias/new.md')),
+    join(tp.dir, '.claude/echoes/reviewer-alias/new.md'),
+  );
 });
 
 test('user scope: ~/.claude/memories as a symlink out is refused', (t) => {

@@ -1,5 +1,5 @@
-import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
 import { echoScore, parseDay, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
 import { formatUsageEvent, parseUsageLog, relevanceIndex, type UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
 import { makeEntry } from './entry-arbitrary.ts';
@@ -30,7 +30,12 @@ describe('usage log', () => {
     ]);
     assert.deepEqual(
       issues.map((i) => [i.code, i.line]),
-      [['bad-json', 4], ['bad-event', 5], ['bad-event', 6], ['bad-event', 7]],
+      [
+        ['bad-json', 4],
+        ['bad-event', 5],
+        ['bad-event', 6],
+        ['bad-event', 7],
+      ],
     );
   });
 
@@ -71,11 +76,7 @@ describe('usage log', () => {
   });
 
   test('sessions without a valid timestamp keep their place in file order', () => {
-    const index = relevanceIndex([
-      ev('a', '2026-03-01T10:00:00Z', []),
-      ev('b', 'garbage', []),
-      ev('c', '2026-03-02T10:00:00Z', []),
-    ]);
+    const index = relevanceIndex([ev('a', '2026-03-01T10:00:00Z', []), ev('b', 'garbage', []), ev('c', '2026-03-02T10:00:00Z', [])]);
     assert.deepEqual(index.sessions, ['a', 'b', 'c']);
   });
 });

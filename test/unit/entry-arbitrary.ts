@@ -3,7 +3,7 @@
 // generated lists contain the duplicates consolidation and pruning must handle.
 
 import fc from 'fast-check';
-import { LAYERS, type EchoEntry, type EntryStatus, type Layer } from '../../src/core/entry/echo-entry.ts';
+import { type EchoEntry, type EntryStatus, LAYERS, type Layer } from '../../src/core/entry/echo-entry.ts';
 
 /** A complete entry with neutral defaults; override what the test is about. */
 export function makeEntry(over: Partial<EchoEntry> = {}): EchoEntry {
@@ -49,7 +49,10 @@ const DAY_MS = 86_400_000;
 
 /** Valid days most of the time, sometimes empty or junk as hand edits produce. */
 export const dayArb: fc.Arbitrary<string> = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: MS_2020 / DAY_MS, max: MS_2027 / DAY_MS }).map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10)) },
+  {
+    weight: 8,
+    arbitrary: fc.integer({ min: MS_2020 / DAY_MS, max: MS_2027 / DAY_MS }).map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10)),
+  },
   { weight: 1, arbitrary: fc.constantFrom('', 'yesterday', '2026-02-31') },
 );
 

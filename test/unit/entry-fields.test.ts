@@ -1,22 +1,38 @@
 // The field table is the one declaration of an entry's fields: these tests
 // fail when a property escapes it, or when any field it declares could carry
 // a secret to disk.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ENTRY_OPTIONS, entryFromOptions } from '../../src/cli/entry-options.ts';
+import { documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { ENTRY_FIELDS, entryFieldValues, fieldKey, searchableText } from '../../src/core/entry/entry-fields.ts';
-import { documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import { sanitizeEntry } from '../../src/core/security/entry-sanitize.ts';
-import { ENTRY_OPTIONS, entryFromOptions } from '../../src/cli/entry-options.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 // Every property of EchoEntry, optional ones included: adding one to the type
 // without listing it here fails to compile, and the test below then demands a
 // table row (or a reason it is bookkeeping).
 const EVERY_PROPERTY: Record<keyof Required<EchoEntry>, 'field' | 'bookkeeping'> = {
-  id: 'field', idExplicit: 'bookkeeping', date: 'field', kind: 'field', title: 'field', layer: 'field', source: 'field',
-  confidence: 'field', evidence: 'field', verified: 'field', supersedes: 'field', tags: 'field', symptom: 'field',
-  rootCause: 'field', solution: 'field', status: 'field', learning: 'field', extra: 'bookkeeping',
+  id: 'field',
+  idExplicit: 'bookkeeping',
+  date: 'field',
+  kind: 'field',
+  title: 'field',
+  layer: 'field',
+  source: 'field',
+  confidence: 'field',
+  evidence: 'field',
+  verified: 'field',
+  supersedes: 'field',
+  tags: 'field',
+  symptom: 'field',
+  rootCause: 'field',
+  solution: 'field',
+  status: 'field',
+  learning: 'field',
+  extra: 'bookkeeping',
 };
 
 test('every entry property is a row of the field table, except the bookkeeping ones', () => {
@@ -40,7 +56,11 @@ const FRAGMENT = SECRET.slice(4, 16);
 function planted(prop: keyof EchoEntry): EchoEntry {
   const e = makeEntry({ symptom: 's', rootCause: 'r', solution: 'x', status: 'superseded' });
   const value = (e as unknown as Record<string, unknown>)[prop];
-  const withSecret = Array.isArray(value) ? [`tag ${SECRET}`] : typeof value === 'number' ? (SECRET as unknown as number) : `before ${SECRET} after`;
+  const withSecret = Array.isArray(value)
+    ? [`tag ${SECRET}`]
+    : typeof value === 'number'
+      ? (SECRET as unknown as number)
+      : `before ${SECRET} after`;
   return { ...e, [prop]: withSecret };
 }
 
@@ -54,7 +74,15 @@ test('no field declared in the table lets a secret through the filter, whatever 
 });
 
 test('unknown fields (extra) are filtered too, names and values', () => {
-  const { entry } = sanitizeEntry(makeEntry({ extra: [['note', `token ${SECRET}`], [`${SECRET}`, 'v']] }), []);
+  const { entry } = sanitizeEntry(
+    makeEntry({
+      extra: [
+        ['note', `token ${SECRET}`],
+        [`${SECRET}`, 'v'],
+      ],
+    }),
+    [],
+  );
   assert.ok(!JSON.stringify(entry).includes(FRAGMENT));
 });
 
@@ -68,7 +96,11 @@ test('every field with a CLI flag is an option of record and remember, and sets 
   for (const f of ENTRY_FIELDS.filter((x) => x.cli)) {
     for (const flag of [f.cli!.flag, ...f.cli!.aliases]) assert.ok(flag in ENTRY_OPTIONS, flag);
     const value = f.type === 'layer' ? 'traced' : f.type === 'confidence' ? '0.42' : 'given-value';
-    const entry = entryFromOptions({ [f.cli!.flag]: value }, ['The learning.'], { today: '2026-11-23', defaultLayer: 'inscribed', defaultSource: 'user' });
+    const entry = entryFromOptions({ [f.cli!.flag]: value }, ['The learning.'], {
+      today: '2026-11-23',
+      defaultLayer: 'inscribed',
+      defaultSource: 'user',
+    });
     const got = entry[f.prop];
     const expected = f.type === 'confidence' ? 0.42 : f.type === 'tags' ? ['given-value'] : value;
     assert.deepEqual(got, expected, f.prop);

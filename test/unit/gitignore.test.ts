@@ -1,11 +1,11 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync, readFileSync, mkdtempSync, rmSync, realpathSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
 import { EchoesError } from '../../src/core/errors.ts';
 import { MANAGED_LINE, planGitignore, syncGitignore } from '../../src/store/gitignore.ts';
-import fc from 'fast-check';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 test('the managed line is the store folder', () => {
@@ -20,7 +20,7 @@ test('a missing or empty .gitignore gets exactly the one managed line', () => {
 test('the line is appended after the existing lines, which stay byte for byte', () => {
   const before = 'node_modules/\n# build output\ndist/\n\n*.log\n';
   const after = planGitignore(before, false)!;
-  assert.equal(after, before + '.claude/echoes/\n');
+  assert.equal(after, `${before}.claude/echoes/\n`);
   assert.ok(after.startsWith(before));
 });
 
@@ -35,7 +35,13 @@ test('CRLF files keep CRLF line ends', () => {
 });
 
 test('nothing to do when the line is already there (also with surrounding spaces or CRLF)', () => {
-  for (const text of ['.claude/echoes/\n', 'a\n.claude/echoes/\nb\n', 'a\r\n.claude/echoes/\r\n', '.claude/echoes/', 'x\n  .claude/echoes/  \n']) {
+  for (const text of [
+    '.claude/echoes/\n',
+    'a\n.claude/echoes/\nb\n',
+    'a\r\n.claude/echoes/\r\n',
+    '.claude/echoes/',
+    'x\n  .claude/echoes/  \n',
+  ]) {
     assert.equal(planGitignore(text, false), null, JSON.stringify(text));
   }
 });
@@ -54,18 +60,18 @@ test('version_controlled removes only the managed line and keeps every other byt
   assert.equal(planGitignore('a\n\t.claude/echoes/ \nb', true), 'a\nb');
 });
 
-test('lines that only look like the managed one are the user\'s and are never touched', () => {
+test("lines that only look like the managed one are the user's and are never touched", () => {
   const user = '.claude/echoes\n/.claude/echoes/\n!.claude/echoes/\n.claude/echoes/reviewer/\n# .claude/echoes/\n.claude/echoes/*\n';
   // Not the managed line: adding puts the managed line after them, unchanged.
-  assert.equal(planGitignore(user, false), user + '.claude/echoes/\n');
+  assert.equal(planGitignore(user, false), `${user}.claude/echoes/\n`);
   // And removal takes out only the exact managed line.
-  assert.equal(planGitignore(user + '.claude/echoes/\n', true), user);
+  assert.equal(planGitignore(`${user}.claude/echoes/\n`, true), user);
 });
 
 test('a line with other whitespace around it (no-break space, lone CR at the end) is either removed or not counted, never half of each', () => {
   const nbsp = 'x\n.claude/echoes/\u00a0\n';
   assert.equal(planGitignore(nbsp, true), null, 'not the managed line, so nothing to remove');
-  assert.equal(planGitignore(nbsp, false), nbsp + '.claude/echoes/\n');
+  assert.equal(planGitignore(nbsp, false), `${nbsp}.claude/echoes/\n`);
   assert.equal(planGitignore('a\n.claude/echoes/\r', true), 'a\n');
 });
 
@@ -91,7 +97,11 @@ test('syncGitignore writes the file only when it changes and reports whether it 
   assert.equal(syncGitignore(tp.paths, true), true);
   assert.equal(tp.read('.gitignore'), 'node_modules/\r\n');
   assert.equal(syncGitignore(tp.paths, true), false);
-  assert.deepEqual(tp.files().filter((f) => !f.startsWith('.claude/')), ['.gitignore'], 'no temp files left beside it');
+  assert.deepEqual(
+    tp.files().filter((f) => !f.startsWith('.claude/')),
+    ['.gitignore'],
+    'no temp files left beside it',
+  );
   assert.match(tp.read('.claude/echoes/.gitignore') ?? '', /^\.state\/$/m, 'hook bookkeeping is never committed');
 });
 
@@ -107,20 +117,27 @@ test('syncGitignore refuses a .gitignore that is a symlink out of the project an
   t.after(() => rmSync(out, { recursive: true, force: true }));
   writeFileSync(join(out, 'shared-gitignore'), 'node_modules/\n');
   symlinkSync(join(out, 'shared-gitignore'), join(tp.dir, '.gitignore'));
-  assert.throws(() => syncGitignore(tp.paths, false), (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path');
+  assert.throws(
+    () => syncGitignore(tp.paths, false),
+    (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path',
+  );
   assert.equal(readFileSync(join(out, 'shared-gitignore'), 'utf8'), 'node_modules/\n');
 });
 
 test('property: a plan is either null or a real change, and applying it settles (a second plan is null)', () => {
   const piece = fc.constantFrom('.claude/echoes/', 'node_modules/', ' ', '\t', '\r', '\n', '\r\n', '\u00a0', '#', '.claude/echoes', 'x');
   fc.assert(
-    fc.property(fc.array(piece, { maxLength: 12 }).map((a) => a.join('')), fc.boolean(), (text, vc) => {
-      const next = planGitignore(text, vc);
-      if (next === null) return;
-      assert.notEqual(next, text, 'a non-null plan changes the file');
-      assert.equal(planGitignore(next, vc), null, 'a second run has nothing to do');
-      if (!vc) assert.ok(next.startsWith(text), 'adding only appends');
-    }),
+    fc.property(
+      fc.array(piece, { maxLength: 12 }).map((a) => a.join('')),
+      fc.boolean(),
+      (text, vc) => {
+        const next = planGitignore(text, vc);
+        if (next === null) return;
+        assert.notEqual(next, text, 'a non-null plan changes the file');
+        assert.equal(planGitignore(next, vc), null, 'a second run has nothing to do');
+        if (!vc) assert.ok(next.startsWith(text), 'adding only appends');
+      },
+    ),
     { numRuns: 2000 },
   );
 });

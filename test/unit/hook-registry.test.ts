@@ -1,9 +1,10 @@
 // The hook registry is the one list of hooks: hooks.json, the entries, the
 // bundles and `status` must all agree with it.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HOOKS, renderHooksJson } from '../../src/hooks/hook-registry.ts';
 
@@ -32,7 +33,9 @@ test('every hook has an entry file that runs it by its registry name, and nothin
 });
 
 test('dist/ holds one bundle per hook and no stale ones', () => {
-  const bundles = readdirSync(join(REPO, 'dist')).filter((f) => f.endsWith('.cjs')).sort();
+  const bundles = readdirSync(join(REPO, 'dist'))
+    .filter((f) => f.endsWith('.cjs'))
+    .sort();
   assert.deepEqual(bundles, HOOKS.map((h) => `${h.name}.cjs`).sort());
 });
 
@@ -42,6 +45,10 @@ test('each hook answers well inside the time Claude Code gives it', () => {
     assert.ok(budget > 0 && budget < h.timeoutSec * 1000, `${h.name}: budget ${budget} ms under ${h.timeoutSec} s`);
   }
   const sessionEnd = HOOKS.find((h) => h.event === 'SessionEnd')!;
-  assert.equal(sessionEnd.budgetMs({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '5000' }), 4900, 'SessionEnd follows the variable that raises its limit');
+  assert.equal(
+    sessionEnd.budgetMs({ CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '5000' }),
+    4900,
+    'SessionEnd follows the variable that raises its limit',
+  );
   assert.ok(existsSync(join(REPO, 'src', 'hooks', 'hook-registry.ts')));
 });

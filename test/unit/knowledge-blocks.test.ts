@@ -1,11 +1,11 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { documentEntries, parseEchoDocument, renderEntry as renderDocumentEntry } from '../../src/core/entry/echo-document.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { compressKnowledge, evidenceRefs, firstSentence } from '../../src/core/lifecycle/knowledge-blocks.ts';
 import { estimateTokens } from '../../src/core/text.ts';
-import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const now = new Date('2026-06-01T00:00:00Z');
@@ -20,48 +20,116 @@ const TOPICS: Array<{ tag: string; items: Array<[string, string, string[]]> }> =
   {
     tag: 'db',
     items: [
-      ['N+1 queries in order service', 'Loops over orders issue one query per row instead of using include.', ['src/orders/service.ts', 'src/orders/list.ts']],
-      ['Prisma transactions need explicit timeout', 'Long interactive transactions hit the default 5s timeout under load.', ['src/db/client.ts', 'src/billing/invoice.ts']],
-      ['Missing index on orders.customer_id', 'Queries filtering by customer scan the whole table without the index.', ['prisma/schema.prisma']],
-      ['Raw SQL bypasses soft-delete filter', 'Hand-written queries forget the deleted_at IS NULL condition the ORM adds.', ['src/customers/repo.ts', 'src/reports/sql.ts']],
-      ['Migrations run outside a transaction', 'A failed migration leaves half-applied schema changes behind.', ['prisma/migrations/20260110_init/migration.sql']],
+      [
+        'N+1 queries in order service',
+        'Loops over orders issue one query per row instead of using include.',
+        ['src/orders/service.ts', 'src/orders/list.ts'],
+      ],
+      [
+        'Prisma transactions need explicit timeout',
+        'Long interactive transactions hit the default 5s timeout under load.',
+        ['src/db/client.ts', 'src/billing/invoice.ts'],
+      ],
+      [
+        'Missing index on orders.customer_id',
+        'Queries filtering by customer scan the whole table without the index.',
+        ['prisma/schema.prisma'],
+      ],
+      [
+        'Raw SQL bypasses soft-delete filter',
+        'Hand-written queries forget the deleted_at IS NULL condition the ORM adds.',
+        ['src/customers/repo.ts', 'src/reports/sql.ts'],
+      ],
+      [
+        'Migrations run outside a transaction',
+        'A failed migration leaves half-applied schema changes behind.',
+        ['prisma/migrations/20260110_init/migration.sql'],
+      ],
     ],
   },
   {
     tag: 'tests',
     items: [
-      ['Flaky retry test depends on wall clock', 'The retry test sleeps for real time, so a busy runner makes it fail.', ['test/payments/retry.spec.ts']],
-      ['Slow test suite in CI', 'The suite runs serially because a global fixture locks the database.', ['vitest.config.ts', 'test/setup/global.ts']],
-      ['Snapshot tests hide real regressions', 'Large snapshots get updated wholesale and nobody reads the diff.', ['test/ui/__snapshots__/cart.snap']],
-      ['Integration tests share one database', 'Parallel workers see each other rows and fail on unique constraints.', ['test/setup/db.ts']],
-      ['Mocks drift from the real HTTP client', 'The hand-written mock accepts options the real client rejects.', ['test/mocks/http.ts', 'src/http/client.ts']],
+      [
+        'Flaky retry test depends on wall clock',
+        'The retry test sleeps for real time, so a busy runner makes it fail.',
+        ['test/payments/retry.spec.ts'],
+      ],
+      [
+        'Slow test suite in CI',
+        'The suite runs serially because a global fixture locks the database.',
+        ['vitest.config.ts', 'test/setup/global.ts'],
+      ],
+      [
+        'Snapshot tests hide real regressions',
+        'Large snapshots get updated wholesale and nobody reads the diff.',
+        ['test/ui/__snapshots__/cart.snap'],
+      ],
+      [
+        'Integration tests share one database',
+        'Parallel workers see each other rows and fail on unique constraints.',
+        ['test/setup/db.ts'],
+      ],
+      [
+        'Mocks drift from the real HTTP client',
+        'The hand-written mock accepts options the real client rejects.',
+        ['test/mocks/http.ts', 'src/http/client.ts'],
+      ],
     ],
   },
   {
     tag: 'imports',
     items: [
-      ['Unused imports in new files', 'New files keep the imports of the template they were copied from.', ['src/auth.py', 'src/users/views.py']],
-      ['Barrel files create import cycles', 'Re-exporting everything through index.ts makes modules import themselves.', ['src/index.ts', 'src/components/index.ts']],
+      [
+        'Unused imports in new files',
+        'New files keep the imports of the template they were copied from.',
+        ['src/auth.py', 'src/users/views.py'],
+      ],
+      [
+        'Barrel files create import cycles',
+        'Re-exporting everything through index.ts makes modules import themselves.',
+        ['src/index.ts', 'src/components/index.ts'],
+      ],
       ['Default exports break refactors', 'Renaming a default export does not rename it at the call sites.', ['src/components/Button.tsx']],
-      ['Deep relative imports across packages', 'Paths like ../../../shared break as soon as a package moves.', ['packages/ui/src/button.tsx']],
+      [
+        'Deep relative imports across packages',
+        'Paths like ../../../shared break as soon as a package moves.',
+        ['packages/ui/src/button.tsx'],
+      ],
     ],
   },
   {
     tag: 'auth',
     items: [
-      ['Token refresh races on parallel requests', 'Two requests that both see an expired token refresh it twice and one fails.', ['src/auth/refresh.ts']],
+      [
+        'Token refresh races on parallel requests',
+        'Two requests that both see an expired token refresh it twice and one fails.',
+        ['src/auth/refresh.ts'],
+      ],
       ['Session cookie missing SameSite', 'Cookies are sent on cross-site requests because SameSite is not set.', ['src/http/cookies.ts']],
-      ['Role checks duplicated in controllers', 'Each controller re-implements the admin check with slight differences.', ['src/controllers/admin.ts', 'src/controllers/billing.ts']],
+      [
+        'Role checks duplicated in controllers',
+        'Each controller re-implements the admin check with slight differences.',
+        ['src/controllers/admin.ts', 'src/controllers/billing.ts'],
+      ],
       ['Password reset links never expire', 'Reset tokens are stored without a creation time.', ['src/auth/reset.ts']],
     ],
   },
   {
     tag: 'ci',
     items: [
-      ['Cache key ignores the lockfile', 'The dependency cache is keyed on the branch, so stale modules survive upgrades.', ['.github/workflows/ci.yml']],
+      [
+        'Cache key ignores the lockfile',
+        'The dependency cache is keyed on the branch, so stale modules survive upgrades.',
+        ['.github/workflows/ci.yml'],
+      ],
       ['Docker build reinstalls dependencies', 'Copying the whole source tree before npm ci defeats the layer cache.', ['Dockerfile']],
       ['Lint step runs after tests', 'A lint failure is only reported after ten minutes of tests.', ['.github/workflows/ci.yml']],
-      ['Release job needs full git history', 'The changelog generator needs tags that a shallow clone does not fetch.', ['.github/workflows/release.yml']],
+      [
+        'Release job needs full git history',
+        'The changelog generator needs tags that a shallow clone does not fetch.',
+        ['.github/workflows/release.yml'],
+      ],
     ],
   },
 ];
@@ -94,8 +162,15 @@ function realisticEntries(count: number): EchoEntry[] {
     const [baseTitle, fact, files] = pick(topic.items);
     // The same lesson seen again in another area of the code base.
     const title = rand() < 0.4 ? `${baseTitle} (${pick(['api', 'worker', 'admin', 'web'])})` : baseTitle;
-    const refs = new Set(files.slice(0, 1 + Math.floor(rand() * files.length)).map((f) => `\`${f}:${1 + Math.floor(rand() * 200)}-${201 + Math.floor(rand() * 50)}\``));
-    const evidence = rand() < 0.15 ? `CI logs run ${1000 + i} — ${fact.toLowerCase()}` : `${[...refs].join(', ')} — ${pick(['found in review', 'seen twice', 'confirmed by a failing test', fact.toLowerCase()])}`;
+    const refs = new Set(
+      files
+        .slice(0, 1 + Math.floor(rand() * files.length))
+        .map((f) => `\`${f}:${1 + Math.floor(rand() * 200)}-${201 + Math.floor(rand() * 50)}\``),
+    );
+    const evidence =
+      rand() < 0.15
+        ? `CI logs run ${1000 + i} — ${fact.toLowerCase()}`
+        : `${[...refs].join(', ')} — ${pick(['found in review', 'seen twice', 'confirmed by a failing test', fact.toLowerCase()])}`;
     const extra = [...ELABORATIONS].sort(() => rand() - 0.5).slice(0, 1 + Math.floor(rand() * 3));
     const day = `2026-0${1 + Math.floor(rand() * 5)}-${String(10 + Math.floor(rand() * 18))}`;
     out.push(
@@ -120,10 +195,19 @@ function realisticEntries(count: number): EchoEntry[] {
 
 /** The §4 entry format, as the document model writes it. */
 function renderEntry(e: EchoEntry): string {
-  const lines = [`### [${e.date}] ${e.kind}: ${e.title}`, `- **id**: ${e.id}`, `- **layer**: ${e.layer}`, `- **source**: ${e.source}`, `- **confidence**: ${e.confidence}`, `- **evidence**: ${e.evidence}`, `- **verified**: ${e.verified}`, `- **supersedes**: ${e.supersedes}`];
+  const lines = [
+    `### [${e.date}] ${e.kind}: ${e.title}`,
+    `- **id**: ${e.id}`,
+    `- **layer**: ${e.layer}`,
+    `- **source**: ${e.source}`,
+    `- **confidence**: ${e.confidence}`,
+    `- **evidence**: ${e.evidence}`,
+    `- **verified**: ${e.verified}`,
+    `- **supersedes**: ${e.supersedes}`,
+  ];
   if (e.tags.length > 0) lines.push(`- **tags**: ${e.tags.join(', ')}`);
   lines.push(`- ${e.learning}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const HEADER = '<!-- echo-schema: v2 -->\n# Reviewer Knowledge\n\n';
@@ -168,7 +252,9 @@ test('compression of real Rune echo files keeps every evidence reference', (t) =
     const before = entries.map((e) => renderDocumentEntry(e)).join('\n');
     const { text } = compressKnowledge(entries, { now });
     const saving = 1 - estimateTokens(text) / estimateTokens(before);
-    t.diagnostic(`${file}: ${entries.length} entries, ${estimateTokens(before)} → ${estimateTokens(text)} tokens, saving ${(saving * 100).toFixed(1)}%`);
+    t.diagnostic(
+      `${file}: ${entries.length} entries, ${estimateTokens(before)} → ${estimateTokens(text)} tokens, saving ${(saving * 100).toFixed(1)}%`,
+    );
     assert.ok(saving > 0.2, file);
     for (const e of entries) for (const ref of evidenceRefs(e.evidence)) assert.ok(text.includes(ref), `${file} ${e.id}: ${ref}`);
   }
@@ -185,7 +271,11 @@ test('related entries share a block: same tag first, then shared title words', (
   const { blocks } = compressKnowledge(entries, { now });
   assert.deepEqual(
     blocks.map((b) => [b.topic, b.ids]),
-    [['db', ['a', 'c']], ['imports', ['b', 'd']], ['other', ['e']]],
+    [
+      ['db', ['a', 'c']],
+      ['imports', ['b', 'd']],
+      ['other', ['e']],
+    ],
   );
 });
 
@@ -195,7 +285,8 @@ test('a block keeps the first sentence and drops the elaboration and field bulle
     title: 'Unused imports in new files',
     confidence: 0.85,
     evidence: '`src/auth.py:1-5` — 3 unused imports found',
-    learning: 'Codebase tends to leave unused imports in newly created files. Reviewers should flag import hygiene in new files specifically.',
+    learning:
+      'Codebase tends to leave unused imports in newly created files. Reviewers should flag import hygiene in new files specifically.',
     source: 'rune:review PR #42',
     verified: '2026-02-11',
   });
@@ -213,14 +304,28 @@ test('a tag also gathers untagged entries whose title names it', () => {
     makeEntry({ id: 'a', title: 'Barrel files', tags: ['imports'], evidence: '`a.ts:1`' }),
     makeEntry({ id: 'b', title: 'Unused import in new files', evidence: '`b.ts:1`' }),
   ];
-  assert.deepEqual(compressKnowledge(entries, { now }).blocks.map((b) => [b.topic, b.ids]), [['imports', ['a', 'b']]]);
+  assert.deepEqual(
+    compressKnowledge(entries, { now }).blocks.map((b) => [b.topic, b.ids]),
+    [['imports', ['a', 'b']]],
+  );
 });
 
 test('entries that say the same thing share one line with all their evidence and the higher confidence', () => {
-  const base = { title: 'Docker build reinstalls dependencies', learning: 'Copying the tree first defeats the cache. More words.', tags: ['ci'] };
+  const base = {
+    title: 'Docker build reinstalls dependencies',
+    learning: 'Copying the tree first defeats the cache. More words.',
+    tags: ['ci'],
+  };
   const entries = [
     makeEntry({ ...base, id: 'a', evidence: '`Dockerfile:3`', confidence: 0.5, verified: '2026-01-01' }),
-    makeEntry({ ...base, id: 'b', evidence: '`Dockerfile:9` — again', confidence: 0.9, verified: '2026-02-01', learning: 'Copying the tree first defeats the cache.' }),
+    makeEntry({
+      ...base,
+      id: 'b',
+      evidence: '`Dockerfile:9` — again',
+      confidence: 0.9,
+      verified: '2026-02-01',
+      learning: 'Copying the tree first defeats the cache.',
+    }),
     makeEntry({ id: 'c', title: 'Lint after tests', evidence: 'CI logs', confidence: 0.6, tags: ['ci'], verified: '2026-03-01' }),
   ];
   const { blocks } = compressKnowledge(entries, { now });
@@ -234,7 +339,10 @@ test('entries that say the same thing share one line with all their evidence and
 test('large topics are split into balanced blocks of at most four learnings', () => {
   const entries = Array.from({ length: 9 }, (_, i) => makeEntry({ id: `e${i}`, title: `Retry #${i}`, evidence: `\`r${i}.ts:1\`` }));
   const { blocks } = compressKnowledge(entries, { now });
-  assert.deepEqual(blocks.map((b) => b.ids.length), [3, 3, 3]);
+  assert.deepEqual(
+    blocks.map((b) => b.ids.length),
+    [3, 3, 3],
+  );
   assert.ok(blocks.every((b) => b.topic === 'Retry'));
 });
 

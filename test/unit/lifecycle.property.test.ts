@@ -3,16 +3,23 @@
 // touches etched entries and always gets under the limit when it can; scores
 // stay within 0..1.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
-import { appendEntries, asStored, documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
-import { echoScore, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
-import { planPrune } from '../../src/core/lifecycle/pruning.ts';
-import { compressKnowledge, evidenceRefs } from '../../src/core/lifecycle/knowledge-blocks.ts';
-import type { UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
+import {
+  appendEntries,
+  asStored,
+  documentEntries,
+  newMemoryDocumentText,
+  parseEchoDocument,
+  serializeEchoDocument,
+} from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
+import { echoScore, scoreEntries } from '../../src/core/lifecycle/echo-score.ts';
+import { compressKnowledge, evidenceRefs } from '../../src/core/lifecycle/knowledge-blocks.ts';
+import { planPrune } from '../../src/core/lifecycle/pruning.ts';
+import type { UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
 import { entryArb, entryListArb } from './entry-arbitrary.ts';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
@@ -82,7 +89,10 @@ test('every finding ends up exactly once, as an append or merged into exactly on
       const existing = documentEntries(doc);
       const result = consolidateDocument(doc, given);
       const after = documentEntries(result.doc);
-      assert.deepEqual(result.placements.map((p) => p.finding), findings.map((_, i) => i));
+      assert.deepEqual(
+        result.placements.map((p) => p.finding),
+        findings.map((_, i) => i),
+      );
       const ids = after.map((e) => e.id);
       assert.equal(new Set(ids).size, ids.length, 'ids stay unique');
       findings.forEach((f, i) => {
@@ -180,12 +190,15 @@ test('echo scores lie within 0..1 and etched is always 1', () => {
     RUNS,
   );
   fc.assert(
-    fc.property(entryListArb().chain((entries) => fc.tuple(fc.constant(entries), eventsArb(entries.map((e) => e.id)))), ([entries, events]) => {
-      for (const s of scoreEntries(entries, events, NOW, 20)) {
-        assert.ok(s.score >= 0 && s.score <= 1);
-        assert.ok(s.relevance >= 0 && s.relevance <= 1);
-      }
-    }),
+    fc.property(
+      entryListArb().chain((entries) => fc.tuple(fc.constant(entries), eventsArb(entries.map((e) => e.id)))),
+      ([entries, events]) => {
+        for (const s of scoreEntries(entries, events, NOW, 20)) {
+          assert.ok(s.score >= 0 && s.score <= 1);
+          assert.ok(s.relevance >= 0 && s.relevance <= 1);
+        }
+      },
+    ),
     RUNS,
   );
 });

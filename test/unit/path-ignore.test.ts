@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath, normalizeCitedPath } from '../../src/core/security/path-ignore.ts';
 
@@ -9,10 +9,25 @@ test('the default globs are the ones the spec lists', () => {
 
 test('default globs ignore env files, keys and secrets folders, relative or absolute', () => {
   for (const p of [
-    '.env', '.env.local', './.env', 'config/.env.production', '/home/me/app/.env', 'src/.env:3',
-    'certs/server.pem', '/etc/ssl/private/site.pem', '~/.ssh/id_rsa', 'id_rsa.pub', '/root/.ssh/id_rsa',
-    'secrets/db.yml', 'deploy/secrets/db.yml', '/srv/app/secrets/prod/api.json', 'C:\\app\\secrets\\x.json',
-    '`deploy/secrets/db.yml:4-9`', '.ENV', 'keys/Server.PEM', 'secrets',
+    '.env',
+    '.env.local',
+    './.env',
+    'config/.env.production',
+    '/home/me/app/.env',
+    'src/.env:3',
+    'certs/server.pem',
+    '/etc/ssl/private/site.pem',
+    '~/.ssh/id_rsa',
+    'id_rsa.pub',
+    '/root/.ssh/id_rsa',
+    'secrets/db.yml',
+    'deploy/secrets/db.yml',
+    '/srv/app/secrets/prod/api.json',
+    'C:\\app\\secrets\\x.json',
+    '`deploy/secrets/db.yml:4-9`',
+    '.ENV',
+    'keys/Server.PEM',
+    'secrets',
   ]) {
     assert.equal(isIgnoredPath(p, DEFAULT_IGNORE_GLOBS), true, p);
   }
@@ -20,8 +35,15 @@ test('default globs ignore env files, keys and secrets folders, relative or abso
 
 test('default globs leave ordinary source files alone', () => {
   for (const p of [
-    'src/env.ts', 'src/environment.ts', 'docs/secrets.md', 'src/core/secret-filter.ts', 'pem.ts',
-    'test/fixtures/secrets.json', '/home/me/app/src/auth.py', 'README.md', 'env/.gitkeep.md',
+    'src/env.ts',
+    'src/environment.ts',
+    'docs/secrets.md',
+    'src/core/secret-filter.ts',
+    'pem.ts',
+    'test/fixtures/secrets.json',
+    '/home/me/app/src/auth.py',
+    'README.md',
+    'env/.gitkeep.md',
   ]) {
     assert.equal(isIgnoredPath(p, DEFAULT_IGNORE_GLOBS), false, p);
   }
@@ -68,7 +90,12 @@ test('evidence paths are found in mixed evidence, in order, once each', () => {
   const evidence =
     'src/api/client.ts:40-52, `lib/retry.ts#L10` and (src/api/client.ts:60); also .env.local, ~/.ssh/id_rsa, id_ed25519 and package.json.';
   assert.deepEqual(evidencePaths(evidence), [
-    'src/api/client.ts', 'lib/retry.ts', '.env.local', '~/.ssh/id_rsa', 'id_ed25519', 'package.json',
+    'src/api/client.ts',
+    'lib/retry.ts',
+    '.env.local',
+    '~/.ssh/id_rsa',
+    'id_ed25519',
+    'package.json',
   ]);
 });
 

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { PrivateStripper, removePrivate, stripPrivate } from '../../src/core/security/private-spans.ts';
 import { filterSecrets } from '../../src/core/security/secret-filter.ts';
@@ -11,7 +11,10 @@ test('closed spans go, tags in any case; an unclosed tag hides the rest', () => 
 });
 
 test('nested spans close at the outer tag; a stray closing tag is text', () => {
-  assert.deepEqual(removePrivate('a <private>b <private>c</private> d</private> e </private> f'), { text: 'a  e </private> f', removed: 1 });
+  assert.deepEqual(removePrivate('a <private>b <private>c</private> d</private> e </private> f'), {
+    text: 'a  e </private> f',
+    removed: 1,
+  });
 });
 
 test('tags with attributes and spaces are tags', () => {

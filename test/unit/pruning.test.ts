@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planPrune, type PruneInput } from '../../src/core/lifecycle/pruning.ts';
+import { test } from 'node:test';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { type PruneInput, planPrune } from '../../src/core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../src/core/lifecycle/usage-events.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
@@ -49,11 +49,17 @@ test('stale inscribed and old traced entries are archived by the rules, fresh on
 test('a recent reference in the usage log keeps an old inscribed entry out of the age rule', () => {
   const events: UsageEvent[] = [{ ts: '2026-05-20T10:00:00Z', session: 's1', event: 'referenced', ids: ['old-but-used'] }];
   const plan = planPrune(
-    input([{ id: 'old-but-used', layer: 'inscribed', verified: '2025-06-01' }, { id: 'other', layer: 'inscribed', verified: '2026-05-31' }], {
-      maxLines: 100,
-      otherLines: 85,
-      events,
-    }),
+    input(
+      [
+        { id: 'old-but-used', layer: 'inscribed', verified: '2025-06-01' },
+        { id: 'other', layer: 'inscribed', verified: '2026-05-31' },
+      ],
+      {
+        maxLines: 100,
+        otherLines: 85,
+        events,
+      },
+    ),
   );
   // Referenced 12 days ago with relevance 1.0 (score 0.58): the age rule does
   // not apply. The step then removes the lowest score, 'other' at
@@ -99,7 +105,14 @@ test('superseded and retracted entries go first, to the archive even when traced
 
 test('etched entries are never pruned, even when they alone exceed the limit; inscribed go to the archive', () => {
   const plan = planPrune(
-    input([{ id: 'e1', layer: 'etched' }, { id: 'e2', layer: 'etched' }, { id: 'x', layer: 'inscribed' }], { maxLines: 15 }),
+    input(
+      [
+        { id: 'e1', layer: 'etched' },
+        { id: 'e2', layer: 'etched' },
+        { id: 'x', layer: 'inscribed' },
+      ],
+      { maxLines: 15 },
+    ),
   );
   assert.deepEqual(plan.archive, ['x']);
   assert.equal(plan.linesAfter, 22);

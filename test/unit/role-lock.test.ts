@@ -1,10 +1,10 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs, { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs, { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
 import { withLock, withLockAsync } from '../../src/store/fs/role-lock.ts';
@@ -15,7 +15,10 @@ const ROLE_LOCK = join(REPO, 'src/store/fs/role-lock.ts');
 const PATHS = join(REPO, 'src/store/fs/echo-paths.ts');
 
 /** Starts ESM code in a node process with tsx; the project dir and extra args come last in argv. */
-function startNode(code: string, args: string[]): ChildProcess & { output: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function startNode(
+  code: string,
+  args: string[],
+): ChildProcess & { output: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
   const prelude = `
     import { echoPaths } from ${JSON.stringify(PATHS)};
     import { withLock } from ${JSON.stringify(ROLE_LOCK)};
@@ -25,7 +28,10 @@ function startNode(code: string, args: string[]): ChildProcess & { output: Promi
     const paths = echoPaths(args[0], { sessionScope: 'project' }, join(args[0], 'home'));
     const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', prelude + code, '--', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', prelude + code, '--', ...args], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -60,7 +66,7 @@ test('withLock runs the function, returns its value and removes the lock afterwa
   const tp = makeTempProject(t);
   const value = withLock(tp.paths, 'role-reviewer', () => {
     assert.ok(existsSync(lockFile(tp, 'role-reviewer')), 'the lock file exists while held');
-    assert.match(readFileSync(lockFile(tp, 'role-reviewer'), 'utf8'), new RegExp(`^${process.pid} `), 'it names the holder\'s pid');
+    assert.match(readFileSync(lockFile(tp, 'role-reviewer'), 'utf8'), new RegExp(`^${process.pid} `), "it names the holder's pid");
     return 42;
   });
   assert.equal(value, 42);
@@ -69,9 +75,18 @@ test('withLock runs the function, returns its value and removes the lock afterwa
 
 test('withLock releases the lock when the function throws, and the error passes through', (t) => {
   const tp = makeTempProject(t);
-  assert.throws(() => withLock(tp.paths, 'role-reviewer', () => { throw new Error('boom'); }), /boom/);
+  assert.throws(
+    () =>
+      withLock(tp.paths, 'role-reviewer', () => {
+        throw new Error('boom');
+      }),
+    /boom/,
+  );
   assert.deepEqual(readdirSync(tp.paths.locksDir), []);
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'again', { waitMs: 0 }), 'again');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'again', { waitMs: 0 }),
+    'again',
+  );
 });
 
 test('withLockAsync holds the lock across awaits and releases it after a rejection', async (t) => {
@@ -82,7 +97,12 @@ test('withLockAsync holds the lock across awaits and releases it after a rejecti
     return 'done';
   });
   assert.equal(result, 'done');
-  await assert.rejects(withLockAsync(tp.paths, 'usage', async () => { throw new Error('nope'); }), /nope/);
+  await assert.rejects(
+    withLockAsync(tp.paths, 'usage', async () => {
+      throw new Error('nope');
+    }),
+    /nope/,
+  );
   assert.deepEqual(readdirSync(tp.paths.locksDir), []);
 });
 
@@ -108,7 +128,10 @@ test('a lock file naming a dead pid is recovered', async (t) => {
   mkdirSync(tp.paths.locksDir, { recursive: true });
   const pid = await deadPid();
   writeFileSync(lockFile(tp, 'role-reviewer'), `${pid} 0123456789ab ${new Date().toISOString()}`);
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'recovered', { waitMs: 3000 }), 'recovered');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'recovered', { waitMs: 3000 }),
+    'recovered',
+  );
   assert.deepEqual(readdirSync(tp.paths.locksDir), [], 'no stale or recovery files left');
 });
 
@@ -122,14 +145,20 @@ test('recovery left half-done by a killed recoverer does not block the lock for 
     writeFileSync(join(tp.paths.locksDir, extra), '1');
     utimesSync(join(tp.paths.locksDir, extra), old, old);
   }
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 5000 }), 'ok');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 5000 }),
+    'ok',
+  );
 });
 
 test('a lock file with junk instead of a pid is recovered', (t) => {
   const tp = makeTempProject(t);
   mkdirSync(tp.paths.locksDir, { recursive: true });
   writeFileSync(lockFile(tp, 'role-reviewer'), 'not-a-pid at all');
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }), 'ok');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }),
+    'ok',
+  );
 });
 
 test('an empty lock file (a taker killed before writing its pid) is recovered once it has aged, not before', (t) => {
@@ -137,10 +166,17 @@ test('an empty lock file (a taker killed before writing its pid) is recovered on
   mkdirSync(tp.paths.locksDir, { recursive: true });
   const f = lockFile(tp, 'role-reviewer');
   writeFileSync(f, '');
-  assert.throws(() => withLock(tp.paths, 'role-reviewer', () => 0, { waitMs: 100 }), isLocked, 'a fresh empty lock may be a taker about to write');
+  assert.throws(
+    () => withLock(tp.paths, 'role-reviewer', () => 0, { waitMs: 100 }),
+    isLocked,
+    'a fresh empty lock may be a taker about to write',
+  );
   const old = new Date(Date.now() - 60_000);
   utimesSync(f, old, old);
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }), 'ok');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }),
+    'ok',
+  );
 });
 
 test('a lock older than staleMs is taken over even if its pid looks alive (pid reuse)', (t) => {
@@ -150,7 +186,10 @@ test('a lock older than staleMs is taken over even if its pid looks alive (pid r
   writeFileSync(f, `${process.pid} cafe ${new Date(0).toISOString()}`);
   const old = new Date(Date.now() - 10 * 60_000);
   utimesSync(f, old, old);
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000, staleMs: 60_000 }), 'ok');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000, staleMs: 60_000 }),
+    'ok',
+  );
 });
 
 test('releasing never removes a lock that is no longer ours', (t) => {
@@ -168,50 +207,68 @@ test('the locks folder is refused when it is a symlink out of the store', (t) =>
   const out = makeTempProject(t, 'rune-echoes-outside-');
   mkdirSync(tp.paths.echoes, { recursive: true });
   symlinkSync(out.dir, tp.paths.locksDir);
-  assert.throws(() => withLock(tp.paths, 'role-reviewer', () => 0), (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path');
+  assert.throws(
+    () => withLock(tp.paths, 'role-reviewer', () => 0),
+    (e: unknown) => e instanceof EchoesError && e.code === 'unsafe-path',
+  );
   assert.deepEqual(readdirSync(out.dir), []);
 });
 
 test('a live holder in another process blocks until timeout; once it releases, the lock is free', async (t) => {
   const tp = makeTempProject(t);
   const release = join(tp.dir, 'release');
-  const holder = startNode(`
+  const holder = startNode(
+    `
     withLock(paths, 'role-reviewer', () => {
       process.stdout.write('held\\n');
       while (!existsSync(args[1])) sleep(10);
     });
-  `, [tp.dir, release]);
+  `,
+    [tp.dir, release],
+  );
   t.after(() => holder.kill('SIGKILL'));
   await waitForOutput(holder, 'held');
-  assert.throws(() => withLock(tp.paths, 'role-reviewer', () => 0, { waitMs: 300 }), (err: unknown) => {
-    assert.ok(isLocked(err));
-    assert.match((err as Error).message, /role-reviewer is locked by another process/);
-    return true;
-  });
+  assert.throws(
+    () => withLock(tp.paths, 'role-reviewer', () => 0, { waitMs: 300 }),
+    (err: unknown) => {
+      assert.ok(isLocked(err));
+      assert.match((err as Error).message, /role-reviewer is locked by another process/);
+      return true;
+    },
+  );
   writeFileSync(release, '');
   const r = await holder.output;
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(withLock(tp.paths, 'role-reviewer', () => 'mine', { waitMs: 0 }), 'mine');
+  assert.equal(
+    withLock(tp.paths, 'role-reviewer', () => 'mine', { waitMs: 0 }),
+    'mine',
+  );
 });
 
 test('a holder killed with SIGKILL leaves its lock behind, and the next taker recovers it', async (t) => {
   const tp = makeTempProject(t);
-  const holder = startNode(`
+  const holder = startNode(
+    `
     withLock(paths, 'role-team', () => {
       process.stdout.write('held\\n');
       for (;;) sleep(1000);
     });
-  `, [tp.dir]);
+  `,
+    [tp.dir],
+  );
   t.after(() => holder.kill('SIGKILL'));
   await waitForOutput(holder, 'held');
   holder.kill('SIGKILL');
   const r = await holder.output;
   assert.equal(r.signal, 'SIGKILL');
-  assert.match(readFileSync(lockFile(tp, 'role-team'), 'utf8'), new RegExp(`^${holder.pid} `), 'the dead holder\'s lock is still there');
-  assert.equal(withLock(tp.paths, 'role-team', () => 'recovered', { waitMs: 3000 }), 'recovered');
+  assert.match(readFileSync(lockFile(tp, 'role-team'), 'utf8'), new RegExp(`^${holder.pid} `), "the dead holder's lock is still there");
+  assert.equal(
+    withLock(tp.paths, 'role-team', () => 'recovered', { waitMs: 3000 }),
+    'recovered',
+  );
 });
 
-test('mutual exclusion across processes: no two are ever inside at once and no increment is lost, starting from a dead holder\'s lock', async (t) => {
+test("mutual exclusion across processes: no two are ever inside at once and no increment is lost, starting from a dead holder's lock", async (t) => {
   const tp = makeTempProject(t);
   const counter = join(tp.dir, 'counter');
   const trace = join(tp.dir, 'trace');
@@ -221,7 +278,9 @@ test('mutual exclusion across processes: no two are ever inside at once and no i
   writeFileSync(lockFile(tp, 'role-team'), `${await deadPid()} deadbeef ${new Date().toISOString()}`);
   const processes = 4;
   const rounds = 25;
-  const workers = Array.from({ length: processes }, () => startNode(`
+  const workers = Array.from({ length: processes }, () =>
+    startNode(
+      `
     const [, counter, trace, rounds] = args;
     for (let i = 0; i < Number(rounds); i++) {
       withLock(paths, 'role-team', () => {
@@ -232,8 +291,13 @@ test('mutual exclusion across processes: no two are ever inside at once and no i
         appendFileSync(trace, 'out ' + process.pid + '\\n');
       }, { waitMs: 120000 });
     }
-  `, [tp.dir, counter, trace, String(rounds)]));
-  t.after(() => workers.forEach((w) => w.kill('SIGKILL')));
+  `,
+      [tp.dir, counter, trace, String(rounds)],
+    ),
+  );
+  t.after(() => {
+    for (const w of workers) w.kill('SIGKILL');
+  });
   const results = await Promise.all(workers.map((w) => w.output));
   for (const r of results) assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(counter, 'utf8'), String(processes * rounds));
@@ -264,7 +328,13 @@ test('recovering a stale lock never removes a lock another process took meanwhil
   const newHolder = `${process.pid} b0b0b0 ${new Date().toISOString()}`;
   writeFileSync(f, stale);
 
-  const original = { readFileSync: fs.readFileSync, openSync: fs.openSync, unlinkSync: fs.unlinkSync, writeFileSync: fs.writeFileSync, closeSync: fs.closeSync };
+  const original = {
+    readFileSync: fs.readFileSync,
+    openSync: fs.openSync,
+    unlinkSync: fs.unlinkSync,
+    writeFileSync: fs.writeFileSync,
+    closeSync: fs.closeSync,
+  };
   let tookOver = false;
   const intruders: string[] = [];
   // The third process: after every file operation, it tries to create the lock file.
@@ -274,15 +344,19 @@ test('recovering a stale lock never removes a lock another process took meanwhil
       const fd = original.openSync(f, 'wx');
       original.closeSync(fd);
       intruders.push('created the lock while the new holder was inside');
-    } catch { /* the lock file is there: correctly kept out */ }
-  };
-  const wrap = <A extends unknown[], R>(fn: (...a: A) => R) => (...a: A): R => {
-    try {
-      return fn(...a);
-    } finally {
-      intrude();
+    } catch {
+      /* the lock file is there: correctly kept out */
     }
   };
+  const wrap =
+    <A extends unknown[], R>(fn: (...a: A) => R) =>
+    (...a: A): R => {
+      try {
+        return fn(...a);
+      } finally {
+        intrude();
+      }
+    };
   const patched = {
     readFileSync: wrap(((path: fs.PathOrFileDescriptor, opts?: unknown) => {
       const out = (original.readFileSync as (p: unknown, o?: unknown) => string | Buffer)(path, opts);

@@ -1,14 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import {
-  EVIDENCE_REMOVED,
-  filterFinding,
-  filterSecrets,
-  hasSecret,
-  removePrivate,
-} from '../../src/core/security/secret-filter.ts';
+import { EVIDENCE_REMOVED, filterFinding, filterSecrets, hasSecret, removePrivate } from '../../src/core/security/secret-filter.ts';
 
 const fixtures = new URL('../fixtures/secrets/', import.meta.url);
 const realdata = new URL('../../../shared/realdata/', import.meta.url);
@@ -22,18 +16,34 @@ interface SecretCase {
 // `{+}` splits every fake token in the fixture so that no committed line is a
 // whole provider token; joining happens only here, in memory.
 const join = (s: string) => s.replaceAll('{+}', '');
-const secretCases: SecretCase[] = JSON.parse(readFileSync(new URL('secrets.json', fixtures), 'utf8')).cases.map(
-  (c: SecretCase) => ({ ...c, text: join(c.text), secret: c.secret.map(join) }),
-);
+const secretCases: SecretCase[] = JSON.parse(readFileSync(new URL('secrets.json', fixtures), 'utf8')).cases.map((c: SecretCase) => ({
+  ...c,
+  text: join(c.text),
+  secret: c.secret.map(join),
+}));
 const cleanCases: string[] = JSON.parse(readFileSync(new URL('clean.json', fixtures), 'utf8')).cases;
 
 test('the secret corpus has at least 40 cases covering every provider the spec names', () => {
   assert.ok(secretCases.length >= 40, `only ${secretCases.length} cases`);
   const kinds = new Set(secretCases.map((c) => c.kind));
   for (const kind of [
-    'aws-access-key-id', 'aws-secret-key', 'github-token', 'slack-token', 'slack-webhook', 'openai-key',
-    'anthropic-key', 'google-api-key', 'stripe-key', 'jwt', 'private-key', 'npm-token', 'api-key',
-    'bearer-token', 'authorization', 'password', 'url-credentials',
+    'aws-access-key-id',
+    'aws-secret-key',
+    'github-token',
+    'slack-token',
+    'slack-webhook',
+    'openai-key',
+    'anthropic-key',
+    'google-api-key',
+    'stripe-key',
+    'jwt',
+    'private-key',
+    'npm-token',
+    'api-key',
+    'bearer-token',
+    'authorization',
+    'password',
+    'url-credentials',
   ]) {
     assert.ok(kinds.has(kind), `no case of ${kind}`);
   }
@@ -53,7 +63,10 @@ test('the clean corpus has at least 40 findings and each comes through byte for 
   assert.ok(cleanCases.length >= 40, `only ${cleanCases.length} cases`);
   const changed = cleanCases.filter((t) => filterSecrets(t).text !== t);
   assert.deepEqual(changed, []);
-  assert.equal(cleanCases.some((t) => hasSecret(t)), false);
+  assert.equal(
+    cleanCases.some((t) => hasSecret(t)),
+    false,
+  );
 });
 
 test('the clean corpus joined into one document comes through byte for byte', () => {
@@ -114,7 +127,10 @@ test('redactions count every kind found', () => {
   const out = filterSecrets('password=a1 secret=0123456789abcdef0123456789 password=b2');
   assert.deepEqual(
     [...out.redactions].sort((a, b) => a.kind.localeCompare(b.kind)),
-    [{ kind: 'api-key', count: 1 }, { kind: 'password', count: 2 }],
+    [
+      { kind: 'api-key', count: 1 },
+      { kind: 'password', count: 2 },
+    ],
   );
 });
 
@@ -125,9 +141,17 @@ test('an AWS key id inside a longer id is not a key', () => {
 
 test('values that stand for a secret are not redacted', () => {
   for (const t of [
-    'password=${DB_PASSWORD}', 'password: "<your password>"', 'password = ****', 'password=None',
-    'password: str', 'api_key = os.environ["API_KEY"]', 'token: {{ .Values.token }}', 'self.password = password',
-    'password = request.form["password"]', 'password=[REDACTED:password]', 'postgres://${USER}:${PASS}@db/app',
+    'password=${DB_PASSWORD}',
+    'password: "<your password>"',
+    'password = ****',
+    'password=None',
+    'password: str',
+    'api_key = os.environ["API_KEY"]',
+    'token: {{ .Values.token }}',
+    'self.password = password',
+    'password = request.form["password"]',
+    'password=[REDACTED:password]',
+    'postgres://${USER}:${PASS}@db/app',
   ]) {
     assert.equal(filterSecrets(t).text, t, t);
   }
@@ -158,10 +182,7 @@ test('secrets next to a <private> span are still redacted', () => {
 test('e-mail addresses are redacted only when asked', () => {
   const text = 'contact jane.doe@corp-mail.io or noreply@anthropic.com or user@example.com';
   assert.equal(filterSecrets(text).text, text);
-  assert.equal(
-    filterSecrets(text, { emails: true }).text,
-    'contact [REDACTED:email] or noreply@anthropic.com or user@example.com',
-  );
+  assert.equal(filterSecrets(text, { emails: true }).text, 'contact [REDACTED:email] or noreply@anthropic.com or user@example.com');
   assert.equal(filterSecrets('icon@2x.png and lodash@4.17.21 and git@github.com', { emails: true }).redactions.length, 0);
 });
 
@@ -205,10 +226,7 @@ test('an e-mail address in the learning is redacted unless the learning is about
 test('evidence citing an ignored path is stripped', () => {
   const out = filterFinding({ learning: 'Secrets load from dotenv.', evidence: '`config/.env.production:4` sets the DSN' });
   assert.equal(out.evidenceStripped, true);
-  const custom = filterFinding(
-    { learning: 'Vault paths are hard-coded.', evidence: 'deploy/vault.hcl:1-9' },
-    { ignore: ['**/*.hcl'] },
-  );
+  const custom = filterFinding({ learning: 'Vault paths are hard-coded.', evidence: 'deploy/vault.hcl:1-9' }, { ignore: ['**/*.hcl'] });
   assert.equal(custom.evidenceStripped, true);
 });
 
@@ -229,7 +247,7 @@ test('1 MB pathological inputs are filtered, with the expected output', { timeou
   const MB = 1024 * 1024;
   const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
 
-  const runs = fill('aZ0_-'.repeat(400) + '==@@=@');
+  const runs = fill(`${'aZ0_-'.repeat(400)}==@@=@`);
   assert.equal(filterSecrets(runs, { emails: true }).text, runs);
 
   const value = fill('x1');

@@ -1,14 +1,15 @@
 // Golden summaries of real transcripts. The transcripts are read from
 // ../shared/realdata (never copied here); the *.expected.md files hold only
 // our own rendered output. Regenerate with UPDATE=1 and review the diff.
-import { test } from 'node:test';
+
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
 import type { SessionSummary } from '../../src/core/session/summary-model.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const realdata = join(repoRoot, '../shared/realdata/transcripts');
@@ -17,7 +18,10 @@ const goldenDir = join(repoRoot, 'test/fixtures/transcripts/golden');
 const GOLDEN: Array<[name: string, file: string]> = [
   ['coverage-test-fix', 'DRMacIver__claude-reliability__snapshot-tests__tests__coverage-test-fix__transcript.jsonl'],
   ['python-to-rust-port', 'DRMacIver__claude-reliability__snapshot-tests__tests__python-to-rust-port__transcript.jsonl'],
-  ['orchestrator-inline-subagents', 'd-kimuson__claude-code-viewer__mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'],
+  [
+    'orchestrator-inline-subagents',
+    'd-kimuson__claude-code-viewer__mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+  ],
   ['plan-mode-compacted', 'marot__spotter__test__fixtures__transcripts__8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl'],
   ['otel-epic-compacted', 'marot__spotter__test__fixtures__transcripts__ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'],
   ['ask-user-plan', 'marot__spotter__test__fixtures__transcripts__subagent.jsonl'],

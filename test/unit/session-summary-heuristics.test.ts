@@ -1,8 +1,8 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { splitSentences } from '../../src/core/session/summary-text.ts';
-import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '../../src/core/session/summary-decisions.ts';
+import { test } from 'node:test';
 import { commandFamily, normalizeCommand } from '../../src/core/session/summary-commands.ts';
+import { commitSubject, condenseConclusion, cueSentences, planHeadline } from '../../src/core/session/summary-decisions.ts';
+import { splitSentences } from '../../src/core/session/summary-text.ts';
 
 test('sentences split at sentence ends and lines, list markers dropped', () => {
   assert.deepEqual(splitSentences('First one. Second `x` one.\n- item\n1. step'), ['First one.', 'Second `x` one.', 'item', 'step']);
@@ -14,13 +14,19 @@ test('cue sentences: causes and decisions in, narration and questions out', () =
     'Should I also clear the cache? We decided to keep the old API instead of breaking callers.';
   assert.deepEqual(
     cueSentences(text).map((c) => c.text),
-    ['The root cause was a stale lock file.', 'The retry loop never reset its counter.', 'We decided to keep the old API instead of breaking callers.'],
+    [
+      'The root cause was a stale lock file.',
+      'The retry loop never reset its counter.',
+      'We decided to keep the old API instead of breaking callers.',
+    ],
   );
 });
 
 test('a wrap-up becomes one line: headline plus the first list items or table rows', () => {
   assert.equal(
-    condenseConclusion('Perfect! All done.\n\n## Summary\n\nHere is what changed:\n\n- Added retries\n  - nested detail\n- Capped backoff\n- Fixed tests\n- Extra'),
+    condenseConclusion(
+      'Perfect! All done.\n\n## Summary\n\nHere is what changed:\n\n- Added retries\n  - nested detail\n- Capped backoff\n- Fixed tests\n- Extra',
+    ),
     'Added retries; Capped backoff; Fixed tests',
   );
   assert.equal(

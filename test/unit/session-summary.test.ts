@@ -1,13 +1,12 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
-import { SUMMARY_LIMITS, type SessionSummary } from '../../src/core/session/summary-model.ts';
+import { type SessionSummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
 
-const fixture = (name: string): string =>
-  readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string): string => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');
 
 function summarize(text: string, watchTerms?: string[]): SessionSummary {
   const b = createSummaryBuilder({ watchTerms });
@@ -25,7 +24,8 @@ const user = (content: unknown, extra: object = {}) => entry({ type: 'user', mes
 const assistant = (id: string, content: unknown[], extra: object = {}) =>
   entry({ type: 'assistant', message: { id, role: 'assistant', content }, ...extra });
 const bash = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
-const result = (id: string, content: string, isError = false) => user([{ type: 'tool_result', tool_use_id: id, content, is_error: isError }]);
+const result = (id: string, content: string, isError = false) =>
+  user([{ type: 'tool_result', tool_use_id: id, content, is_error: isError }]);
 
 const everyKind = summarize(fixture('every-kind.jsonl'), ['RetryPolicy', 'hunter2', 'absent-term']);
 
@@ -54,8 +54,14 @@ test('private text is never captured, in any field or rendering', () => {
 
 test('decisions: root cause, wrap-up, commit, user answer and plan; no question, no narration', () => {
   const d = everyKind.decisions;
-  assert.ok(d.some((x) => x.startsWith('The root cause was that retries were never capped')), d.join('\n'));
-  assert.ok(d.some((x) => x.startsWith('Retries are now capped at 3')), 'the turn wrap-up, without the "Done." filler');
+  assert.ok(
+    d.some((x) => x.startsWith('The root cause was that retries were never capped')),
+    d.join('\n'),
+  );
+  assert.ok(
+    d.some((x) => x.startsWith('Retries are now capped at 3')),
+    'the turn wrap-up, without the "Done." filler',
+  );
   assert.ok(d.includes('Committed: fix: cap payment retries at 3'));
   assert.ok(d.includes('Which metrics backend? → Prometheus'));
   assert.ok(d.some((x) => x.startsWith('Plan: Retry exhaustion metric — Count exhaustion')));
@@ -95,11 +101,10 @@ test('lines and unreadable lines are counted', () => {
 
 test('watch terms named in user or assistant text are reported, case-insensitively, in the given order', () => {
   assert.deepEqual(everyKind.namedTerms, ['RetryPolicy']);
-  const s = summarize([user('look at the REVIEWER/unused-imports entry'), assistant('m', [{ type: 'text', text: 'and db-pool' }])].join('\n'), [
-    'db-pool',
-    'reviewer/unused-imports',
-    'nope',
-  ]);
+  const s = summarize(
+    [user('look at the REVIEWER/unused-imports entry'), assistant('m', [{ type: 'text', text: 'and db-pool' }])].join('\n'),
+    ['db-pool', 'reviewer/unused-imports', 'nope'],
+  );
   assert.deepEqual(s.namedTerms, ['db-pool', 'reviewer/unused-imports']);
 });
 
@@ -134,15 +139,19 @@ test('every list is capped and long strings end with …', () => {
   const lines: string[] = [];
   for (let i = 0; i < 40; i++) {
     lines.push(user(`Request number ${i} ${'word '.repeat(80)}`));
-    lines.push(assistant(`m${i}`, [
-      { type: 'tool_use', id: `e${i}`, name: 'Edit', input: { file_path: `/repo/src/f${i}.ts` } },
-      { type: 'tool_use', id: `r${i}`, name: 'Read', input: { file_path: `/repo/lib/g${i}.ts` } },
-      bash(`b${i}`, `npm run task${i}`),
-    ]));
-    lines.push(user([
-      { type: 'tool_result', tool_use_id: `e${i}`, content: 'ok' },
-      { type: 'tool_result', tool_use_id: `b${i}`, content: 'ok' },
-    ]));
+    lines.push(
+      assistant(`m${i}`, [
+        { type: 'tool_use', id: `e${i}`, name: 'Edit', input: { file_path: `/repo/src/f${i}.ts` } },
+        { type: 'tool_use', id: `r${i}`, name: 'Read', input: { file_path: `/repo/lib/g${i}.ts` } },
+        bash(`b${i}`, `npm run task${i}`),
+      ]),
+    );
+    lines.push(
+      user([
+        { type: 'tool_result', tool_use_id: `e${i}`, content: 'ok' },
+        { type: 'tool_result', tool_use_id: `b${i}`, content: 'ok' },
+      ]),
+    );
     lines.push(assistant(`m${i}`, [{ type: 'text', text: `The root cause ${i} was a missing guard in module ${i}.` }]));
   }
   const s = summarize(lines.join('\n'));
@@ -186,7 +195,9 @@ test('random private text in prompts, answers and commands never appears in the 
           user(`${noise} ask ${tag} more`),
           assistant('m', [{ type: 'text', text: `The root cause ${tag} was found.` }, bash('t', `echo ${tag}`)]),
           result('t', `out ${tag}`),
-          assistant('m2', [{ type: 'tool_use', id: 'td', name: 'TodoWrite', input: { todos: [{ content: `todo ${tag}`, status: 'pending' }] } }]),
+          assistant('m2', [
+            { type: 'tool_use', id: 'td', name: 'TodoWrite', input: { todos: [{ content: `todo ${tag}`, status: 'pending' }] } },
+          ]),
         ].join('\n'),
         [`ZQ${secret}`],
       );
@@ -226,11 +237,15 @@ test('topics are a few deterministic keywords', () => {
 test('the 2.1.x task list (TaskCreate/TaskUpdate/TaskList) gives the open todos', () => {
   const create = (id: string, subject: string, taskId: string) => [
     assistant(`m${id}`, [{ type: 'tool_use', id, name: 'TaskCreate', input: { subject, description: 'd' } }]),
-    user([{ type: 'tool_result', tool_use_id: id, content: `Task #${taskId} created` }], { toolUseResult: { task: { id: taskId, subject } } }),
+    user([{ type: 'tool_result', tool_use_id: id, content: `Task #${taskId} created` }], {
+      toolUseResult: { task: { id: taskId, subject } },
+    }),
   ];
   const update = (id: string, taskId: string, status: string) => [
     assistant(`m${id}`, [{ type: 'tool_use', id, name: 'TaskUpdate', input: { taskId, status } }]),
-    user([{ type: 'tool_result', tool_use_id: id, content: 'Updated' }], { toolUseResult: { success: true, taskId, updatedFields: ['status'] } }),
+    user([{ type: 'tool_result', tool_use_id: id, content: 'Updated' }], {
+      toolUseResult: { success: true, taskId, updatedFields: ['status'] },
+    }),
   ];
   const lines = [
     ...create('c1', 'Write the parser', '1'),
@@ -267,12 +282,21 @@ test('plan mode: the approved plan is a decision, a rejected one is not, an unan
   );
   assert.deepEqual(approved.decisions, ['Plan: Cache the token — Keep it in memory for 5 minutes.']);
   const rejected = summarize(
-    [exit('p2'), user([{ type: 'tool_result', tool_use_id: 'p2', content: "The user doesn't want to proceed", is_error: true }])].join('\n'),
+    [exit('p2'), user([{ type: 'tool_result', tool_use_id: 'p2', content: "The user doesn't want to proceed", is_error: true }])].join(
+      '\n',
+    ),
   );
   assert.deepEqual(rejected.decisions, []);
   const waiting = summarize(
     [
-      assistant('w', [{ type: 'tool_use', id: 'f1', name: 'Write', input: { file_path: '/home/u/.claude/plans/x.md', content: '# Plan: Split the module\n\nBecause it is big.' } }]),
+      assistant('w', [
+        {
+          type: 'tool_use',
+          id: 'f1',
+          name: 'Write',
+          input: { file_path: '/home/u/.claude/plans/x.md', content: '# Plan: Split the module\n\nBecause it is big.' },
+        },
+      ]),
       user([{ type: 'tool_result', tool_use_id: 'f1', content: 'ok' }]),
       exit('p3'),
     ].join('\n'),

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import { splitArgs } from '../../src/cli/split-args.ts';
 
 const cases: Array<[string, string[]]> = [

@@ -1,16 +1,20 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { mergeSummaries } from '../../src/core/session/summary-merge.ts';
-import { emptySummary, isEmptySummary } from '../../src/core/session/summary-model.ts';
 import type { SessionSummary, SummaryCommand } from '../../src/core/session/summary-model.ts';
+import { emptySummary, isEmptySummary } from '../../src/core/session/summary-model.ts';
 
 function part(over: Partial<SessionSummary> = {}): SessionSummary {
   return { ...emptySummary(), ...over };
 }
 
-const cmd = (command: string, count = 1, failed = false, failures?: number): SummaryCommand =>
-  ({ command, count, failed, ...(failures === undefined ? {} : { failures }) });
+const cmd = (command: string, count = 1, failed = false, failures?: number): SummaryCommand => ({
+  command,
+  count,
+  failed,
+  ...(failures === undefined ? {} : { failures }),
+});
 
 test('an empty summary is empty, and one with any request, file, command or todo is not', () => {
   assert.equal(isEmptySummary(emptySummary()), true);
@@ -28,10 +32,23 @@ test('emptySummary gives fresh lists each time', () => {
 
 test('merging with an empty part on either side keeps what the other part says', () => {
   const s = part({
-    sessionId: 's1', cwd: '/p', branch: 'main', firstTs: '2026-05-01T10:00:00Z', lastTs: '2026-05-01T11:00:00Z',
-    requests: ['fix the retry'], decisions: ['cap retries at 3'], filesEdited: ['src/a.ts'], filesRead: ['src/b.ts'],
-    commands: [cmd('npm test', 2, false, 1)], openTodos: ['add a metric'], todosSeen: true, unresolved: ['flaky test'],
-    lines: 40, skippedLines: 1, namedTerms: ['retry'], searches: ['backoff'],
+    sessionId: 's1',
+    cwd: '/p',
+    branch: 'main',
+    firstTs: '2026-05-01T10:00:00Z',
+    lastTs: '2026-05-01T11:00:00Z',
+    requests: ['fix the retry'],
+    decisions: ['cap retries at 3'],
+    filesEdited: ['src/a.ts'],
+    filesRead: ['src/b.ts'],
+    commands: [cmd('npm test', 2, false, 1)],
+    openTodos: ['add a metric'],
+    todosSeen: true,
+    unresolved: ['flaky test'],
+    lines: 40,
+    skippedLines: 1,
+    namedTerms: ['retry'],
+    searches: ['backoff'],
   });
   for (const merged of [mergeSummaries(emptySummary(), s), mergeSummaries(s, emptySummary())]) {
     assert.deepEqual(merged, s);
@@ -80,12 +97,34 @@ test('an early item said again in the latest part is kept when the middle is cut
 });
 
 test('property: every merged list is capped, duplicate-free and made only of input items, with the first ask and the latest item kept', () => {
-  const item: fc.Arbitrary<string> = fc.constantFrom('a', 'A', ' a ', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p');
+  const item: fc.Arbitrary<string> = fc.constantFrom(
+    'a',
+    'A',
+    ' a ',
+    'b',
+    'c',
+    'd',
+    'e',
+    'f',
+    'g',
+    'h',
+    'i',
+    'j',
+    'k',
+    'l',
+    'm',
+    'n',
+    'o',
+    'p',
+  );
   const list = fc.array(item, { maxLength: 15 });
   const caps = { requests: 8, decisions: 10, unresolved: 8, namedTerms: 200 } as const;
   fc.assert(
     fc.property(list, list, (x, y) => {
-      const m = mergeSummaries(part({ requests: x, decisions: x, unresolved: x, namedTerms: x }), part({ requests: y, decisions: y, unresolved: y, namedTerms: y }));
+      const m = mergeSummaries(
+        part({ requests: x, decisions: x, unresolved: x, namedTerms: x }),
+        part({ requests: y, decisions: y, unresolved: y, namedTerms: y }),
+      );
       for (const key of Object.keys(caps) as Array<keyof typeof caps>) {
         const out = m[key];
         assert.ok(out.length <= caps[key], key);
@@ -103,7 +142,7 @@ test('property: every merged list is capped, duplicate-free and made only of inp
   );
 });
 
-test('files: the later part\'s come first, without repeats, capped at 30; a file edited is not also listed as read', () => {
+test("files: the later part's come first, without repeats, capped at 30; a file edited is not also listed as read", () => {
   const m = mergeSummaries(
     part({ filesEdited: ['a.ts', 'b.ts'], filesRead: ['c.ts', 'd.ts'] }),
     part({ filesEdited: ['d.ts', 'a.ts'], filesRead: ['e.ts', 'b.ts'] }),
@@ -126,7 +165,10 @@ test('commands: runs are counted across parts, failures added, and the latest ru
   assert.deepEqual(byName.get('git status'), { command: 'git status', failed: false, count: 1 });
   assert.deepEqual(byName.get('npm run build'), { command: 'npm run build', failed: true, count: 1, failures: 1 });
   // The command run again moves to the end: the list reads in order of last use.
-  assert.deepEqual(m.commands.map((c) => c.command), ['git status', 'npm test', 'npm run build']);
+  assert.deepEqual(
+    m.commands.map((c) => c.command),
+    ['git status', 'npm test', 'npm run build'],
+  );
 });
 
 test('commands without a failures count (older drafts) count a failed run as one failure', () => {
@@ -141,7 +183,10 @@ test('commands: only the 12 most recently used are kept', () => {
   const b = part({ commands: Array.from({ length: 10 }, (_, i) => cmd(`new-${i}`)) });
   const m = mergeSummaries(a, b);
   assert.equal(m.commands.length, 12);
-  assert.deepEqual(m.commands.map((c) => c.command), ['old-8', 'old-9', ...Array.from({ length: 10 }, (_, i) => `new-${i}`)]);
+  assert.deepEqual(
+    m.commands.map((c) => c.command),
+    ['old-8', 'old-9', ...Array.from({ length: 10 }, (_, i) => `new-${i}`)],
+  );
 });
 
 test('merging does not change either input', () => {
@@ -177,7 +222,14 @@ test('line counts add up', () => {
 });
 
 test('incremental merging of many small parts matches one merge of the whole when no cap is hit', () => {
-  const parts = Array.from({ length: 5 }, (_, i) => part({ requests: [`ask ${i}`], decisions: [`decide ${i}`], commands: [cmd('npm test', 1, i % 2 === 0, i % 2 === 0 ? 1 : 0)], lines: 1 }));
+  const parts = Array.from({ length: 5 }, (_, i) =>
+    part({
+      requests: [`ask ${i}`],
+      decisions: [`decide ${i}`],
+      commands: [cmd('npm test', 1, i % 2 === 0, i % 2 === 0 ? 1 : 0)],
+      lines: 1,
+    }),
+  );
   const running = parts.reduce((acc, p) => mergeSummaries(acc, p), emptySummary());
   assert.deepEqual(running.requests, ['ask 0', 'ask 1', 'ask 2', 'ask 3', 'ask 4']);
   assert.deepEqual(running.decisions, ['decide 0', 'decide 1', 'decide 2', 'decide 3', 'decide 4']);

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { clip, estimateTokens, isSafeName, oneLine, plural, withoutLineBreaks } from '../../src/core/text.ts';
 

@@ -1,5 +1,5 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { test } from 'node:test';
 import fc from 'fast-check';
 import { classifyUserText, parseTranscriptLine, type TranscriptEvent } from '../../src/core/transcript/transcript-events.ts';
 
@@ -22,7 +22,11 @@ test('a typed user prompt becomes a prompt event with context', () => {
 test('text inside <private> never reaches an event, even when unclosed', () => {
   const closed = parseTranscriptLine(line({ ...base, type: 'user', message: { role: 'user', content: 'a <private>SECRET1</private> b' } }));
   const open = parseTranscriptLine(
-    line({ ...base, type: 'assistant', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'x <PRIVATE>SECRET2 and more' }] } }),
+    line({
+      ...base,
+      type: 'assistant',
+      message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'x <PRIVATE>SECRET2 and more' }] },
+    }),
   );
   assert.ok(!JSON.stringify(closed).includes('SECRET1'));
   assert.ok(!JSON.stringify(open).includes('SECRET2'));
@@ -50,7 +54,11 @@ test('isMeta user text is an aside whatever it says', () => {
 });
 
 test('a slash command becomes "/name args", with or without the leading slash in the tag', () => {
-  const a = classifyUserText('<command-message>x</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>', false, false);
+  const a = classifyUserText(
+    '<command-message>x</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app</command-args>',
+    false,
+    false,
+  );
   const b = classifyUserText('<command-name>test-command</command-name><command-args>--verbose</command-args>', false, false);
   const c = classifyUserText('<command-name>/compact</command-name><command-args>and continue</command-args>', false, false);
   assert.deepEqual(a, { kind: 'prompt', text: '/orchestrator create TODO app', slash: true, sidechain: false });
@@ -68,7 +76,9 @@ test('an interrupt marker is an interrupt event', () => {
 });
 
 test('a compact summary user message is an aside, never a prompt', () => {
-  const events = parseTranscriptLine(line({ ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'Please do X' } }));
+  const events = parseTranscriptLine(
+    line({ ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'Please do X' } }),
+  );
   assert.deepEqual(kinds(events), ['aside']);
 });
 
@@ -132,7 +142,9 @@ test('system lines: compact boundary, turn ends, local commands, others ignored'
   assert.deepEqual(kinds(sys({ subtype: 'compact_boundary', compactMetadata: { trigger: 'auto' } })), ['compact']);
   assert.deepEqual(kinds(sys({ subtype: 'stop_hook_summary' })), ['turn-end']);
   assert.deepEqual(kinds(sys({ subtype: 'turn_duration' })), ['turn-end']);
-  assert.deepEqual(kinds(sys({ subtype: 'local_command', content: '<command-name>/mcp</command-name><command-args></command-args>' })), ['aside']);
+  assert.deepEqual(kinds(sys({ subtype: 'local_command', content: '<command-name>/mcp</command-name><command-args></command-args>' })), [
+    'aside',
+  ]);
   assert.deepEqual(kinds(sys({ subtype: 'api_error' })), ['ignored']);
 });
 
@@ -165,14 +177,23 @@ test('unreadable lines become garbage events with a reason', () => {
 });
 
 test('API error and synthetic assistant turns are ignored', () => {
-  const err = { ...base, type: 'assistant', isApiErrorMessage: true, message: { id: 'e', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500' }] } };
-  const synthetic = { ...base, type: 'assistant', message: { id: 's', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] } };
+  const err = {
+    ...base,
+    type: 'assistant',
+    isApiErrorMessage: true,
+    message: { id: 'e', role: 'assistant', content: [{ type: 'text', text: 'API Error: 500' }] },
+  };
+  const synthetic = {
+    ...base,
+    type: 'assistant',
+    message: { id: 's', model: '<synthetic>', role: 'assistant', content: [{ type: 'text', text: 'No response requested.' }] },
+  };
   assert.deepEqual(kinds(parseTranscriptLine(line(err))), ['ignored']);
   assert.deepEqual(kinds(parseTranscriptLine(line(synthetic))), ['ignored']);
 });
 
 test('a byte-order mark before the first line does not make it unreadable', () => {
-  const events = parseTranscriptLine('\uFEFF' + line({ ...base, type: 'user', message: { role: 'user', content: 'hi' } }));
+  const events = parseTranscriptLine(`\uFEFF${line({ ...base, type: 'user', message: { role: 'user', content: 'hi' } })}`);
   assert.deepEqual(kinds(events), ['prompt']);
 });
 
@@ -183,10 +204,17 @@ test('sidechain lines are marked as such', () => {
 
 test('parsing never throws, whatever the line', () => {
   fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify({ type: 'user', message: v }))), (text) => {
-      parseTranscriptLine(text);
-      parseTranscriptLine(JSON.stringify({ type: 'assistant', message: { content: [JSON.parse(JSON.stringify(text))] } }));
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.json(),
+        fc.jsonValue().map((v) => JSON.stringify({ type: 'user', message: v })),
+      ),
+      (text) => {
+        parseTranscriptLine(text);
+        parseTranscriptLine(JSON.stringify({ type: 'assistant', message: { content: [JSON.parse(JSON.stringify(text))] } }));
+      },
+    ),
     { numRuns: 300 },
   );
 });

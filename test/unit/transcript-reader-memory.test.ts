@@ -1,12 +1,12 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 
 // A 50 MB transcript of many turns, each with long text, a command, an edit and a long result.
 function writeBigTranscript(path: string, targetBytes: number): number {
@@ -19,7 +19,14 @@ function writeBigTranscript(path: string, targetBytes: number): number {
       const batch: string[] = [];
       for (let k = 0; k < 200; k++, i++) {
         const ctx = { sessionId: 'big', cwd: '/repo', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i % 60)).toISOString() };
-        batch.push(JSON.stringify({ ...ctx, type: 'user', uuid: `u${i}`, message: { role: 'user', content: `Request ${i} about module ${i % 97}` } }));
+        batch.push(
+          JSON.stringify({
+            ...ctx,
+            type: 'user',
+            uuid: `u${i}`,
+            message: { role: 'user', content: `Request ${i} about module ${i % 97}` },
+          }),
+        );
         batch.push(
           JSON.stringify({
             ...ctx,
@@ -51,7 +58,7 @@ function writeBigTranscript(path: string, targetBytes: number): number {
           }),
         );
       }
-      const text = batch.join('\n') + '\n';
+      const text = `${batch.join('\n')}\n`;
       writeSync(fd, text);
       size += Buffer.byteLength(text);
     }
@@ -81,7 +88,7 @@ test('a 50 MB transcript is streamed with bounded memory', async (t) => {
     samples++;
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   }, 5);
-  let result;
+  let result: Awaited<ReturnType<typeof readTranscript>>;
   try {
     result = await readTranscript(path);
   } finally {

@@ -1,11 +1,11 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { EchoesError } from '../../src/core/errors.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const realdata = join(repoRoot, '../shared/realdata/transcripts');
@@ -59,17 +59,17 @@ test('a limit that falls inside a line leaves that line for the next read', asyn
 test('a partial last line is not consumed until its newline arrives', async (t) => {
   const dir = tempDir(t);
   const path = join(dir, 's.jsonl');
-  const done = JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: 'first ask' } }) + '\n';
+  const done = `${JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: 'first ask' } })}\n`;
   const partial = JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'second ask' } });
   writeFileSync(path, done + partial.slice(0, 30));
   const one = await readTranscript(path);
   assert.equal(one.endOffset, Buffer.byteLength(done));
   assert.deepEqual(one.summary.requests, ['first ask']);
   assert.equal(one.summary.skippedLines, 0);
-  appendFileSync(path, partial.slice(30) + '\n');
+  appendFileSync(path, `${partial.slice(30)}\n`);
   const two = await readTranscript(path, { fromOffset: one.endOffset });
   assert.deepEqual(two.summary.requests, ['second ask']);
-  assert.equal(two.endOffset, Buffer.byteLength(done + partial + '\n'));
+  assert.equal(two.endOffset, Buffer.byteLength(`${done + partial}\n`));
 });
 
 test('a whole JSON line that only lacks the final newline is consumed', async (t) => {
@@ -83,8 +83,8 @@ test('a whole JSON line that only lacks the final newline is consumed', async (t
 
 test('offsets are bytes, not characters, across multi-byte text and CRLF endings', async (t) => {
   const path = join(tempDir(t), 's.jsonl');
-  const a = JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: '中文 ünïcödé 🎉 first' } }) + '\r\n';
-  const b = JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'second' } }) + '\r\n';
+  const a = `${JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: '中文 ünïcödé 🎉 first' } })}\r\n`;
+  const b = `${JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'second' } })}\r\n`;
   writeFileSync(path, a + b);
   const one = await readTranscript(path, { maxBytes: Buffer.byteLength(a) });
   assert.equal(one.endOffset, Buffer.byteLength(a));
@@ -95,7 +95,7 @@ test('offsets are bytes, not characters, across multi-byte text and CRLF endings
 
 test('an offset past the end of a replaced, shorter file reads it from the start', async (t) => {
   const path = join(tempDir(t), 's.jsonl');
-  writeFileSync(path, JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: 'new file' } }) + '\n');
+  writeFileSync(path, `${JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: 'new file' } })}\n`);
   const r = await readTranscript(path, { fromOffset: 1_000_000 });
   assert.deepEqual(r.summary.requests, ['new file']);
 });
@@ -113,7 +113,17 @@ test('a missing transcript is a not-found error', async () => {
 });
 
 // Which real transcripts edit files (the others only read, plan or chat).
-const EDITS = ['coverage-test-fix', 'python-to-rust-port', '5c0375b4', 'fe5e1c67', 'edge_cases', '4d5611e5-241a-462a-8d15-5122611a9569.jsonl', '8463c716', 'ae4a77f8', '__subagent.jsonl'];
+const EDITS = [
+  'coverage-test-fix',
+  'python-to-rust-port',
+  '5c0375b4',
+  'fe5e1c67',
+  'edge_cases',
+  '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+  '8463c716',
+  'ae4a77f8',
+  '__subagent.jsonl',
+];
 
 test('every real transcript is read without error', async (t) => {
   if (!existsSync(realdata)) {
@@ -144,22 +154,37 @@ test('real transcripts: compaction summaries, meta and sidechain prompts are not
     t.skip('realdata not present');
     return;
   }
-  const main = await readTranscript(join(realdata, 'marot__spotter__test__fixtures__transcripts__4d5611e5-241a-462a-8d15-5122611a9569.jsonl'));
+  const main = await readTranscript(
+    join(realdata, 'marot__spotter__test__fixtures__transcripts__4d5611e5-241a-462a-8d15-5122611a9569.jsonl'),
+  );
   assert.deepEqual(main.summary.requests, [
     'Work on bead spotter-dov. Run bd show spotter-dov to see the issue details and bd ready to find available subtasks. Start with the first ready task.',
   ]);
-  const inline = await readTranscript(join(realdata, 'd-kimuson__claude-code-viewer__mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl'));
-  assert.deepEqual(inline.summary.requests, ['/orchestrator create TODO app by Next.js', 'Thanks! Please update CLAUDE.md for current changes']);
-  assert.ok(inline.summary.filesEdited.some((f) => f.startsWith('todo-app/src/')), 'subagent edits count as the session’s edits');
-  const todos = await readTranscript(join(realdata, 'DRMacIver__claude-reliability__snapshot-tests__tests__python-to-rust-port__transcript.jsonl'));
+  const inline = await readTranscript(
+    join(
+      realdata,
+      'd-kimuson__claude-code-viewer__mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl',
+    ),
+  );
+  assert.deepEqual(inline.summary.requests, [
+    '/orchestrator create TODO app by Next.js',
+    'Thanks! Please update CLAUDE.md for current changes',
+  ]);
+  assert.ok(
+    inline.summary.filesEdited.some((f) => f.startsWith('todo-app/src/')),
+    'subagent edits count as the session’s edits',
+  );
+  const todos = await readTranscript(
+    join(realdata, 'DRMacIver__claude-reliability__snapshot-tests__tests__python-to-rust-port__transcript.jsonl'),
+  );
   assert.deepEqual(todos.summary.openTodos, [], 'the last TodoWrite had everything completed');
   assert.equal(todos.summary.todosSeen, true);
 });
 
 test('a first line longer than the byte budget is still consumed, so reads always make progress', async (t) => {
   const path = join(tempDir(t), 's.jsonl');
-  const long = JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: `long ${'x'.repeat(5000)}` } }) + '\n';
-  const short = JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'short' } }) + '\n';
+  const long = `${JSON.stringify({ type: 'user', uuid: 'a', message: { role: 'user', content: `long ${'x'.repeat(5000)}` } })}\n`;
+  const short = `${JSON.stringify({ type: 'user', uuid: 'b', message: { role: 'user', content: 'short' } })}\n`;
   writeFileSync(path, long + short);
   const one = await readTranscript(path, { maxBytes: 100 });
   assert.equal(one.endOffset, Buffer.byteLength(long));

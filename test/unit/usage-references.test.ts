@@ -1,7 +1,7 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { referencedIds } from '../../src/store/usage/usage-references.ts';
+import { test } from 'node:test';
 import { emptySummary } from '../../src/core/session/summary-model.ts';
+import { referencedIds } from '../../src/store/usage/usage-references.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const entries = [

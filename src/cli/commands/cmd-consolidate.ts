@@ -1,7 +1,7 @@
 // rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
 import { consolidateRole } from '../../store/memory/echo-store.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
-import { printJson, stringOpt, targetRoles, type Command } from '../cli-context.ts';
+import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
 
 export const consolidateCommand: Command = {
   name: 'consolidate',
@@ -15,10 +15,22 @@ export const consolidateCommand: Command = {
     const events = prune ? readUsage(ctx.paths) : [];
     const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));
     if (ctx.json) {
-      printJson(ctx, { roles: reports.map((r) => ({ role: r.role, findingsFiles: r.findingsFiles, appended: r.appended, updated: r.updated, linesAfter: r.linesAfter, pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [], keptUnparsed: r.keptUnparsed ?? [] })) });
+      printJson(ctx, {
+        roles: reports.map((r) => ({
+          role: r.role,
+          findingsFiles: r.findingsFiles,
+          appended: r.appended,
+          updated: r.updated,
+          linesAfter: r.linesAfter,
+          pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [],
+          keptUnparsed: r.keptUnparsed ?? [],
+        })),
+      });
     } else {
       for (const r of reports) {
-        ctx.io.stdout(`${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`);
+        ctx.io.stdout(
+          `${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`,
+        );
         for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
       }
       if (reports.length === 0) ctx.io.stdout('No roles yet.\n');

@@ -1,8 +1,8 @@
 // rune-echoes forget: move an entry to archive/forgotten.md with a tombstone.
 import { EchoesError } from '../../core/errors.ts';
-import { forgetEntry, readAllEntries } from '../../store/memory/echo-store.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { printJson, stringOpt, type Command } from '../cli-context.ts';
+import { forgetEntry, readAllEntries } from '../../store/memory/echo-store.ts';
+import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const forgetCommand: Command = {
   name: 'forget',
@@ -14,10 +14,11 @@ export const forgetCommand: Command = {
     if (!id || positionals.length > 1) throw new EchoesError('bad-argument', 'forget takes exactly one entry id (see rune-echoes show)');
     const roleOpt = stringOpt(values, 'role');
     if (roleOpt) assertSafeName(roleOpt, 'role');
-    const holders = readAllEntries(ctx.paths).roles
-      .filter((r) => (roleOpt === undefined || r.role === roleOpt) && r.entries.some((e) => e.id === id))
+    const holders = readAllEntries(ctx.paths)
+      .roles.filter((r) => (roleOpt === undefined || r.role === roleOpt) && r.entries.some((e) => e.id === id))
       .map((r) => r.role);
-    if (holders.length === 0) throw new EchoesError('not-found', `no entry "${id}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);
+    if (holders.length === 0)
+      throw new EchoesError('not-found', `no entry "${id}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);
     if (holders.length > 1) throw new EchoesError('bad-argument', `"${id}" exists in ${holders.join(' and ')}; add --role to choose`);
     const role = holders[0]!;
     const entry = forgetEntry(ctx.paths, role, id, ctx.io.now);

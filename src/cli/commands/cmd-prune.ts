@@ -1,7 +1,7 @@
 // rune-echoes prune: run the lifecycle rules now (SPEC §5).
 import { pruneRole } from '../../store/memory/echo-store.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
-import { printJson, stringOpt, targetRoles, type Command } from '../cli-context.ts';
+import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
 
 export const pruneCommand: Command = {
   name: 'prune',
@@ -18,8 +18,13 @@ export const pruneCommand: Command = {
       printJson(ctx, {
         dryRun,
         roles: reports.map((r) => ({
-          role: r.role, linesBefore: r.linesBefore, linesAfter: r.plan.linesAfter, archive: r.plan.archive, compress: r.plan.compress,
-          reasons: Object.fromEntries(r.plan.reasons), overLimit: r.plan.overLimit,
+          role: r.role,
+          linesBefore: r.linesBefore,
+          linesAfter: r.plan.linesAfter,
+          archive: r.plan.archive,
+          compress: r.plan.compress,
+          reasons: Object.fromEntries(r.plan.reasons),
+          overLimit: r.plan.overLimit,
         })),
       });
       return 0;
@@ -33,7 +38,8 @@ export const pruneCommand: Command = {
       }
       out.push(`${r.role}: ${r.linesBefore} → ${r.plan.linesAfter} lines${dryRun ? ' (dry run: nothing moved)' : ''}\n`);
       for (const id of r.plan.archive) out.push(`  ${dryRun ? 'would archive' : 'archived'}  ${id} — ${r.plan.reasons.get(id) ?? ''}\n`);
-      for (const id of r.plan.compress) out.push(`  ${dryRun ? 'would compress' : 'compressed'} ${id} → knowledge.md — ${r.plan.reasons.get(id) ?? ''}\n`);
+      for (const id of r.plan.compress)
+        out.push(`  ${dryRun ? 'would compress' : 'compressed'} ${id} → knowledge.md — ${r.plan.reasons.get(id) ?? ''}\n`);
       if (r.plan.overLimit) out.push('  still over the limit: only etched entries are left (remove some with rune-echoes forget)\n');
     }
     ctx.io.stdout(out.join('') || 'No roles yet.\n');

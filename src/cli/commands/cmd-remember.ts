@@ -1,22 +1,34 @@
 // rune-echoes remember: the user adds an entry directly. Etched only when asked.
-import { rememberEntry } from '../../store/memory/echo-store.ts';
+
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { printJson, stringOpt, type Command } from '../cli-context.ts';
+import { rememberEntry } from '../../store/memory/echo-store.ts';
+import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions } from '../entry-options.ts';
 
 export const rememberCommand: Command = {
   name: 'remember',
-  summary: 'add an entry to a role\'s MEMORY.md (etched only with --layer etched)',
+  summary: "add an entry to a role's MEMORY.md (etched only with --layer etched)",
   usage: `rune-echoes remember <text…> [--role team] ${ENTRY_OPTIONS_USAGE}`,
   options: { ...ENTRY_OPTIONS, role: { type: 'string' } },
   run(ctx, values, positionals) {
     const role = assertSafeName(stringOpt(values, 'role') ?? 'team', 'role');
     const today = ctx.io.now.toISOString().slice(0, 10);
     // The user said so: a remembered lesson starts with high confidence.
-    const entry = entryFromOptions(values, positionals, { today, defaultLayer: 'inscribed', defaultSource: 'user', defaultConfidence: 0.9 });
+    const entry = entryFromOptions(values, positionals, {
+      today,
+      defaultLayer: 'inscribed',
+      defaultSource: 'user',
+      defaultConfidence: 0.9,
+    });
     const report = rememberEntry(ctx.paths, ctx.config, role, entry);
     const id = report.appended[0] ?? report.updated[0] ?? entry.id;
-    if (ctx.json) printJson(ctx, { role, id, action: report.appended.length ? 'added' : report.updated.length ? 'updated' : 'unchanged', layer: entry.layer });
+    if (ctx.json)
+      printJson(ctx, {
+        role,
+        id,
+        action: report.appended.length ? 'added' : report.updated.length ? 'updated' : 'unchanged',
+        layer: entry.layer,
+      });
     else ctx.io.stdout(`${report.appended.length ? 'remembered' : 'already known, refreshed'} ${role}/${id} (${entry.layer})\n`);
     return 0;
   },

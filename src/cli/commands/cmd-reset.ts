@@ -1,11 +1,12 @@
 // rune-echoes reset: back up, then empty. Without --yes it only says what it would do.
-import { listRoles, resetRole } from '../../store/memory/echo-store.ts';
+
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { printJson, type Command } from '../cli-context.ts';
+import { listRoles, resetRole } from '../../store/memory/echo-store.ts';
+import { type Command, printJson } from '../cli-context.ts';
 
 export const resetCommand: Command = {
   name: 'reset',
-  summary: 'back up and empty a role\'s MEMORY.md (all roles without a name); needs --yes',
+  summary: "back up and empty a role's MEMORY.md (all roles without a name); needs --yes",
   usage: 'rune-echoes reset [role] --yes',
   options: { yes: { type: 'boolean' } },
   run(ctx, values, positionals) {

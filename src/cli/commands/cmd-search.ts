@@ -5,7 +5,7 @@ import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { searchCorpus } from '../../store/recall/search-corpus.ts';
 import { flushEndedSessions } from '../../store/session/session-recovery.ts';
 import { scanSessions } from '../../store/session/session-state.ts';
-import { printJson, stringOpt, type Command } from '../cli-context.ts';
+import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const searchCommand: Command = {
   name: 'search',
@@ -19,7 +19,8 @@ export const searchCommand: Command = {
     if (role) assertSafeName(role, 'role');
     const limitRaw = stringOpt(values, 'limit') ?? '10';
     const limit = Number(limitRaw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+      throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
     await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
     const hits = searchDocs(searchCorpus(ctx.paths, role), query, limit);

@@ -1,12 +1,12 @@
 // rune-echoes show: every role's entries with layer, score, age and evidence.
 import { isLayer } from '../../core/entry/echo-entry.ts';
 import { entryFieldValues } from '../../core/entry/entry-fields.ts';
-import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { readAllEntries } from '../../store/memory/echo-store.ts';
+import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
+import { readAllEntries } from '../../store/memory/echo-store.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
-import { printJson, stringOpt, type Command } from '../cli-context.ts';
+import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { renderShow, type ShowRole } from '../render/render-show.ts';
 
 export const showCommand: Command = {
@@ -19,7 +19,8 @@ export const showCommand: Command = {
     if (role !== undefined) assertSafeName(role, 'role');
     if (positionals.length > 1) throw new EchoesError('bad-argument', 'show takes at most one role name');
     const layer = stringOpt(values, 'layer');
-    if (layer !== undefined && !isLayer(layer)) throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
+    if (layer !== undefined && !isLayer(layer))
+      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
     const events = readUsage(ctx.paths);
     const { roles } = readAllEntries(ctx.paths);
     const picked: ShowRole[] = roles
@@ -29,9 +30,18 @@ export const showCommand: Command = {
         const rows = r.entries
           .map((entry, i) => ({ entry, score: scores[i]! }))
           .filter((x) => layer === undefined || x.entry.layer === layer);
-        return { role: r.role, lines: r.lines, maxLines: ctx.config.memoryMaxLines, verbatimBlocks: r.verbatimBlocks, error: r.error, rows, total: r.entries.length };
+        return {
+          role: r.role,
+          lines: r.lines,
+          maxLines: ctx.config.memoryMaxLines,
+          verbatimBlocks: r.verbatimBlocks,
+          error: r.error,
+          rows,
+          total: r.entries.length,
+        };
       });
-    if (role !== undefined && picked.length === 0) throw new EchoesError('not-found', `no memory for role "${role}" yet (roles: ${roles.map((r) => r.role).join(', ') || 'none'})`);
+    if (role !== undefined && picked.length === 0)
+      throw new EchoesError('not-found', `no memory for role "${role}" yet (roles: ${roles.map((r) => r.role).join(', ') || 'none'})`);
     if (ctx.json) {
       printJson(ctx, {
         roles: picked.map((r) => ({

@@ -3,13 +3,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
-import { readTextOrNull } from '../../store/fs/atomic-file.ts';
-import { listArchiveLogs } from '../../store/session/archive-logs.ts';
-import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
-import { listFindingsFiles, listRoles } from '../../store/memory/echo-store.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
+import { readTextOrNull } from '../../store/fs/atomic-file.ts';
+import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
-import { printJson, type Command } from '../cli-context.ts';
+import { listFindingsFiles, listRoles } from '../../store/memory/echo-store.ts';
+import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 
 const lines = (path: string) => {
@@ -32,7 +32,11 @@ export const statusCommand: Command = {
     }));
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
-      try { last = statSync(lastRunFile(paths, hook)).mtime.toISOString(); } catch { /* never ran */ }
+      try {
+        last = statSync(lastRunFile(paths, hook)).mtime.toISOString();
+      } catch {
+        /* never ran */
+      }
       return { hook, lastRun: last };
     });
     const log = readTextOrNull(paths.logFile) ?? '';
@@ -41,7 +45,9 @@ export const statusCommand: Command = {
     let solutions = 0;
     try {
       solutions = readdirSync(paths.solutionsDir, { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
-    } catch { /* none */ }
+    } catch {
+      /* none */
+    }
     const report = {
       project: paths.project,
       store: paths.echoes,
@@ -66,9 +72,11 @@ export const statusCommand: Command = {
         `${r.knowledgeLines}/${config.knowledgeMaxLines}`,
         String(r.pendingFindings),
       ]);
-      out.push(renderTable(['role', 'MEMORY.md lines', 'knowledge.md lines', 'pending findings'], rows, [30, 50, 20, 10]) + '\n');
+      out.push(`${renderTable(['role', 'MEMORY.md lines', 'knowledge.md lines', 'pending findings'], rows, [30, 50, 20, 10])}\n`);
     } else out.push('No roles yet.\n\n');
-    out.push(`archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`);
+    out.push(
+      `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
+    );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);

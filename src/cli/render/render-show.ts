@@ -37,14 +37,19 @@ const COMPUTED: Column[] = [
   { header: 'score', width: 5, order: 2, cell: (r) => r.score.score.toFixed(2) },
   { header: 'age', width: 6, order: 3, cell: (r) => age(r.score.ageDays) },
 ];
-const FIELD_COLUMNS: Column[] = ENTRY_FIELDS.flatMap((f) => (f.column ? [{ ...f.column, cell: (r: Row) => fieldCell(f.prop, r.entry) }] : []));
+const FIELD_COLUMNS: Column[] = ENTRY_FIELDS.flatMap((f) =>
+  f.column ? [{ ...f.column, cell: (r: Row) => fieldCell(f.prop, r.entry) }] : [],
+);
 const COLUMNS = [...COMPUTED, ...FIELD_COLUMNS].sort((a, b) => a.order - b.order);
 
 export function renderShow(roles: ShowRole[]): string {
-  if (roles.length === 0) return 'No echoes yet. Agents add findings with `rune-echoes record`; you can add one with `rune-echoes remember`.\n';
+  if (roles.length === 0)
+    return 'No echoes yet. Agents add findings with `rune-echoes record`; you can add one with `rune-echoes remember`.\n';
   const out: string[] = [];
   for (const r of roles) {
-    out.push(`## ${r.role}  (${plural(r.total, 'entry', 'entries')}, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${plural(r.verbatimBlocks, 'block')} kept verbatim` : ''})\n`);
+    out.push(
+      `## ${r.role}  (${plural(r.total, 'entry', 'entries')}, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${plural(r.verbatimBlocks, 'block')} kept verbatim` : ''})\n`,
+    );
     if (r.error) {
       out.push(`  ! ${r.error}\n\n`);
       continue;
@@ -54,7 +59,13 @@ export function renderShow(roles: ShowRole[]): string {
       continue;
     }
     const rows = r.rows.map((row) => COLUMNS.map((c) => c.cell(row)));
-    out.push(`${renderTable(COLUMNS.map((c) => c.header), rows, COLUMNS.map((c) => c.width))}\n`);
+    out.push(
+      `${renderTable(
+        COLUMNS.map((c) => c.header),
+        rows,
+        COLUMNS.map((c) => c.width),
+      )}\n`,
+    );
   }
   const total = roles.reduce((s, r) => s + r.total, 0);
   out.push(`${plural(total, 'entry', 'entries')} in ${plural(roles.length, 'role')}\n`);

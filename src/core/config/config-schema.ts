@@ -2,7 +2,7 @@
 // a one-line warning and the default for that key, never a failure.
 import { parseDocument } from 'yaml';
 import { defaultConfig } from './config-defaults.ts';
-import { validateConfigDocument, type ConfigResult } from './config-validate.ts';
+import { type ConfigResult, validateConfigDocument } from './config-validate.ts';
 
 export { CONFIG_KEYS, type ConfigResult } from './config-validate.ts';
 

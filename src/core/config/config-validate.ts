@@ -1,7 +1,8 @@
 // Checks a parsed config document (SPEC §13). Kept apart from the YAML parser
 // so a cached document can be checked again without loading it.
-import { defaultConfig, type EchoesConfig } from './config-defaults.ts';
+
 import { isSafeName } from '../text.ts';
+import { defaultConfig, type EchoesConfig } from './config-defaults.ts';
 export interface ConfigResult {
   config: EchoesConfig;
   warnings: string[];
@@ -16,8 +17,7 @@ const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false')
 const wholeNumber = (min: number, max: number) => (v: unknown) =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `a whole number from ${min} to ${max}`;
 const positiveInt = (max: number) => wholeNumber(1, max);
-const stringList = (v: unknown) =>
-  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings';
+const stringList = (v: unknown) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings');
 
 const KEYS: Record<string, KeySpec> = {
   version_controlled: { field: 'versionControlled', check: isBool },

@@ -8,23 +8,30 @@
 // them, an entry starts at an entry heading and runs until a heading or
 // separator that ends it. No regex here can backtrack beyond one line.
 
-import type { EchoEntry, ParseIssue } from './echo-entry.ts';
 import { EchoesError } from '../errors.ts';
-import { type RawEntry, buildEntry, renderEntryLines, writtenValue } from './entry-build.ts';
+import { isBlank } from '../text.ts';
+import type { EchoEntry, ParseIssue } from './echo-entry.ts';
+import {
+  canonicalHeading,
+  countLines,
+  type EntryForm,
+  LEGACY_DATE_RE,
+  LEGACY_RE,
+  type Line,
+  type Segment,
+  scan,
+  splitLines,
+  withoutClosingHashes,
+} from './echo-scan.ts';
+import { buildEntry, type RawEntry, renderEntryLines, writtenValue } from './entry-build.ts';
 import { BULLET_FIELDS, type FieldKey } from './entry-fields.ts';
+import { slugifyTitle, uniqueId } from './entry-ids.ts';
 import { formatField, parseFieldLine, splitInlineFields, splitKindTitle } from './field-syntax.ts';
 import { normalizeLearning } from './field-values.ts';
-import { slugifyTitle, uniqueId } from './entry-ids.ts';
-import { isBlank } from '../text.ts';
-import {
-  type EntryForm, type Line, type Segment, LEGACY_DATE_RE, LEGACY_RE, canonicalHeading, countLines, scan, splitLines, withoutClosingHashes,
-} from './echo-scan.ts';
-
-export { countLines } from './echo-scan.ts';
 
 export type { ParseIssue } from './echo-entry.ts';
-
 export type { EntryForm } from './echo-scan.ts';
+export { countLines } from './echo-scan.ts';
 
 export type Block =
   | { type: 'entry'; text: string; line: number; entry: EchoEntry; form?: EntryForm }
@@ -44,8 +51,14 @@ export const SCHEMA_HEADER = '<!-- echo-schema: v2 -->';
 function readEntry(lines: Line[], seg: Segment, issues: ParseIssue[]): ReturnType<typeof buildEntry> {
   const head = lines[seg.start]?.text ?? '';
   const raw: RawEntry = {
-    line: seg.start + 1, dateRaw: null, kind: '', title: '', headingLayer: null,
-    strict: seg.form !== 'legacy', fields: [], learning: '',
+    line: seg.start + 1,
+    dateRaw: null,
+    kind: '',
+    title: '',
+    headingLayer: null,
+    strict: seg.form !== 'legacy',
+    fields: [],
+    learning: '',
   };
   let rest = '';
   let inlineLearning = '';
@@ -103,7 +116,11 @@ export function parseEchoDocument(text: string): EchoDocument {
   let schema: EchoDocument['schema'] = null;
   if (found.schemaRaw === 'v1' || found.schemaRaw === 'v2') schema = found.schemaRaw;
   else if (found.schemaRaw !== null) {
-    issues.push({ code: 'unknown-schema', line: found.schemaLine + 1, message: `echo-schema "${found.schemaRaw}" is not v1 or v2; read as v2` });
+    issues.push({
+      code: 'unknown-schema',
+      line: found.schemaLine + 1,
+      message: `echo-schema "${found.schemaRaw}" is not v1 or v2; read as v2`,
+    });
   }
   let crlf = 0;
   let lf = 0;
@@ -121,8 +138,15 @@ function assignIds(blocks: Block[], explicit: Array<string | null>, issues: Pars
   const taken = new Set<string>();
   const keep = explicit.map((id, k) => {
     if (id === null) return false;
-    if (!taken.has(id)) return taken.add(id), true;
-    issues.push({ code: 'duplicate-id', line: entries[k]?.line ?? 0, message: `id "${id}" is used by an earlier entry; this one reads as a derived id` });
+    if (!taken.has(id)) {
+      taken.add(id);
+      return true;
+    }
+    issues.push({
+      code: 'duplicate-id',
+      line: entries[k]?.line ?? 0,
+      message: `id "${id}" is used by an earlier entry; this one reads as a derived id`,
+    });
     return false;
   });
   const counters = new Map<string, number>();
@@ -160,7 +184,9 @@ export function asStored(entry: EchoEntry): EchoEntry {
 
 /** Canonical v2 block of one entry, ending with a line ending, no blank line after it. */
 export function renderEntry(entry: EchoEntry, eol: '\n' | '\r\n' = '\n'): string {
-  return renderEntryLines(entry).map((l) => l + eol).join('');
+  return renderEntryLines(entry)
+    .map((l) => l + eol)
+    .join('');
 }
 
 /** Header of a new memory file, e.g. `newMemoryDocumentText('Reviewer Memory')`. */
@@ -200,7 +226,13 @@ function blockTail(text: string): string {
   const lines = splitLines(text);
   let k = lines.length;
   while (k > 1 && isBlank(lines[k - 1]?.text ?? '')) k--;
-  return (lines[k - 1]?.eol ?? '') + lines.slice(k).map((l) => l.raw).join('');
+  return (
+    (lines[k - 1]?.eol ?? '') +
+    lines
+      .slice(k)
+      .map((l) => l.raw)
+      .join('')
+  );
 }
 
 /**
@@ -248,14 +280,13 @@ function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: stri
   // its heading starts an entry and it ends where the old block ended.
   const alone = parseEchoDocument(text);
   const fresh = alone.blocks[0];
-  if (!fresh || fresh.type !== 'entry' || alone.blocks.length !== 1) {
+  if (fresh?.type !== 'entry' || alone.blocks.length !== 1) {
     throw new EchoesError('bad-argument', `entry "${id}" does not render as a single entry block`);
   }
   const first = old.line;
   const oldCount = countLines(old.text);
   const delta = countLines(text) - oldCount;
-  const blocks = doc.blocks.map((b, k) =>
-    k === idx ? { ...fresh, line: first } : k > idx ? { ...b, line: b.line + delta } : b);
+  const blocks = doc.blocks.map((b, k) => (k === idx ? { ...fresh, line: first } : k > idx ? { ...b, line: b.line + delta } : b));
   const issues = doc.issues
     .filter((i) => i.line < first || i.line >= first + oldCount)
     .map((i) => (i.line >= first + oldCount ? { ...i, line: i.line + delta } : i))

@@ -2,9 +2,10 @@
 // their exact endings, recognises code fences, comments and entry headings,
 // and cuts the file into segments (entries and the text between them). One
 // linear pass; no regex here can backtrack beyond one line.
+
+import { isBlank } from '../text.ts';
 import type { ParseIssue } from './echo-entry.ts';
 import { parseFieldLine, splitInlineFields } from './field-syntax.ts';
-import { isBlank } from '../text.ts';
 
 /** canonical: `### [date] Kind: Title` + field lines; inline: the seed's one-line paste; legacy: Rune's `## Inscribed — Title`. */
 export type EntryForm = 'canonical' | 'inline' | 'legacy';
@@ -52,7 +53,6 @@ export function countLines(text: string): number {
   return last < text.length ? n + 1 : n;
 }
 
-
 /** First character after leading spaces and tabs: a cheap gate before any regex runs on a line. */
 function leadChar(text: string): string {
   let i = 0;
@@ -81,7 +81,10 @@ function headingLevel(text: string): number {
   return m ? (m[1] ?? '').length : 0;
 }
 
-interface Fence { ch: string; len: number }
+interface Fence {
+  ch: string;
+  len: number;
+}
 
 // Fences are recognised at any indentation (they are often nested in list
 // items): a `## Inscribed` line inside an indented fence must stay code.
@@ -164,7 +167,11 @@ function endsEntry(text: string, form: EntryForm): boolean {
 
 // ---------------------------------------------------------------- scanning
 
-export interface Segment { start: number; end: number; form: EntryForm | null }
+export interface Segment {
+  start: number;
+  end: number;
+  form: EntryForm | null;
+}
 
 // Fields that only ever appear in echo entries; `status` or `source` bullets are
 // common in other notes and would make noise.
@@ -232,14 +239,28 @@ export function scan(lines: Line[]): Scan {
       }
       const field = orphanReported ? null : parseFieldLine(text);
       if (field?.bullet && field.key && ORPHAN_KEYS.has(field.key)) {
-        issues.push({ code: 'fields-without-heading', line: i + 1, message: `field "${field.name}" is not under an entry heading; kept as text` });
+        issues.push({
+          code: 'fields-without-heading',
+          line: i + 1,
+          message: `field "${field.name}" is not under an entry heading; kept as text`,
+        });
         orphanReported = true;
       }
     }
   }
   cut(lines.length, null);
-  if (fence) issues.push({ code: 'unclosed-fence', line: fenceLine + 1, message: 'code fence is never closed; the rest of the file is read as code' });
-  if (comment) issues.push({ code: 'unclosed-comment', line: commentLine + 1, message: 'HTML comment is never closed; the rest of the file is hidden' });
+  if (fence)
+    issues.push({
+      code: 'unclosed-fence',
+      line: fenceLine + 1,
+      message: 'code fence is never closed; the rest of the file is read as code',
+    });
+  if (comment)
+    issues.push({
+      code: 'unclosed-comment',
+      line: commentLine + 1,
+      message: 'HTML comment is never closed; the rest of the file is hidden',
+    });
   const openCloser = fence ? fence.ch.repeat(fence.len) : comment ? '-->' : null;
   return { segments: splitTrailingRules(segments, lines), schemaLine, schemaRaw, openCloser, issues };
 }
@@ -253,7 +274,10 @@ function splitTrailingRules(segments: Segment[], lines: Line[]): Segment[] {
     else out.push(seg);
   };
   for (const seg of segments) {
-    if (!seg.form) { push({ ...seg }); continue; }
+    if (!seg.form) {
+      push({ ...seg });
+      continue;
+    }
     let k = seg.end;
     let firstRule = -1;
     while (k - 1 > seg.start) {
@@ -270,4 +294,3 @@ function splitTrailingRules(segments: Segment[], lines: Line[]): Segment[] {
   }
   return out;
 }
-

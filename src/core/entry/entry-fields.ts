@@ -43,7 +43,8 @@ export interface EntryField {
   column: { header: string; width: number; order: number } | null;
 }
 
-type Row = Pick<EntryField, 'prop' | 'place' | 'key' | 'type'> & Partial<Omit<EntryField, 'cli'>> & { cli?: string | [string, ...string[]]; value?: string };
+type Row = Pick<EntryField, 'prop' | 'place' | 'key' | 'type'> &
+  Partial<Omit<EntryField, 'cli'>> & { cli?: string | [string, ...string[]]; value?: string };
 
 /** Defaults: not optional, filtered for secrets, no CLI flag, not searched, no column. */
 function row(r: Row): EntryField {
@@ -67,19 +68,76 @@ function row(r: Row): EntryField {
 export const ENTRY_FIELDS: readonly EntryField[] = [
   row({ prop: 'date', place: 'heading', key: 'date', type: 'date', filter: 'checked' }),
   row({ prop: 'kind', place: 'heading', key: 'kind', type: 'text', cli: 'kind', value: 'Pattern' }),
-  row({ prop: 'title', place: 'heading', key: 'title', type: 'text', cli: ['pattern', 'title'], value: '"Title"', searchable: true, column: { header: 'title', width: 50, order: 5 } }),
+  row({
+    prop: 'title',
+    place: 'heading',
+    key: 'title',
+    type: 'text',
+    cli: ['pattern', 'title'],
+    value: '"Title"',
+    searchable: true,
+    column: { header: 'title', width: 50, order: 5 },
+  }),
   // An id is filtered like text: one that would carry a secret is derived again from the filtered title.
   row({ prop: 'id', place: 'bullet', key: 'id', type: 'id', column: { header: 'id', width: 64, order: 4 } }),
-  row({ prop: 'layer', place: 'bullet', key: 'layer', type: 'layer', filter: 'checked', cli: 'layer', value: 'etched|inscribed|traced', column: { header: 'layer', width: 20, order: 1 } }),
+  row({
+    prop: 'layer',
+    place: 'bullet',
+    key: 'layer',
+    type: 'layer',
+    filter: 'checked',
+    cli: 'layer',
+    value: 'etched|inscribed|traced',
+    column: { header: 'layer', width: 20, order: 1 },
+  }),
   row({ prop: 'source', place: 'bullet', key: 'source', type: 'text', optional: true, cli: 'source', value: 'S' }),
   row({ prop: 'confidence', place: 'bullet', key: 'confidence', type: 'confidence', filter: 'checked', cli: 'confidence', value: '0..1' }),
-  row({ prop: 'evidence', place: 'bullet', key: 'evidence', type: 'text', optional: true, filter: 'evidence', cli: 'evidence', value: '"file:lines — what"', searchable: true, column: { header: 'evidence', width: 60, order: 6 } }),
+  row({
+    prop: 'evidence',
+    place: 'bullet',
+    key: 'evidence',
+    type: 'text',
+    optional: true,
+    filter: 'evidence',
+    cli: 'evidence',
+    value: '"file:lines — what"',
+    searchable: true,
+    column: { header: 'evidence', width: 60, order: 6 },
+  }),
   row({ prop: 'verified', place: 'bullet', key: 'verified', type: 'date', optional: true, filter: 'checked' }),
   row({ prop: 'supersedes', place: 'bullet', key: 'supersedes', type: 'text', optional: true, cli: 'supersedes', value: 'ID' }),
   row({ prop: 'tags', place: 'bullet', key: 'tags', type: 'tags', optional: true, cli: 'tags', value: 'a,b', searchable: true }),
-  row({ prop: 'symptom', place: 'bullet', key: 'symptom', type: 'text', optional: true, absent: undefined, cli: 'symptom', searchable: true }),
-  row({ prop: 'rootCause', place: 'bullet', key: 'root_cause', aliases: ['rootcause'], type: 'text', optional: true, absent: undefined, cli: 'root-cause', searchable: true }),
-  row({ prop: 'solution', place: 'bullet', key: 'solution', type: 'text', optional: true, absent: undefined, cli: 'solution', searchable: true }),
+  row({
+    prop: 'symptom',
+    place: 'bullet',
+    key: 'symptom',
+    type: 'text',
+    optional: true,
+    absent: undefined,
+    cli: 'symptom',
+    searchable: true,
+  }),
+  row({
+    prop: 'rootCause',
+    place: 'bullet',
+    key: 'root_cause',
+    aliases: ['rootcause'],
+    type: 'text',
+    optional: true,
+    absent: undefined,
+    cli: 'root-cause',
+    searchable: true,
+  }),
+  row({
+    prop: 'solution',
+    place: 'bullet',
+    key: 'solution',
+    type: 'text',
+    optional: true,
+    absent: undefined,
+    cli: 'solution',
+    searchable: true,
+  }),
   row({ prop: 'status', place: 'bullet', key: 'status', type: 'status', optional: true, filter: 'checked' }),
   row({ prop: 'learning', place: 'body', key: 'learning', type: 'text', searchable: true }),
 ];
@@ -87,7 +145,19 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
 export const BULLET_FIELDS: readonly EntryField[] = ENTRY_FIELDS.filter((f) => f.place === 'bullet');
 
 /** Properties that hold a bullet field. */
-export type FieldKey = 'id' | 'layer' | 'source' | 'confidence' | 'evidence' | 'verified' | 'supersedes' | 'tags' | 'symptom' | 'rootCause' | 'solution' | 'status';
+export type FieldKey =
+  | 'id'
+  | 'layer'
+  | 'source'
+  | 'confidence'
+  | 'evidence'
+  | 'verified'
+  | 'supersedes'
+  | 'tags'
+  | 'symptom'
+  | 'rootCause'
+  | 'solution'
+  | 'status';
 
 const BY_NAME = new Map<string, EntryField>();
 for (const f of BULLET_FIELDS) for (const name of [f.key, ...f.aliases]) BY_NAME.set(name, f);

@@ -35,9 +35,7 @@ export function uniqueId(base: string, taken: Set<string>, counters?: Map<string
   if (!taken.has(root)) return root;
   for (let n = counters?.get(root) ?? 2; ; n++) {
     const suffix = `-${n}`;
-    const head = root.length + suffix.length > MAX_ID_LENGTH
-      ? root.slice(0, MAX_ID_LENGTH - suffix.length).replace(/-+$/, '')
-      : root;
+    const head = root.length + suffix.length > MAX_ID_LENGTH ? root.slice(0, MAX_ID_LENGTH - suffix.length).replace(/-+$/, '') : root;
     const candidate = `${head}${suffix}`;
     if (!taken.has(candidate)) {
       counters?.set(root, n + 1);

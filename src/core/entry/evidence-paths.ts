@@ -7,7 +7,10 @@ export function normalizeCitedPath(path: string): string {
   let p = path.trim().replace(/^[`'"]+|[`'"]+$/g, '');
   p = p.replace(/^file:\/\//i, '');
   p = p.replace(/#L\d+(?:-L?\d+)?$/i, '').replace(/(?::\d+(?:[-:]\d+)*)+$/, '');
-  p = p.replace(/\\/g, '/').replace(/^[A-Za-z]:\//, '/').replace(/\/{2,}/g, '/');
+  p = p
+    .replace(/\\/g, '/')
+    .replace(/^[A-Za-z]:\//, '/')
+    .replace(/\/{2,}/g, '/');
   p = p.replace(/^(?:\.\/)+/, '').replace(/\/(?:\.\/)+/g, '/');
   return p.length > 1 ? p.replace(/\/$/, '') : p;
 }

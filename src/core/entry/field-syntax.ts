@@ -73,7 +73,7 @@ export function splitInlineFields(text: string): { head: string; fields: FieldLi
   return { head: text.slice(0, first.start).trim(), fields, learning };
 }
 
-const KIND_RE = /^(\p{L}[\p{L}\p{N} _\/&+.-]{0,39}):(?:[ \t]+|$)(.*)$/su;
+const KIND_RE = /^(\p{L}[\p{L}\p{N} _/&+.-]{0,39}):(?:[ \t]+|$)(.*)$/su;
 
 /** `Pattern: Unused imports` → kind `Pattern`, title `Unused imports`. */
 export function splitKindTitle(text: string): { kind: string; title: string } {

@@ -51,7 +51,14 @@ export function parseTags(raw: string): string[] {
   if (raw === '') return [];
   const inner = raw.trim().replace(/^\[(.*)\]$/s, '$1');
   const parts = inner.includes(',') ? inner.split(',') : inner.split(/[ \t]+/);
-  return parts.map((t) => t.trim().replace(/^#/, '').replace(/^["'`]|["'`]$/g, '')).filter((t) => t.length > 0);
+  return parts
+    .map((t) =>
+      t
+        .trim()
+        .replace(/^#/, '')
+        .replace(/^["'`]|["'`]$/g, ''),
+    )
+    .filter((t) => t.length > 0);
 }
 
 export function formatTags(tags: string[]): string {

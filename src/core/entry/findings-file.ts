@@ -4,8 +4,9 @@
 // or notes. Every entry is taken, inside fences too; whatever else is in the
 // file is reported, so the file is kept (moved to the archive) rather than
 // deleted with text nobody merged.
-import type { EchoEntry } from './echo-entry.ts';
+
 import { documentEntries, parseEchoDocument } from './echo-document.ts';
+import type { EchoEntry } from './echo-entry.ts';
 
 export interface FindingsRead {
   entries: EchoEntry[];

@@ -3,8 +3,8 @@
 // writing MEMORY.md and deleting the findings files, so running it twice on
 // the same findings must change nothing the second time.
 
-import type { EchoEntry } from '../entry/echo-entry.ts';
 import { appendEntries, asStored, documentEntries, type EchoDocument, updateEntryFields } from '../entry/echo-document.ts';
+import type { EchoEntry } from '../entry/echo-entry.ts';
 import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 
 export interface Placement {

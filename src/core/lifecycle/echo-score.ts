@@ -1,7 +1,7 @@
 // The Echo Score (SPEC §5): Importance × 0.4 + Relevance × 0.3 + Recency × 0.3.
 // Pure: the caller passes `now` and the usage events.
 
-import { LAYER_MAX_AGE_DAYS, LAYER_WEIGHT, type EchoEntry } from '../entry/echo-entry.ts';
+import { type EchoEntry, LAYER_MAX_AGE_DAYS, LAYER_WEIGHT } from '../entry/echo-entry.ts';
 import { DEFAULT_RELEVANCE_WINDOW, relevanceIndex, type UsageEvent } from './usage-events.ts';
 
 const DAY_MS = 86_400_000;
@@ -63,12 +63,7 @@ export function echoScore(entry: Pick<EchoEntry, 'layer' | 'verified' | 'date'>,
 }
 
 /** Scores a list of entries against the usage log, in input order. */
-export function scoreEntries(
-  entries: EchoEntry[],
-  events: UsageEvent[],
-  now: Date,
-  window = DEFAULT_RELEVANCE_WINDOW,
-): EntryScore[] {
+export function scoreEntries(entries: EchoEntry[], events: UsageEvent[], now: Date, window = DEFAULT_RELEVANCE_WINDOW): EntryScore[] {
   const index = relevanceIndex(events, window);
   const sessions = index.sessions.length;
   return entries.map((entry) => {

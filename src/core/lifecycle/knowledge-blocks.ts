@@ -17,18 +17,18 @@ export interface KnowledgeBlock {
   lines: string[];
 }
 
-
 const MAX_PER_BLOCK = 4; // a header line plus up to four learning lines = 5 lines
 const MAX_SENTENCE = 200;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 // Words too common in titles to say what a group is about.
 const STOPWORDS = new Set(
-  ('the and for with from into onto when not are was were has have had use uses used using new all any our its ' +
+  (
+    'the and for with from into onto when not are was were has have had use uses used using new all any our its ' +
     'this that these those should must can could will would after before over under per via than then too one two ' +
     'does did don doesn isn aren without within between about out off only also more less most some each every ' +
-    'always never may might file files code need needs needed make makes')
-    .split(' '),
+    'always never may might file files code need needs needed make makes'
+  ).split(' '),
 );
 
 /**
@@ -83,7 +83,15 @@ function titleWords(title: string): Map<string, string> {
  * remaining entries (ties: alphabetical).
  */
 function groupByTopic(entries: EchoEntry[]): Array<{ topic: string; members: EchoEntry[] }> {
-  const tags = entries.map((e) => new Map(e.tags.map((t) => t.trim()).filter((t) => t !== '').map((t) => [stem(t), t] as const)));
+  const tags = entries.map(
+    (e) =>
+      new Map(
+        e.tags
+          .map((t) => t.trim())
+          .filter((t) => t !== '')
+          .map((t) => [stem(t), t] as const),
+      ),
+  );
   const words = entries.map((e) => titleWords(e.title));
   const left = new Set(entries.keys());
   const groups: Array<{ topic: string; members: EchoEntry[] }> = [];
@@ -103,7 +111,12 @@ function groupByTopic(entries: EchoEntry[]): Array<{ topic: string; members: Ech
       if (best === null) break;
       const members = [...left].filter((i) => has(i, best!, byTag));
       for (const i of members) left.delete(i);
-      const topic = byTag ? tagLabel(members.map((i) => tags[i]!), best) : sharedWordsLabel(members.map((i) => words[i]!));
+      const topic = byTag
+        ? tagLabel(
+            members.map((i) => tags[i]!),
+            best,
+          )
+        : sharedWordsLabel(members.map((i) => words[i]!));
       groups.push({ topic, members: members.map((i) => entries[i]!) });
     }
   }
@@ -196,7 +209,10 @@ function learningLine(l: Learning): string {
 
 function renderBlock(topic: string, learnings: Learning[]): KnowledgeBlock {
   const members = learnings.flatMap((l) => l.members);
-  const days = members.map(dayOf).filter((d) => d !== '').sort();
+  const days = members
+    .map(dayOf)
+    .filter((d) => d !== '')
+    .sort();
   const span = days.length === 0 ? '' : days[0] === days[days.length - 1] ? `, ${days[0]}` : `, ${days[0]}…${days[days.length - 1]}`;
   const n = members.length;
   const lines = [`**${topic}** — ${n} entr${n === 1 ? 'y' : 'ies'}${span}`, ...learnings.map(learningLine)];

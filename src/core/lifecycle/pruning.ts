@@ -2,8 +2,8 @@
 // returns a plan (which ids go to the archive, which to knowledge.md); the
 // store backs the file up and applies the plan between sessions.
 
-import { LAYER_MAX_AGE_DAYS, type EchoEntry } from '../entry/echo-entry.ts';
-import { scoreEntries, type EntryScore } from './echo-score.ts';
+import { type EchoEntry, LAYER_MAX_AGE_DAYS } from '../entry/echo-entry.ts';
+import { type EntryScore, scoreEntries } from './echo-score.ts';
 import type { UsageEvent } from './usage-events.ts';
 
 export interface PruneInput {
@@ -47,7 +47,12 @@ export function planPrune(input: PruneInput): PrunePlan {
   const plan: PrunePlan = { archive: [], compress: [], reasons: new Map(), linesAfter: total, overLimit: false };
   if (total <= input.maxLines) return plan;
 
-  const scores = scoreEntries(input.entries.map((e) => e.entry), input.events, input.now, input.window);
+  const scores = scoreEntries(
+    input.entries.map((e) => e.entry),
+    input.events,
+    input.now,
+    input.window,
+  );
   // Etched entries are the user's: never removed automatically, whatever the pressure.
   let pool: Candidate[] = input.entries
     .map((e, i) => ({ id: e.entry.id, entry: e.entry, lines: e.lines, score: scores[i]! }))
@@ -96,7 +101,12 @@ function ruleReason(c: Candidate): string | null {
   const { layer } = c.entry;
   const { score, unreferencedDays, ageDays } = c.score;
   // Unknown dates never make an entry "old": it can still go in step 3.
-  if (layer === 'inscribed' && score < ARCHIVE_SCORE_BELOW.inscribed && unreferencedDays !== null && unreferencedDays > LAYER_MAX_AGE_DAYS.inscribed) {
+  if (
+    layer === 'inscribed' &&
+    score < ARCHIVE_SCORE_BELOW.inscribed &&
+    unreferencedDays !== null &&
+    unreferencedDays > LAYER_MAX_AGE_DAYS.inscribed
+  ) {
     return `score ${fmt(score)} < ${ARCHIVE_SCORE_BELOW.inscribed} and unreferenced for ${unreferencedDays} days`;
   }
   if (layer === 'traced' && score < ARCHIVE_SCORE_BELOW.traced && ageDays !== null && ageDays > LAYER_MAX_AGE_DAYS.traced) {

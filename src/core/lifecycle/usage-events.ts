@@ -88,7 +88,7 @@ function toEvent(v: Record<string, unknown>): UsageEvent {
 export function formatUsageEvent(e: UsageEvent): string {
   const out: Record<string, unknown> = { ts: e.ts, session: e.session, event: e.event, ids: e.ids };
   if (e.tokens !== undefined) out.tokens = e.tokens;
-  return JSON.stringify(out) + '\n';
+  return `${JSON.stringify(out)}\n`;
 }
 
 /**
@@ -113,7 +113,10 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
       if (prev === undefined || ms < prev) startMs.set(e.session, ms);
     }
     let ids = idsBySession.get(e.session);
-    if (ids === undefined) idsBySession.set(e.session, (ids = new Set()));
+    if (ids === undefined) {
+      ids = new Set();
+      idsBySession.set(e.session, ids);
+    }
     for (const id of e.ids) {
       ids.add(id);
       if (Number.isFinite(ms) && ms > (lastMs.get(id) ?? -Infinity)) {
@@ -135,7 +138,7 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
   }
   const ordered = inFileOrder
     .map((s, i) => ({ s, i }))
-    .sort((a, b) => (sortKey.get(a.s)! - sortKey.get(b.s)!) || a.i - b.i)
+    .sort((a, b) => sortKey.get(a.s)! - sortKey.get(b.s)! || a.i - b.i)
     .map((x) => x.s);
 
   const size = Math.max(0, Math.floor(window));

@@ -31,7 +31,6 @@ export interface Digest {
 /** At most this many inscribed lessons in a digest; the rest are a search away. */
 export const MAX_LESSONS = 8;
 
-
 /** Neutralises anything tag-like, so recalled text cannot close the wrapper or open a system tag. */
 export function neutralise(text: string): string {
   return text.replace(/<(\/?[A-Za-z!?][^<>\n]*)>/g, '‹$1›').replace(/<(\/?)(rune-echoes)/gi, '‹$1$2');

@@ -24,7 +24,14 @@ export interface SearchHit {
 const KIND_WEIGHT: Record<SearchDoc['kind'], number> = { entry: 1.3, solution: 1.2, knowledge: 1.0, archive: 0.7, 'archive-log': 0.9 };
 
 export function queryTerms(query: string): string[] {
-  return [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}_-]+/u).filter((t) => t.length >= 2))];
+  return [
+    ...new Set(
+      query
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_-]+/u)
+        .filter((t) => t.length >= 2),
+    ),
+  ];
 }
 
 function countOccurrences(haystack: string, needle: string): number {
@@ -46,7 +53,7 @@ function snippetOf(text: string, terms: string[], max = 160): string {
     }
   }
   const flat = best.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
 }
 
 /** Documents matching every term rank first; if none match all, any term counts. */
@@ -74,7 +81,11 @@ export function searchDocs(docs: SearchDoc[], query: string, limit = 10): Search
     .sort((a, b) => b.score - a.score || compareText(b.d.date ?? '', a.d.date ?? '') || compareText(a.d.ref, b.d.ref))
     .slice(0, limit)
     .map(({ d, score }) => ({
-      ref: d.ref, kind: d.kind, title: d.title, score: Math.round(score * 100) / 100, snippet: snippetOf(d.text, terms),
+      ref: d.ref,
+      kind: d.kind,
+      title: d.title,
+      score: Math.round(score * 100) / 100,
+      snippet: snippetOf(d.text, terms),
       ...(d.date ? { date: d.date } : {}),
     }));
 }

@@ -4,7 +4,7 @@
 // must still have their shape, and the learning itself is always kept.
 // The result is built from the table alone, so a property the table does not
 // know cannot reach disk unfiltered.
-import { isLayer, type EchoEntry } from '../entry/echo-entry.ts';
+import { type EchoEntry, isLayer } from '../entry/echo-entry.ts';
 import { orderedLikeTable } from '../entry/entry-build.ts';
 import { ENTRY_FIELDS, type EntryField } from '../entry/entry-fields.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';

@@ -3,9 +3,9 @@
 // evidence is sensitive keeps its learning but loses the evidence.
 // Pure and linear in the length of the text; the rules are in secret-rules.ts.
 
-import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
 import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath } from './path-ignore.ts';
 import { removePrivate } from './private-spans.ts';
+import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
 
 export { removePrivate } from './private-spans.ts';
 
@@ -44,13 +44,15 @@ export function filterSecrets(text: string, options: FilterOptions = {}): Filter
 
   const rules = options.emails ? [...SECRET_RULES, EMAIL_RULE] : SECRET_RULES;
   const spans = [...privateKeySpans(visible)];
-  rules.forEach((r, i) => collectSpans(visible, r, i + 1, spans));
+  rules.forEach((r, i) => {
+    collectSpans(visible, r, i + 1, spans);
+  });
   const merged = mergeSpans(spans);
 
   let out = '';
   let at = 0;
   for (const span of merged) {
-    out += visible.slice(at, span.start) + `[REDACTED:${span.kind}]`;
+    out += `${visible.slice(at, span.start)}[REDACTED:${span.kind}]`;
     at = span.end;
     counts.set(span.kind, (counts.get(span.kind) ?? 0) + 1);
   }

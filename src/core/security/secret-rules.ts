@@ -104,9 +104,7 @@ function isWordPhrase(value: string): boolean {
 
 /** Random-looking enough for a rule that found it only by its key name. */
 export function looksLikeTokenValue(value: string): boolean {
-  return (
-    /\d/.test(value) && !isPlaceholder(value) && !isCodeReference(value) && !isPathLike(value) && !isWordPhrase(value)
-  );
+  return /\d/.test(value) && !isPlaceholder(value) && !isCodeReference(value) && !isPathLike(value) && !isWordPhrase(value);
 }
 
 /** Bearer/Authorization values: a digit, or a long mixed-case run. */
@@ -159,7 +157,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   exact('slack-webhook', String.raw`hooks\.slack\.com/(?:services|workflows|triggers)/(?<s>[A-Za-z0-9_/+-]{20,})`),
   exact('discord-webhook', String.raw`discord(?:app)?\.com/api/webhooks/(?<s>[0-9]{5,}/[A-Za-z0-9_-]{20,})`),
   exact('aws-access-key-id', String.raw`${runStart('A-Za-z0-9')}(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`),
-  rule('aws-secret-key', String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`),
+  rule(
+    'aws-secret-key',
+    String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+  ),
   exact('google-api-key', String.raw`${B}AIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`),
   exact('google-oauth-secret', String.raw`${B}GOCSPX-[A-Za-z0-9_-]{20,}`),
   exact('stripe-key', String.raw`${B}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`),
@@ -176,9 +177,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   exact('jwt', String.raw`${B}eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
 
   // Credentials found by their surroundings.
-  rule('url-credentials', String.raw`${runStart('A-Za-z0-9+.-')}[A-Za-z][A-Za-z0-9+.-]{1,30}://(?<s>[^\s:@/\\"'\x60<>]{0,256}:[^\s@/\\"'\x60<>]{1,256})@`, acceptUrlCredentials),
+  rule(
+    'url-credentials',
+    String.raw`${runStart('A-Za-z0-9+.-')}[A-Za-z][A-Za-z0-9+.-]{1,30}://(?<s>[^\s:@/\\"'\x60<>]{0,256}:[^\s@/\\"'\x60<>]{1,256})@`,
+    acceptUrlCredentials,
+  ),
   rule('bearer-token', String.raw`${runStart('A-Za-z0-9_')}bearer\s{1,5}(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
-  rule('authorization', String.raw`${runStart('A-Za-z0-9_')}(?:proxy-)?authorization${SEP}(?:(?:bearer|basic|token|digest|bot|apikey|api-key|negotiate|ntlm|hmac)[ \t]{1,5})?(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`, looksLikeCredential),
+  rule(
+    'authorization',
+    String.raw`${runStart('A-Za-z0-9_')}(?:proxy-)?authorization${SEP}(?:(?:bearer|basic|token|digest|bot|apikey|api-key|negotiate|ntlm|hmac)[ \t]{1,5})?(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`,
+    looksLikeCredential,
+  ),
   rule('password', String.raw`${PASSWORD_KEY}${SEP}(?:${VALUE_IN_QUOTES}|${BARE_VALUE})`, acceptPassword),
   rule('password', String.raw`${runStart('A-Za-z0-9-')}--password[ =](?:${VALUE_IN_QUOTES}|${BARE_VALUE})`, acceptPassword),
   rule('api-key', String.raw`${TOKEN_KEY}[A-Za-z0-9_.-]{0,30}${SEP}${TOKEN_VALUE}`, looksLikeTokenValue),

@@ -2,8 +2,8 @@
 // (SPEC §13), the one-line digest form and a few topic words for ARCHIVE.md.
 // Pure string functions; printing and writing live elsewhere.
 
-import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 import { clip, oneLine } from '../text.ts';
+import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 
 function times(n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
@@ -41,12 +41,15 @@ export function renderSummaryMarkdown(s: SessionSummary, header: { title: string
   out.push(...section('Commands', s.commands.map(renderCommand)));
   const open = [...s.openTodos.map((t) => `[ ] ${t}`), ...s.unresolved];
   out.push(...section('Open', open));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** One line for the session-start digest: what was done, and what is open. */
 export function renderSummaryLine(s: SessionSummary): string {
-  const lead = s.decisions.at(-1) ?? s.requests.at(-1) ?? (s.filesEdited.length > 0 ? `edited ${s.filesEdited.slice(0, 3).join(', ')}` : 'no requests');
+  const lead =
+    s.decisions.at(-1) ??
+    s.requests.at(-1) ??
+    (s.filesEdited.length > 0 ? `edited ${s.filesEdited.slice(0, 3).join(', ')}` : 'no requests');
   const open = s.openTodos[0] ?? s.unresolved[0];
   const head = clip(oneLine(lead), 160).replace(/[.!]$/, '');
   return open ? `${head}; open: ${clip(oneLine(open), 90)}` : head;

@@ -3,16 +3,16 @@
 // transcript's length: every list is capped while it is built, not after.
 // Deterministic: the same lines always give the same summary.
 
-import { ActivityTally } from './summary-activity.ts';
-import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
-import { CandidatePool, pickDiverse, type Candidate } from './summary-pool.ts';
-import { RequestLog } from './summary-requests.ts';
-import { TodoState } from './summary-todos.ts';
 import { clip, oneLine } from '../text.ts';
-import { dedupeKey } from './summary-text.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { absolutePath, relativePath } from '../transcript/transcript-tools.ts';
-import { SUMMARY_LIMITS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
+import { ActivityTally } from './summary-activity.ts';
+import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
+import { type SessionSummary, SUMMARY_LIMITS, type SummaryCommand } from './summary-model.ts';
+import { type Candidate, CandidatePool, pickDiverse } from './summary-pool.ts';
+import { RequestLog } from './summary-requests.ts';
+import { dedupeKey } from './summary-text.ts';
+import { TodoState } from './summary-todos.ts';
 
 // Working-set caps: a pathological transcript cannot grow memory past these.
 const PENDING_CAP = 256;
@@ -106,7 +106,12 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     turnText = null;
     const conclusion = condenseConclusion(text);
     if (conclusion && !turnFromNotification) lastConclusion = addCandidate(pool, conclusion, 5);
-    const tail = text.trim().split('\n').filter((l) => l.trim()).pop() ?? '';
+    const tail =
+      text
+        .trim()
+        .split('\n')
+        .filter((l) => l.trim())
+        .pop() ?? '';
     pendingQuestion = /\?\s*\**\s*$/.test(tail) ? clip(oneLine(tail.replace(/\*\*/g, '')), 160) : null;
   }
 

@@ -45,8 +45,10 @@ export function commandFamily(normalized: string): string {
   return out.join(' ');
 }
 
-const INSPECTION = /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|bd (?:show|ready|list|stats))\b/;
-const VERIFICATION = /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
+const INSPECTION =
+  /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|bd (?:show|ready|list|stats))\b/;
+const VERIFICATION =
+  /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
 
 /** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {

@@ -42,7 +42,8 @@ const PENALTIES: Cue[] = [
 const FILLER = /^(?:perfect|great|excellent|good|nice|awesome|ok|okay|done|all done|all set|got it|sure|alright)[!.,]*$/i;
 
 // Openers that narrate the assistant's own state, not the work.
-const NARRATION = /^(?:(?:now|ok(?:ay)?|good|great|perfect),? )?(?:let me|let's|i now have|now i have|i have (?:all|a (?:complete|clear|good|full|thorough)))\b/i;
+const NARRATION =
+  /^(?:(?:now|ok(?:ay)?|good|great|perfect),? )?(?:let me|let's|i now have|now i have|i have (?:all|a (?:complete|clear|good|full|thorough)))\b/i;
 
 // Sentences that announce a list ("Here's a summary:") carry no content themselves.
 const ANNOUNCE = /^(?:here(?:'s| is| are)\b|below is\b|the following\b|summary\b|in summary\b|to summari[sz]e\b)/i;
@@ -61,7 +62,8 @@ export function scoreSentence(sentence: string): number {
 export const CUE_THRESHOLD = 3;
 
 // "I see the issue." announces that the next sentence explains it.
-const ANNOUNCES_CAUSE = /\b(?:i see|i found|found|here's|spotted) (?:the|an?) (?:issue|problem|bug|cause)\b|\bthe (?:issue|problem) is clear\b/i;
+const ANNOUNCES_CAUSE =
+  /\b(?:i see|i found|found|here's|spotted) (?:the|an?) (?:issue|problem|bug|cause)\b|\bthe (?:issue|problem) is clear\b/i;
 
 /** The strongest cue phrase a sentence matched, lowercased ("" when none): near-repeats share it. */
 export function mainCue(sentence: string): string {

@@ -19,7 +19,10 @@ function mergeList(a: string[], b: string[], cap: number): string[] {
   if (all.length <= cap) return all.map((x) => x.text);
   const head = Math.ceil(cap / 3);
   // An early item said again at the end is among the latest, not lost with the middle.
-  const latest = all.slice(head).sort((x, y) => x.last - y.last).slice(-(cap - head));
+  const latest = all
+    .slice(head)
+    .sort((x, y) => x.last - y.last)
+    .slice(-(cap - head));
   return [...all.slice(0, head), ...latest].map((x) => x.text);
 }
 

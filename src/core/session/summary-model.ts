@@ -51,9 +51,21 @@ export const SUMMARY_LIMITS = {
 
 export function emptySummary(): SessionSummary {
   return {
-    sessionId: null, cwd: null, branch: null, firstTs: null, lastTs: null,
-    requests: [], decisions: [], filesEdited: [], filesRead: [], commands: [], openTodos: [], unresolved: [],
-    lines: 0, skippedLines: 0, namedTerms: [],
+    sessionId: null,
+    cwd: null,
+    branch: null,
+    firstTs: null,
+    lastTs: null,
+    requests: [],
+    decisions: [],
+    filesEdited: [],
+    filesRead: [],
+    commands: [],
+    openTodos: [],
+    unresolved: [],
+    lines: 0,
+    skippedLines: 0,
+    namedTerms: [],
   };
 }
 

@@ -50,7 +50,10 @@ export class CandidatePool {
 }
 
 function flat(c: Candidate): string {
-  return c.text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return c.text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
 /**

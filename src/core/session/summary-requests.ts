@@ -5,7 +5,8 @@ import { clip, oneLine } from '../text.ts';
 import { dedupeKey } from './summary-text.ts';
 
 // Replies that only keep the conversation going carry no request of their own.
-const TRIVIAL_PROMPT = /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
+const TRIVIAL_PROMPT =
+  /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
 
 export class RequestLog {
   private readonly first: string[] = [];

@@ -2,8 +2,8 @@
 // the 2.1.x task list (TaskCreate/TaskUpdate/TaskList, shared by the main
 // agent and its subagents). Only what is still open is reported.
 
-import type { TodoItem, ToolCall, ToolResult } from '../transcript/transcript-events.ts';
 import { clip, oneLine } from '../text.ts';
+import type { TodoItem, ToolCall, ToolResult } from '../transcript/transcript-events.ts';
 
 const TODO_CAP = 50;
 const TASK_CAP = 100;

@@ -12,7 +12,7 @@ import { stripPrivate } from '../security/private-spans.ts';
 import { stripInjected } from '../session/summary-text.ts';
 import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
-export type { ToolCall, TodoItem } from './transcript-tools.ts';
+export type { TodoItem, ToolCall } from './transcript-tools.ts';
 
 /** Why a user-role line is not one of the user's requests. */
 export type AsideKind =
@@ -58,10 +58,37 @@ const RESULT_HEAD = 400;
 
 // Built-in commands that drive the UI; with no arguments they say nothing about the work.
 const BUILTIN_COMMANDS = new Set([
-  'add-dir', 'agents', 'bashes', 'clear', 'compact', 'config', 'context', 'cost', 'doctor', 'exit',
-  'export', 'help', 'hooks', 'ide', 'login', 'logout', 'mcp', 'memory', 'model', 'permissions',
-  'plugin', 'plugins', 'release-notes', 'resume', 'rewind', 'status', 'statusline', 'theme',
-  'todos', 'usage', 'vim',
+  'add-dir',
+  'agents',
+  'bashes',
+  'clear',
+  'compact',
+  'config',
+  'context',
+  'cost',
+  'doctor',
+  'exit',
+  'export',
+  'help',
+  'hooks',
+  'ide',
+  'login',
+  'logout',
+  'mcp',
+  'memory',
+  'model',
+  'permissions',
+  'plugin',
+  'plugins',
+  'release-notes',
+  'resume',
+  'rewind',
+  'status',
+  'statusline',
+  'theme',
+  'todos',
+  'usage',
+  'vim',
 ]);
 
 type Json = Record<string, unknown>;

@@ -50,7 +50,7 @@ export function relativePath(path: string, cwd: string | null): string {
   if (!cwd) return path;
   const base = cwd.endsWith('/') ? cwd.slice(0, -1) : cwd;
   if (path === base) return '.';
-  if (base && path.startsWith(base + '/')) return path.slice(base.length + 1);
+  if (base && path.startsWith(`${base}/`)) return path.slice(base.length + 1);
   return path;
 }
 

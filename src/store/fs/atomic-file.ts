@@ -1,6 +1,17 @@
 // Atomic writes: a reader sees the old file or the new one, never half of
 // either, whatever instant the writer is killed at (temp file, fsync, rename).
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, appendFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { assertWritable, type EchoPaths } from './echo-paths.ts';
 import { uniqueSuffix } from './unique-suffix.ts';
@@ -26,8 +37,14 @@ function syncDir(dir: string): void {
   // Makes the rename itself durable; not every platform allows it, so best effort.
   try {
     const fd = openSync(dir, 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
-  } catch { /* not supported here */ }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    /* not supported here */
+  }
 }
 
 export function ensureDir(paths: EchoPaths, dir: string): void {
@@ -55,7 +72,11 @@ export function writeFileAtomic(paths: EchoPaths, target: string, data: string |
     writeDurably(tmp, data, durable);
     renameSync(tmp, target);
   } catch (err) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw err;
   }
   if (durable) syncDir(dirname(target));
@@ -77,7 +98,11 @@ export function createFileExclusive(paths: EchoPaths, target: string, data: stri
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   } finally {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -85,7 +110,7 @@ export function createFileExclusive(paths: EchoPaths, target: string, data: stri
 export function appendLine(paths: EchoPaths, target: string, line: string): void {
   assertWritable(paths, target);
   mkdirSync(dirname(target), { recursive: true });
-  appendFileSync(target, line.endsWith('\n') ? line : line + '\n', { encoding: 'utf8', mode: 0o644 });
+  appendFileSync(target, line.endsWith('\n') ? line : `${line}\n`, { encoding: 'utf8', mode: 0o644 });
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

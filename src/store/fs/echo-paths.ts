@@ -1,12 +1,12 @@
 // Where every file lives (SPEC §3), and the guards that keep every write inside
 // the memory folders: safe names, and no symlink that leads out.
-import { homedir } from 'node:os';
-import { join, resolve, dirname, relative, isAbsolute, sep } from 'node:path';
+
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { isSafeName } from '../../core/text.ts';
-import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-
 
 /** Refuses role and agent names that could leave the role folder or confuse the layout. */
 export function assertSafeName(name: string, what: 'role' | 'agent'): string {
@@ -88,7 +88,7 @@ export const findingsFile = (paths: EchoPaths, role: string, agent: string) =>
 
 function isWithin(child: string, parent: string): boolean {
   const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel));
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /** The real path of `p`, resolving symlinks in the part of it that exists. */
@@ -101,7 +101,11 @@ function realPathOfPrefix(p: string, depth = 0): string {
     } catch {
       // A dangling symlink does not resolve, yet a write through it lands where it points: judge it by that.
       let link = false;
-      try { link = lstatSync(existing).isSymbolicLink(); } catch { /* not there at all */ }
+      try {
+        link = lstatSync(existing).isSymbolicLink();
+      } catch {
+        /* not there at all */
+      }
       if (link) {
         if (depth >= 40) throw new EchoesError('unsafe-path', `refusing to write through a symlink loop at ${existing}`);
         const target = resolve(realPathOfPrefix(dirname(existing), depth + 1), readlinkSync(existing));

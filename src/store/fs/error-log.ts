@@ -3,7 +3,18 @@
 // The file is written only as a real file in real folders: a symlinked
 // `.log`, `echoes/` or `.claude/` (a cloned repository could ship one) is
 // never followed, so the log cannot append to or truncate anything else.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const MAX_BYTES = 256 * 1024;
@@ -18,7 +29,10 @@ function isSymlink(path: string): boolean {
 
 export function logLine(file: string, source: string, message: string, now = new Date()): void {
   // One line: no control characters (a crafted config key must not forge lines).
-  const text = message.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').slice(0, 500);
+  const text = message
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .slice(0, 500);
   const line = `${now.toISOString()} ${source} ${text}\n`;
   try {
     const dir = dirname(file);

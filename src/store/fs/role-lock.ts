@@ -52,7 +52,11 @@ function pidAlive(pid: number): boolean {
 function tryCreate(lockPath: string, token: string): boolean {
   try {
     const fd = openSync(lockPath, 'wx', 0o644);
-    try { writeSync(fd, token); } finally { closeSync(fd); }
+    try {
+      writeSync(fd, token);
+    } finally {
+      closeSync(fd);
+    }
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -84,7 +88,9 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
     // A recoverer needs the guard for a few system calls; one left for long was killed.
     try {
       if (Date.now() - statSync(guard).mtimeMs > 2000) unlinkSync(guard);
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
     return;
   }
   try {
@@ -94,7 +100,11 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
   } catch {
     /* released meanwhile */
   } finally {
-    try { unlinkSync(guard); } catch { /* gone */ }
+    try {
+      unlinkSync(guard);
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -124,7 +134,9 @@ function release(lockPath: string, token: string): void {
   // Release only our own lock; if it was (wrongly) recovered from us, leave the new holder's.
   try {
     if (readFileSync(lockPath, 'utf8') === token) unlinkSync(lockPath);
-  } catch { /* already gone */ }
+  } catch {
+    /* already gone */
+  }
 }
 
 export function withLock<T>(paths: EchoPaths, name: string, fn: () => T, opts: LockOptions = {}): T {

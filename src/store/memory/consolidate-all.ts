@@ -5,10 +5,10 @@
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
+import { readUsage } from '../usage/usage-log.ts';
 import type { ConsolidationReport } from './echo-store.ts';
 import type { RoleSummary } from './entry-cache.ts';
 import { listFindingsFiles, listRoles } from './role-listing.ts';
-import { readUsage } from '../usage/usage-log.ts';
 
 export interface ConsolidateAllResult {
   reports: ConsolidationReport[];
@@ -49,7 +49,8 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
     try {
       const report = consolidateRole(paths, config, role, { now, prune, events, deadline });
       reports.push(report);
-      for (const kept of report.keptUnparsed ?? []) errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
+      for (const kept of report.keptUnparsed ?? [])
+        errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
     } catch (err) {
       // One broken role must not stop the others.
       errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);

@@ -5,36 +5,40 @@
 // memory that holds them is on disk, and re-running is idempotent.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
-import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import {
   appendEntries,
   countLines,
   documentEntries,
+  type EchoDocument,
   newMemoryDocumentText,
   parseEchoDocument,
   removeEntries,
   renderEntry,
   serializeEchoDocument,
-  type EchoDocument,
 } from '../../core/entry/echo-document.ts';
-import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
+import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { planPrune, type PrunePlan } from '../../core/lifecycle/pruning.ts';
+import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
 import { compressKnowledge } from '../../core/lifecycle/knowledge-blocks.ts';
-import { estimateTokens } from '../../core/text.ts';
+import { type PrunePlan, planPrune } from '../../core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
+import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
+import { estimateTokens } from '../../core/text.ts';
 import { createFileExclusive, readTextFile, readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
-import { archiveDir, assertSafeName, knowledgeFile, memoryFile, roleDir, type EchoPaths } from '../fs/echo-paths.ts';
+import { archiveDir, assertSafeName, type EchoPaths, knowledgeFile, memoryFile, roleDir } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { listFindingsFiles, listRoles } from './role-listing.ts';
 
 export { listFindingsFiles, listRoles };
+
 import { ensureStoreIgnored } from '../gitignore.ts';
 
 export const roleTitle = (role: string): string =>
-  `${role.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')} Memory`;
+  `${role
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')} Memory`;
 
 const day = (now: Date): string => now.toISOString().slice(0, 10);
 
@@ -48,7 +52,13 @@ export function readEchoFile(path: string, title: string): { text: string | null
 }
 
 /** Appends entries to an agent's findings file, filtered, under the role lock. */
-export function recordFindings(paths: EchoPaths, config: EchoesConfig, role: string, agent: string, entries: EchoEntry[]): { path: string; recorded: EchoEntry[]; stripped: number } {
+export function recordFindings(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  agent: string,
+  entries: EchoEntry[],
+): { path: string; recorded: EchoEntry[]; stripped: number } {
   assertSafeName(role, 'role');
   assertSafeName(agent, 'agent');
   const path = join(roleDir(paths, role), `${agent}-findings.md`);
@@ -119,7 +129,15 @@ function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries
 }
 
 /** Applies a prune plan to `doc`: backup first, then archive and knowledge, then the caller writes MEMORY.md. */
-function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalText: string, plan: PrunePlan, now: Date, knowledgeMaxLines: number): EchoDocument {
+function applyPrune(
+  paths: EchoPaths,
+  role: string,
+  doc: EchoDocument,
+  originalText: string,
+  plan: PrunePlan,
+  now: Date,
+  knowledgeMaxLines: number,
+): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
   writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
   const { doc: rest, removed } = removeEntries(doc, [...plan.archive, ...plan.compress]);
@@ -135,15 +153,28 @@ function applyPrune(paths: EchoPaths, role: string, doc: EchoDocument, originalT
  * knowledge.md over its limit: entries become knowledge blocks (SPEC §5).
  * The original entries are archived first, so compression loses nothing.
  */
-export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): { before: number; after: number } | null {
+export function compressKnowledgeFile(
+  paths: EchoPaths,
+  role: string,
+  maxLines: number,
+  now: Date,
+): { before: number; after: number } | null {
   const path = knowledgeFile(paths, role);
   const { text } = readTextFile(path);
   if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
-  appendToEchoFile(paths, join(archiveDir(paths, role), 'knowledge-compressed.md'), `${roleTitle(role)} — entries compressed into knowledge blocks`, entries);
-  const { doc: rest } = removeEntries(doc, entries.map((e) => e.id));
+  appendToEchoFile(
+    paths,
+    join(archiveDir(paths, role), 'knowledge-compressed.md'),
+    `${roleTitle(role)} — entries compressed into knowledge blocks`,
+    entries,
+  );
+  const { doc: rest } = removeEntries(
+    doc,
+    entries.map((e) => e.id),
+  );
   const kept = serializeEchoDocument(rest).replace(/\s+$/, '');
   const { text: blocks } = compressKnowledge(entries, { now });
   const next = `${kept}\n\n${blocks.replace(/\s+$/, '')}\n`;
@@ -154,54 +185,66 @@ export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: 
 /** The six steps of the consolidation protocol (seed 000) for one role. */
 export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: string, opts: LifecycleOptions): ConsolidationReport {
   assertSafeName(role, 'role');
-  return withLock(paths, `role-${role}`, () => {
-    const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
-    const readFindings = (file: string) => readTextFile(file, { stripNul: true }).text;
-    const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readFindings(f.path) }));
-    const readable = files
-      .filter((f): f is typeof f & { text: string } => f.text !== null)
-      .map((f) => ({ ...f, ...readFindingsText(f.text) }));
-    const forgotten = forgottenKeys(paths, role);
-    const findings = readable
-      .flatMap((f) => f.entries)
-      .map((e) => sanitizeEntry(e, config.ignore).entry)
-      // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
-      .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
-      .filter((e) => !forgotten.has(matchKey(e)));
+  return withLock(
+    paths,
+    `role-${role}`,
+    () => {
+      const path = memoryFile(paths, role);
+      const { text, doc } = readEchoFile(path, roleTitle(role));
+      const readFindings = (file: string) => readTextFile(file, { stripNul: true }).text;
+      const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readFindings(f.path) }));
+      const readable = files
+        .filter((f): f is typeof f & { text: string } => f.text !== null)
+        .map((f) => ({ ...f, ...readFindingsText(f.text) }));
+      const forgotten = forgottenKeys(paths, role);
+      const findings = readable
+        .flatMap((f) => f.entries)
+        .map((e) => sanitizeEntry(e, config.ignore).entry)
+        // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
+        .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
+        .filter((e) => !forgotten.has(matchKey(e)));
 
-    const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
-    let next = merged;
+      const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
+      let next = merged;
 
-    let pruned: PrunePlan | null = null;
-    const { entries, otherLines } = entryLines(next);
-    const lines = otherLines + entries.reduce((s, e) => s + e.lines, 0);
-    if (opts.prune && lines > config.memoryMaxLines) {
-      pruned = planPrune({ entries, otherLines, maxLines: config.memoryMaxLines, events: opts.events, now: opts.now, window: config.relevanceWindow });
-      next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
-    }
+      let pruned: PrunePlan | null = null;
+      const { entries, otherLines } = entryLines(next);
+      const lines = otherLines + entries.reduce((s, e) => s + e.lines, 0);
+      if (opts.prune && lines > config.memoryMaxLines) {
+        pruned = planPrune({
+          entries,
+          otherLines,
+          maxLines: config.memoryMaxLines,
+          events: opts.events,
+          now: opts.now,
+          window: config.relevanceWindow,
+        });
+        next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
+      }
 
-    const out = serializeEchoDocument(next);
-    if (out !== text) writeFileAtomic(paths, path, out);
-    // Only now that MEMORY.md holds them may the findings go; a file rewritten
-    // meanwhile (an agent writing directly) is kept for the next run.
-    // A file with text that is not an entry is moved to the archive, never deleted with it.
-    const kept: string[] = [];
-    for (const f of readable) {
-      if (readFindings(f.path) !== f.text) continue;
-      if (f.leftover.trim() !== '') kept.push(writeBackup(paths, role, `unparsed-${f.agent}-findings-${day(opts.now)}`, f.text));
-      removeFile(paths, f.path);
-    }
-    return {
-      role,
-      findingsFiles: readable.length,
-      keptUnparsed: kept,
-      appended: appends.map((e) => e.id),
-      updated: updates.map((e) => e.id),
-      pruned,
-      linesAfter: countLines(out),
-    };
-  }, { deadline: opts.deadline });
+      const out = serializeEchoDocument(next);
+      if (out !== text) writeFileAtomic(paths, path, out);
+      // Only now that MEMORY.md holds them may the findings go; a file rewritten
+      // meanwhile (an agent writing directly) is kept for the next run.
+      // A file with text that is not an entry is moved to the archive, never deleted with it.
+      const kept: string[] = [];
+      for (const f of readable) {
+        if (readFindings(f.path) !== f.text) continue;
+        if (f.leftover.trim() !== '') kept.push(writeBackup(paths, role, `unparsed-${f.agent}-findings-${day(opts.now)}`, f.text));
+        removeFile(paths, f.path);
+      }
+      return {
+        role,
+        findingsFiles: readable.length,
+        keptUnparsed: kept,
+        appended: appends.map((e) => e.id),
+        updated: updates.map((e) => e.id),
+        pruned,
+        linesAfter: countLines(out),
+      };
+    },
+    { deadline: opts.deadline },
+  );
 }
 
 const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
@@ -221,7 +264,11 @@ export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Dat
     const { doc: rest, removed } = removeEntries(doc, [id]);
     const entry = removed[0];
     if (!entry) return null;
-    const tomb: EchoEntry = { ...entry, status: 'retracted', extra: [...entry.extra.filter(([k]) => k !== 'forgotten'), ['forgotten', day(now)]] };
+    const tomb: EchoEntry = {
+      ...entry,
+      status: 'retracted',
+      extra: [...entry.extra.filter(([k]) => k !== 'forgotten'), ['forgotten', day(now)]],
+    };
     appendToEchoFile(paths, forgottenPath(paths, role), `${roleTitle(role)} — forgotten entries`, [tomb]);
     writeFileAtomic(paths, path, serializeEchoDocument(rest));
     return entry;
@@ -238,7 +285,14 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
     const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);
-    return { role, findingsFiles: 0, appended: appends.map((e) => e.id), updated: updates.map((e) => e.id), pruned: null, linesAfter: countLines(out) };
+    return {
+      role,
+      findingsFiles: 0,
+      appended: appends.map((e) => e.id),
+      updated: updates.map((e) => e.id),
+      pruned: null,
+      linesAfter: countLines(out),
+    };
   });
 }
 
@@ -249,12 +303,24 @@ export interface PruneReport {
   dryRun: boolean;
 }
 
-export function pruneRole(paths: EchoPaths, config: EchoesConfig, role: string, opts: { now: Date; events: UsageEvent[]; dryRun: boolean }): PruneReport {
+export function pruneRole(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  opts: { now: Date; events: UsageEvent[]; dryRun: boolean },
+): PruneReport {
   const run = () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
     const { entries, otherLines } = entryLines(doc);
-    const plan = planPrune({ entries, otherLines, maxLines: config.memoryMaxLines, events: opts.events, now: opts.now, window: config.relevanceWindow });
+    const plan = planPrune({
+      entries,
+      otherLines,
+      maxLines: config.memoryMaxLines,
+      events: opts.events,
+      now: opts.now,
+      window: config.relevanceWindow,
+    });
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {
       const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines);
@@ -280,7 +346,9 @@ export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: 
 }
 
 /** Every role's entries, for show, search and the digest. Unreadable files are reported, not thrown. */
-export function readAllEntries(paths: EchoPaths): { roles: Array<{ role: string; entries: EchoEntry[]; lines: number; verbatimBlocks: number; error?: string }> } {
+export function readAllEntries(paths: EchoPaths): {
+  roles: Array<{ role: string; entries: EchoEntry[]; lines: number; verbatimBlocks: number; error?: string }>;
+} {
   const roles = listRoles(paths).map((role) => {
     try {
       const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));

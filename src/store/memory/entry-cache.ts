@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import { memoryFile, type EchoPaths } from '../fs/echo-paths.ts';
+import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { listRoles } from './role-listing.ts';
 
 export interface RoleSummary {
@@ -31,7 +31,9 @@ function readCache(paths: EchoPaths): Map<string, CachedRole> {
   try {
     const raw = JSON.parse(readTextOrNull(cacheFile(paths)) ?? 'null') as { version?: number; roles?: CachedRole[] } | null;
     if (raw?.version === CACHE_VERSION && Array.isArray(raw.roles)) return new Map(raw.roles.map((r) => [r.role, r]));
-  } catch { /* a torn or foreign cache is just a miss */ }
+  } catch {
+    /* a torn or foreign cache is just a miss */
+  }
   return new Map();
 }
 

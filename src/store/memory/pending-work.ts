@@ -3,10 +3,9 @@
 // with no findings written and little new transcript.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isRoleName, type EchoPaths } from '../fs/echo-paths.ts';
-import { isFindingsFileName } from './role-listing.ts';
+import { type EchoPaths, isRoleName } from '../fs/echo-paths.ts';
 import { readSessionState } from '../session/session-state.ts';
-
+import { isFindingsFileName } from './role-listing.ts';
 
 export function hasPendingFindings(paths: EchoPaths): boolean {
   let roles: string[];
@@ -19,7 +18,9 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
     if (!isRoleName(role)) continue;
     try {
       if (readdirSync(join(paths.echoes, role)).some((f) => isFindingsFileName(f))) return true;
-    } catch { /* a file, or raced away */ }
+    } catch {
+      /* a file, or raced away */
+    }
   }
   return false;
 }
@@ -33,10 +34,19 @@ export function hasPendingFindings(paths: EchoPaths): boolean {
 /** How old a session's "still running" note may get before Stop renews it (crash recovery orders by it). */
 const TOUCH_AFTER_MS = 5 * 60 * 1000;
 
-export function transcriptProgress(paths: EchoPaths, sessionId: string, transcriptPath: string, now: Date): { unread: number; known: boolean } {
+export function transcriptProgress(
+  paths: EchoPaths,
+  sessionId: string,
+  transcriptPath: string,
+  now: Date,
+): { unread: number; known: boolean } {
   const state = readSessionState(paths, sessionId);
   // Known: the state already records this session as running, with this transcript, recently.
-  const known = state !== null && !state.ended && state.transcriptPath === transcriptPath && now.getTime() - Date.parse(state.updatedAt) < TOUCH_AFTER_MS;
+  const known =
+    state !== null &&
+    !state.ended &&
+    state.transcriptPath === transcriptPath &&
+    now.getTime() - Date.parse(state.updatedAt) < TOUCH_AFTER_MS;
   let size = 0;
   try {
     size = statSync(transcriptPath).size;

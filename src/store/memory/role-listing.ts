@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareText } from '../../core/text.ts';
-import { isRoleName, roleDir, type EchoPaths } from '../fs/echo-paths.ts';
+import { type EchoPaths, isRoleName, roleDir } from '../fs/echo-paths.ts';
 
 /** `<agent>-findings.md`, the one file each agent writes (SPEC §6). */
 const FINDINGS_FILE = /^([a-z0-9][a-z0-9-]{0,63})-findings\.md$/;
@@ -17,9 +17,13 @@ export function listRoles(paths: EchoPaths): string[] {
       if (!isRoleName(name)) continue;
       try {
         if (statSync(join(paths.echoes, name)).isDirectory()) found.add(name);
-      } catch { /* raced away */ }
+      } catch {
+        /* raced away */
+      }
     }
-  } catch { /* no store yet */ }
+  } catch {
+    /* no store yet */
+  }
   return [...found].sort();
 }
 
@@ -36,4 +40,3 @@ export function listFindingsFiles(paths: EchoPaths, role: string): Array<{ agent
     .map((m) => ({ agent: m[1]!, path: join(roleDir(paths, role), m[0]) }))
     .sort((a, b) => compareText(a.agent, b.agent));
 }
-

@@ -1,11 +1,11 @@
 // Gathers what the SessionStart digest needs from the store and builds it.
 import { readdirSync } from 'node:fs';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { buildDigest, type Digest, type DigestEntry } from '../../core/recall/digest.ts';
 import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
-import { listArchiveLogs } from '../session/archive-logs.ts';
+import { buildDigest, type Digest, type DigestEntry } from '../../core/recall/digest.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { RoleSummary } from '../memory/entry-cache.ts';
+import { listArchiveLogs } from '../session/archive-logs.ts';
 import { readUsage } from '../usage/usage-log.ts';
 
 function countSolutions(paths: EchoPaths): number {
@@ -16,19 +16,29 @@ function countSolutions(paths: EchoPaths): number {
   }
 }
 
-export function digestFromStore(paths: EchoPaths, config: EchoesConfig, roles: RoleSummary[], lastSession: string, now: Date): { digest: Digest; errors: string[] } {
+export function digestFromStore(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  roles: RoleSummary[],
+  lastSession: string,
+  now: Date,
+): { digest: Digest; errors: string[] } {
   const events = readUsage(paths);
   const etched: DigestEntry[] = [];
   const lessons: DigestEntry[] = [];
-  let total: number;
   const errors: string[] = [];
   // One scoring pass over every role: the relevance index is built once.
   const live = roles.flatMap((r) => {
     if (r.error) errors.push(`${r.role}: ${r.error}`);
     return r.entries.filter((e) => !e.status).map((entry) => ({ entry, role: r.role }));
   });
-  total = live.length;
-  const scores = scoreEntries(live.map((l) => l.entry), events, now, config.relevanceWindow);
+  const total = live.length;
+  const scores = scoreEntries(
+    live.map((l) => l.entry),
+    events,
+    now,
+    config.relevanceWindow,
+  );
   live.forEach(({ entry, role }, i) => {
     const d = { entry, role, score: scores[i]!.score };
     if (entry.layer === 'etched') etched.push(d);

@@ -2,29 +2,40 @@
 // MEMORY.md, knowledge.md and archive/, the archive logs and docs/solutions.
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { searchableText } from '../../core/entry/entry-fields.ts';
 import { documentEntries, parseEchoDocument } from '../../core/entry/echo-document.ts';
+import { searchableText } from '../../core/entry/entry-fields.ts';
 import type { SearchDoc } from '../../core/recall/text-search.ts';
 import { readTextFile, readTextOrNull } from '../fs/atomic-file.ts';
-import { listArchiveLogs, logFileName } from '../session/archive-logs.ts';
-import { archiveDir, knowledgeFile, memoryFile, type EchoPaths } from '../fs/echo-paths.ts';
+import { archiveDir, type EchoPaths, knowledgeFile, memoryFile } from '../fs/echo-paths.ts';
 import { listRoles } from '../memory/role-listing.ts';
-
+import { listArchiveLogs, logFileName } from '../session/archive-logs.ts';
 
 function docsOfEchoFile(path: string, ref: string, kind: SearchDoc['kind']): SearchDoc[] {
   const { text } = readTextFile(path);
   if (text === null) return [];
   const doc = parseEchoDocument(text);
-  const out: SearchDoc[] = documentEntries(doc).map((e) => ({ ref: `${ref}#${e.id}`, kind, title: e.title, text: searchableText(e), date: e.verified || e.date }));
+  const out: SearchDoc[] = documentEntries(doc).map((e) => ({
+    ref: `${ref}#${e.id}`,
+    kind,
+    title: e.title,
+    text: searchableText(e),
+    date: e.verified || e.date,
+  }));
   // Text that is not an entry (knowledge blocks, notes) is searchable as one document.
-  const rest = doc.blocks.filter((b) => b.type === 'verbatim').map((b) => b.text).join('');
+  const rest = doc.blocks
+    .filter((b) => b.type === 'verbatim')
+    .map((b) => b.text)
+    .join('');
   if (rest.trim().split('\n').length > 2) out.push({ ref, kind, title: ref, text: rest });
   return out;
 }
 
 function markdownFiles(dir: string): string[] {
   try {
-    return readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.md')).sort();
+    return readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.md'))
+      .sort();
   } catch {
     return [];
   }

@@ -61,20 +61,25 @@ export function formatIndexLine(seq: number, rest: string): string {
  * and its line (only a writer killed in between leaves one for repair).
  */
 export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft, deadline: Deadline = NO_DEADLINE): number {
-  return withLock(paths, 'archive-index', () => {
-    const existing = listArchiveLogs(paths);
-    if (draft.isSame) {
-      for (const n of existing.slice(-SAME_LOG_LOOKBACK).reverse()) {
-        const text = readTextOrNull(join(paths.memoriesDir, logFileName(n)));
-        if (text !== null && draft.isSame(text)) return n;
+  return withLock(
+    paths,
+    'archive-index',
+    () => {
+      const existing = listArchiveLogs(paths);
+      if (draft.isSame) {
+        for (const n of existing.slice(-SAME_LOG_LOOKBACK).reverse()) {
+          const text = readTextOrNull(join(paths.memoriesDir, logFileName(n)));
+          if (text !== null && draft.isSame(text)) return n;
+        }
       }
-    }
-    let seq = (existing.at(-1) ?? 0) + 1;
-    while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
-    if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
-    appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
-    return seq;
-  }, archiveLockOptions(paths, deadline));
+      let seq = (existing.at(-1) ?? 0) + 1;
+      while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
+      if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+      appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
+      return seq;
+    },
+    archiveLockOptions(paths, deadline),
+  );
 }
 
 /** Numbers already listed in ARCHIVE.md. */
@@ -97,16 +102,21 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
   const seen = indexedSequences(text);
   const missing = logs.filter((s) => !seen.has(s));
   if (missing.length === 0) return [];
-  withLock(paths, 'archive-index', () => {
-    // Read again under the lock: the first look was only to avoid taking it.
-    const again = indexedSequences(readTextOrNull(paths.archiveIndex));
-    if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
-    for (const seq of missing) {
-      if (again.has(seq)) continue;
-      const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
-      appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
-    }
-  }, archiveLockOptions(paths, deadline));
+  withLock(
+    paths,
+    'archive-index',
+    () => {
+      // Read again under the lock: the first look was only to avoid taking it.
+      const again = indexedSequences(readTextOrNull(paths.archiveIndex));
+      if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+      for (const seq of missing) {
+        if (again.has(seq)) continue;
+        const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
+        appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
+      }
+    },
+    archiveLockOptions(paths, deadline),
+  );
   return missing;
 }
 

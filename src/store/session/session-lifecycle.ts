@@ -1,15 +1,30 @@
 // The session side of the hooks (SPEC §8): read the transcript incrementally,
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
-import type { SessionSummary } from '../../core/session/summary-model.ts';
-import { archiveIndexText, archiveLogIdentity, describeArchiveLog, filterSummary, renderArchiveLog, renderEphemeral, type ArchiveTrigger } from '../../core/session/session-records.ts';
+import {
+  type ArchiveTrigger,
+  archiveIndexText,
+  archiveLogIdentity,
+  describeArchiveLog,
+  filterSummary,
+  renderArchiveLog,
+  renderEphemeral,
+} from '../../core/session/session-records.ts';
 import { mergeSummaries } from '../../core/session/summary-merge.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { emptySummary, isEmptySummary } from '../../core/session/summary-model.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
-import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock, withLockAsync } from '../fs/role-lock.ts';
-import { ephemeralLockOptions, newSessionState, readSessionState, safeSessionKey, writeSessionState, type SessionState } from './session-state.ts';
+import { repairArchiveIndex, writeNextArchiveLog } from './archive-logs.ts';
+import {
+  ephemeralLockOptions,
+  newSessionState,
+  readSessionState,
+  type SessionState,
+  safeSessionKey,
+  writeSessionState,
+} from './session-state.ts';
 
 export interface SessionRef {
   sessionId: string;
@@ -23,8 +38,8 @@ export interface AdvanceOptions {
   /** Entry ids and titles to note when the conversation names them. */
   watchTerms?: string[];
   deadline?: Deadline;
-  /** Runs under the session's lock with the fresh state; the state it returns is saved. */
-  then?: (state: SessionState) => SessionState | void;
+  /** Runs under the session's lock with the fresh state; the state it returns (if any) is saved. */
+  update?: (state: SessionState) => SessionState | undefined;
 }
 
 /**
@@ -32,51 +47,70 @@ export interface AdvanceOptions {
  * folds it into the draft and the un-checkpointed span.
  */
 export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: AdvanceOptions): Promise<SessionState> {
-  const { now, watchTerms = [], deadline = NO_DEADLINE, then = () => undefined } = opts;
-  return withLockAsync(paths, `session-${safeSessionKey(ref.sessionId)}`, async () => {
-    let state = readSessionState(paths, ref.sessionId) ?? newSessionState(ref.sessionId, ref.transcriptPath, now);
-    const transcript = ref.transcriptPath || state.transcriptPath;
-    if (transcript) {
-      let size = -1;
-      try { size = statSync(transcript).size; } catch { /* no transcript (yet) */ }
-      // A shorter file than we read means it was replaced: read it again from the start.
-      // The draft and span are kept (merging drops repeated lines): nothing read is lost.
-      if (size >= 0 && size < state.offset) state = { ...state, offset: 0 };
-      if (size > state.offset) {
-        // Loaded only when there is something to read: most hook runs find nothing new.
-        const { readTranscript } = await import('./transcript-reader.ts');
-        const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
-        // Filtered before it is kept: the state file is a persisted text like any other.
-        const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
-        state = {
-          ...state,
-          transcriptPath: transcript,
-          offset: part.endOffset,
-          draft: mergeSummaries(state.draft ?? emptySummary(), piece),
-          span: mergeSummaries(state.span ?? emptySummary(), piece),
-        };
+  const { now, watchTerms = [], deadline = NO_DEADLINE, update = () => undefined } = opts;
+  return withLockAsync(
+    paths,
+    `session-${safeSessionKey(ref.sessionId)}`,
+    async () => {
+      let state = readSessionState(paths, ref.sessionId) ?? newSessionState(ref.sessionId, ref.transcriptPath, now);
+      const transcript = ref.transcriptPath || state.transcriptPath;
+      if (transcript) {
+        let size = -1;
+        try {
+          size = statSync(transcript).size;
+        } catch {
+          /* no transcript (yet) */
+        }
+        // A shorter file than we read means it was replaced: read it again from the start.
+        // The draft and span are kept (merging drops repeated lines): nothing read is lost.
+        if (size >= 0 && size < state.offset) state = { ...state, offset: 0 };
+        if (size > state.offset) {
+          // Loaded only when there is something to read: most hook runs find nothing new.
+          const { readTranscript } = await import('./transcript-reader.ts');
+          const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
+          // Filtered before it is kept: the state file is a persisted text like any other.
+          const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
+          state = {
+            ...state,
+            transcriptPath: transcript,
+            offset: part.endOffset,
+            draft: mergeSummaries(state.draft ?? emptySummary(), piece),
+            span: mergeSummaries(state.span ?? emptySummary(), piece),
+          };
+        }
       }
-    }
-    state = { ...state, updatedAt: now.toISOString() };
-    if (ref.ownerPid !== undefined) state.ownerPid = ref.ownerPid;
-    state = then(state) ?? state;
-    writeSessionState(paths, state);
-    return state;
-  }, { waitMs: 5000, deadline });
+      state = { ...state, updatedAt: now.toISOString() };
+      if (ref.ownerPid !== undefined) state.ownerPid = ref.ownerPid;
+      state = update(state) ?? state;
+      writeSessionState(paths, state);
+      return state;
+    },
+    { waitMs: 5000, deadline },
+  );
 }
 
 /** Writes the span since the last checkpoint as the next archive log; returns its number, or null when there was nothing new. */
-export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: ArchiveTrigger, now: Date, deadline: Deadline = NO_DEADLINE): { state: SessionState; seq: number | null } {
+export function checkpointSpan(
+  paths: EchoPaths,
+  state: SessionState,
+  trigger: ArchiveTrigger,
+  now: Date,
+  deadline: Deadline = NO_DEADLINE,
+): { state: SessionState; seq: number | null } {
   const span = state.span;
   if (!span || isEmptySummary(span)) return { state, seq: null };
   // The session, span and trigger header lines identify a checkpoint: a re-run after a
   // kill finds the log it already wrote instead of writing the span twice.
   const identity = archiveLogIdentity(span, trigger);
-  const seq = writeNextArchiveLog(paths, {
-    render: (n) => renderArchiveLog(n, span, trigger, now),
-    indexLine: () => archiveIndexText(span, trigger, now),
-    isSame: (text) => identity.every((line) => text.includes(line)),
-  }, deadline);
+  const seq = writeNextArchiveLog(
+    paths,
+    {
+      render: (n) => renderArchiveLog(n, span, trigger, now),
+      indexLine: () => archiveIndexText(span, trigger, now),
+      isSame: (text) => identity.every((line) => text.includes(line)),
+    },
+    deadline,
+  );
   repairArchiveIndex(paths, describeArchiveLog, deadline);
   return { state: { ...state, span: null, archiveLogs: [...state.archiveLogs, seq] }, seq };
 }
@@ -86,12 +120,21 @@ export function checkpointSpan(paths: EchoPaths, state: SessionState, trigger: A
  * is left exactly as it is (the user is told in the log); the next session
  * then falls back to this session's archive log.
  */
-export function writeEphemeral(paths: EchoPaths, summary: SessionSummary | null, deadline: Deadline = NO_DEADLINE): 'written' | 'empty' | 'kept-unreadable' {
+export function writeEphemeral(
+  paths: EchoPaths,
+  summary: SessionSummary | null,
+  deadline: Deadline = NO_DEADLINE,
+): 'written' | 'empty' | 'kept-unreadable' {
   if (!summary || isEmptySummary(summary)) return 'empty';
   const text = renderEphemeral(summary);
-  return withLock(paths, 'ephemeral', () => {
-    if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
-    writeFileAtomic(paths, paths.ephemeral, text);
-    return 'written';
-  }, ephemeralLockOptions(paths, deadline));
+  return withLock(
+    paths,
+    'ephemeral',
+    () => {
+      if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
+      writeFileAtomic(paths, paths.ephemeral, text);
+      return 'written';
+    },
+    ephemeralLockOptions(paths, deadline),
+  );
 }

@@ -8,22 +8,33 @@
 import { renderEphemeral } from '../../core/session/session-records.ts';
 import { isEmptySummary } from '../../core/session/summary-model.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
 import { pruneEndedStates, type SessionScan, type SessionState } from './session-state.ts';
-import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 
 /** Writes the final archive logs of sessions that ended (other than the one running). */
 export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date, deadline: Deadline = NO_DEADLINE): Promise<void> {
   for (const s of scan.pendingFinal) {
-    await advanceSession(paths, s, { now, deadline, then: (state) => checkpointSpan(paths, state, 'session-end', now, deadline).state });
+    await advanceSession(paths, s, { now, deadline, update: (state) => checkpointSpan(paths, state, 'session-end', now, deadline).state });
   }
   // Once per finished session is often enough to keep the settled states bounded.
   if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
 }
 
-export async function recoverCrashedSessions(paths: EchoPaths, scan: SessionScan, now: Date, log: (m: string) => void, deadline: Deadline = NO_DEADLINE): Promise<string | null> {
+export async function recoverCrashedSessions(
+  paths: EchoPaths,
+  scan: SessionScan,
+  now: Date,
+  log: (m: string) => void,
+  deadline: Deadline = NO_DEADLINE,
+): Promise<string | null> {
   const [latest, ...older] = scan.unfinished;
-  const recover = (s: SessionState) => advanceSession(paths, s, { now, deadline, then: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }) });
+  const recover = (s: SessionState) =>
+    advanceSession(paths, s, {
+      now,
+      deadline,
+      update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
+    });
   // Older unfinished sessions get their archive log but are not handed on.
   for (const s of older) await recover(s);
   if (latest) {
@@ -35,4 +46,3 @@ export async function recoverCrashedSessions(paths: EchoPaths, scan: SessionScan
   }
   return null;
 }
-

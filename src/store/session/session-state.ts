@@ -4,11 +4,11 @@
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
+import { compareText } from '../../core/text.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { processAlive } from './claude-process.ts';
-import { compareText } from '../../core/text.ts';
 
 export interface SessionState {
   sessionId: string;
@@ -26,13 +26,17 @@ export interface SessionState {
 }
 
 /** EPHEMERAL.md's lock sits beside the session files: in user scope they are shared by every project. */
-export const ephemeralLockOptions = (paths: EchoPaths, deadline: Deadline) => ({ waitMs: 3000, dir: join(paths.memoriesDir, '.locks'), deadline });
+export const ephemeralLockOptions = (paths: EchoPaths, deadline: Deadline) => ({
+  waitMs: 3000,
+  dir: join(paths.memoriesDir, '.locks'),
+  deadline,
+});
 
 /** What the current session was given at its start, so `compact` can give it again. */
 export const givenFile = (paths: EchoPaths): string => join(paths.stateDir, 'given-last-session.md');
 
 /** Session ids come from Claude Code (UUIDs); anything else is reduced to a safe file name. */
-export const safeSessionKey = (id: string): string => (id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'unknown');
+export const safeSessionKey = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'unknown';
 
 // Sessions that are running or have work left sit in sessions/; ended and
 // fully archived ones move to sessions/ended/, so the scan at every
@@ -76,7 +80,11 @@ export function writeSessionState(paths: EchoPaths, state: SessionState): void {
 export function pruneEndedStates(paths: EchoPaths, now: Date, maxAgeMs = KEEP_ENDED_MS): number {
   let removed = 0;
   let names: string[] = [];
-  try { names = readdirSync(endedDir(paths)); } catch { return 0; }
+  try {
+    names = readdirSync(endedDir(paths));
+  } catch {
+    return 0;
+  }
   for (const n of names) {
     const file = join(endedDir(paths), n);
     try {
@@ -84,7 +92,9 @@ export function pruneEndedStates(paths: EchoPaths, now: Date, maxAgeMs = KEEP_EN
         removeFile(paths, file);
         removed++;
       }
-    } catch { /* raced away */ }
+    } catch {
+      /* raced away */
+    }
   }
   return removed;
 }

@@ -8,9 +8,9 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { EchoesError } from '../../core/errors.ts';
 import { createSummaryBuilder } from '../../core/session/session-summary.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
-import { EchoesError } from '../../core/errors.ts';
 
 export interface ReadTranscriptOptions {
   /** Byte offset to start at (a previous read's endOffset). Past the end of a replaced file: reads from 0. */

@@ -30,21 +30,26 @@ const KEEP_FACTOR = 2;
  * synthetic event per entry so "days unreferenced" stays true.
  */
 export function compactUsage(paths: EchoPaths, window: number, deadline: Deadline = NO_DEADLINE): { before: number; after: number } {
-  return withLock(paths, 'usage', () => {
-    const text = readTextOrNull(paths.usageLog);
-    if (text === null) return { before: 0, after: 0 };
-    const { events } = parseUsageLog(text);
-    const sessions = [...new Set(events.map((e) => e.session))];
-    const keep = new Set(sessions.slice(-window * KEEP_FACTOR));
-    if (keep.size === sessions.length) return { before: events.length, after: events.length };
-    const last = new Map<string, string>();
-    for (const e of events) {
-      if (keep.has(e.session)) continue;
-      for (const id of e.ids) if ((last.get(id) ?? '') < e.ts) last.set(id, e.ts);
-    }
-    const carried: UsageEvent[] = [...last].map(([id, ts]) => ({ ts, session: 'compacted', event: 'referenced', ids: [id] }));
-    const kept = [...carried, ...events.filter((e) => keep.has(e.session))];
-    writeFileAtomic(paths, paths.usageLog, kept.map(formatUsageEvent).join(''));
-    return { before: events.length, after: kept.length };
-  }, { deadline });
+  return withLock(
+    paths,
+    'usage',
+    () => {
+      const text = readTextOrNull(paths.usageLog);
+      if (text === null) return { before: 0, after: 0 };
+      const { events } = parseUsageLog(text);
+      const sessions = [...new Set(events.map((e) => e.session))];
+      const keep = new Set(sessions.slice(-window * KEEP_FACTOR));
+      if (keep.size === sessions.length) return { before: events.length, after: events.length };
+      const last = new Map<string, string>();
+      for (const e of events) {
+        if (keep.has(e.session)) continue;
+        for (const id of e.ids) if ((last.get(id) ?? '') < e.ts) last.set(id, e.ts);
+      }
+      const carried: UsageEvent[] = [...last].map(([id, ts]) => ({ ts, session: 'compacted', event: 'referenced', ids: [id] }));
+      const kept = [...carried, ...events.filter((e) => keep.has(e.session))];
+      writeFileAtomic(paths, paths.usageLog, kept.map(formatUsageEvent).join(''));
+      return { before: events.length, after: kept.length };
+    },
+    { deadline },
+  );
 }

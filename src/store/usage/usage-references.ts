@@ -11,7 +11,7 @@ const GLOB_CHARS = /[*?[\]{}]/;
 export async function referencedIds(entries: EchoEntry[], summary: SessionSummary): Promise<string[]> {
   const named = new Set(summary.namedTerms.map((t) => t.toLowerCase()));
   const files = [...summary.filesRead, ...summary.filesEdited];
-  const touches = (f: string, cited: string) => f === cited || f.endsWith('/' + cited);
+  const touches = (f: string, cited: string) => f === cited || f.endsWith(`/${cited}`);
   const out: string[] = [];
   for (const e of entries) {
     if (named.has(e.id.toLowerCase()) || named.has(e.title.toLowerCase())) {

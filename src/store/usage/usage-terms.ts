@@ -11,4 +11,3 @@ export function watchTermsOf(entries: EchoEntry[]): string[] {
   }
   return [...terms];
 }
-
