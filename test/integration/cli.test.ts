@@ -11,7 +11,7 @@ import { COMMANDS } from '../../src/cli/cli.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { documentEntries, newMemoryDocumentText, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
-import { consolidateRole } from '../../src/store/memory/echo-store.ts';
+import { consolidateRole } from '../../src/store/memory/role-consolidation.ts';
 import { cliJson, cliOk, type RunOptions, runCli } from '../helpers/cli-run.ts';
 import { diffSnapshots, makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 

@@ -9,7 +9,8 @@ import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { countLines, documentEntries, parseEchoDocument, renderEntry } from '../../src/core/entry/echo-document.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 import { echoPaths } from '../../src/store/fs/echo-paths.ts';
-import { compressKnowledgeFile, consolidateRole, pruneRole } from '../../src/store/memory/echo-store.ts';
+import { consolidateRole } from '../../src/store/memory/role-consolidation.ts';
+import { compressKnowledgeFile, pruneRole } from '../../src/store/memory/role-pruning.ts';
 import { makeEntry } from '../unit/entry-arbitrary.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');

@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  appendEntries,
-  documentEntries,
-  newMemoryDocumentText,
-  parseEchoDocument,
-  serializeEchoDocument,
-} from '../../src/core/entry/echo-document.ts';
+import { appendEntries } from '../../src/core/entry/document-edits.ts';
+import { documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { consolidate, consolidateDocument, matchKey } from '../../src/core/lifecycle/consolidation.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 

@@ -5,17 +5,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { appendEntries, removeEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
 import {
-  appendEntries,
   countLines,
   documentEntries,
   type EchoDocument,
   parseEchoDocument,
-  removeEntries,
   renderEntry,
-  replaceEntry,
   serializeEchoDocument,
-  upgradeToV2,
 } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { fieldKey } from '../../src/core/entry/entry-fields.ts';

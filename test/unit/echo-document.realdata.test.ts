@@ -6,14 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  appendEntries,
-  documentEntries,
-  parseEchoDocument,
-  replaceEntry,
-  serializeEchoDocument,
-  upgradeToV2,
-} from '../../src/core/entry/echo-document.ts';
+import { appendEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
+import { documentEntries, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 
 const REALDATA = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/realdata/memory');

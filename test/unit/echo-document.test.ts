@@ -6,18 +6,15 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { appendEntries, removeEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
 import {
-  appendEntries,
   countLines,
   documentEntries,
   type EchoDocument,
   newMemoryDocumentText,
   parseEchoDocument,
-  removeEntries,
   renderEntry,
-  replaceEntry,
   serializeEchoDocument,
-  upgradeToV2,
 } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { slugifyTitle, uniqueId } from '../../src/core/entry/entry-ids.ts';

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { appendEntries } from '../../src/core/entry/document-edits.ts';
 import {
-  appendEntries,
   asStored,
   documentEntries,
   newMemoryDocumentText,

@@ -1,5 +1,5 @@
 // rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
-import { consolidateRole } from '../../store/memory/echo-store.ts';
+import { consolidateRole } from '../../store/memory/role-consolidation.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
 

@@ -1,7 +1,8 @@
 // rune-echoes forget: move an entry to archive/forgotten.md with a tombstone.
 import { EchoesError } from '../../core/errors.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { forgetEntry, readAllEntries } from '../../store/memory/echo-store.ts';
+import { readAllEntries } from '../../store/memory/memory-files.ts';
+import { forgetEntry } from '../../store/memory/role-edits.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const forgetCommand: Command = {

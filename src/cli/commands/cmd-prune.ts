@@ -1,5 +1,5 @@
 // rune-echoes prune: run the lifecycle rules now (SPEC §5).
-import { pruneRole } from '../../store/memory/echo-store.ts';
+import { pruneRole } from '../../store/memory/role-pruning.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
 

@@ -1,10 +1,12 @@
 // rune-echoes record: how agents write findings without touching .claude/
 // through Write/Edit (which Claude Code guards as sensitive). SPEC §6.
-import { appendEntries, documentEntries, newMemoryDocumentText, parseEchoDocument } from '../../core/entry/echo-document.ts';
+
+import { appendEntries } from '../../core/entry/document-edits.ts';
+import { documentEntries, newMemoryDocumentText, parseEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { recordFindings } from '../../store/memory/echo-store.ts';
+import { recordFindings } from '../../store/memory/role-edits.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions } from '../entry-options.ts';
 

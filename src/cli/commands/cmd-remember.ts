@@ -1,7 +1,7 @@
 // rune-echoes remember: the user adds an entry directly. Etched only when asked.
 
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { rememberEntry } from '../../store/memory/echo-store.ts';
+import { rememberEntry } from '../../store/memory/role-edits.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions } from '../entry-options.ts';
 

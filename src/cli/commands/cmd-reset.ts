@@ -1,7 +1,8 @@
 // rune-echoes reset: back up, then empty. Without --yes it only says what it would do.
 
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { listRoles, resetRole } from '../../store/memory/echo-store.ts';
+import { resetRole } from '../../store/memory/role-edits.ts';
+import { listRoles } from '../../store/memory/role-listing.ts';
 import { type Command, printJson } from '../cli-context.ts';
 
 export const resetCommand: Command = {

@@ -4,7 +4,7 @@ import { entryFieldValues } from '../../core/entry/entry-fields.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { readAllEntries } from '../../store/memory/echo-store.ts';
+import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { renderShow, type ShowRole } from '../render/render-show.ts';

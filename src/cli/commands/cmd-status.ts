@@ -7,7 +7,7 @@ import { HOOKS } from '../../hooks/hook-registry.ts';
 import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
-import { listFindingsFiles, listRoles } from '../../store/memory/echo-store.ts';
+import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';

@@ -3,7 +3,8 @@
 // writing MEMORY.md and deleting the findings files, so running it twice on
 // the same findings must change nothing the second time.
 
-import { appendEntries, asStored, documentEntries, type EchoDocument, updateEntryFields } from '../entry/echo-document.ts';
+import { appendEntries, updateEntryFields } from '../entry/document-edits.ts';
+import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 

@@ -6,8 +6,8 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readUsage } from '../usage/usage-log.ts';
-import type { ConsolidationReport } from './echo-store.ts';
 import type { RoleSummary } from './entry-cache.ts';
+import type { ConsolidationReport } from './role-consolidation.ts';
 import { listFindingsFiles, listRoles } from './role-listing.ts';
 
 export interface ConsolidateAllResult {
@@ -43,7 +43,7 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
   const reports: ConsolidationReport[] = [];
   const errors: string[] = [];
   if (work.length === 0) return { reports, errors };
-  const { consolidateRole } = await import('./echo-store.ts');
+  const { consolidateRole } = await import('./role-consolidation.ts');
   const events = prune ? readUsage(paths) : [];
   for (const role of work) {
     try {

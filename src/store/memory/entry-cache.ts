@@ -70,7 +70,7 @@ export async function roleSummaries(paths: EchoPaths): Promise<RoleSummary[]> {
 
 async function parseRole(paths: EchoPaths, role: string): Promise<RoleSummary> {
   const { countLines, documentEntries } = await import('../../core/entry/echo-document.ts');
-  const { readEchoFile, roleTitle } = await import('./echo-store.ts');
+  const { readEchoFile, roleTitle } = await import('./memory-files.ts');
   try {
     const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));
     return { role, lines: text === null ? 0 : countLines(text), entries: text === null ? [] : documentEntries(doc) };

@@ -1,0 +1,238 @@
+// Edits of a memory document that keep its promise: every block an edit does
+// not touch keeps its exact bytes. Appends only add lines at the end, field
+// updates change only the lines of those fields, removals drop whole blocks.
+
+import { EchoesError } from '../errors.ts';
+import { isBlank } from '../text.ts';
+import {
+  type Block,
+  countLines,
+  documentEntries,
+  type EchoDocument,
+  parseEchoDocument,
+  renderEntry,
+  SCHEMA_HEADER,
+  serializeEchoDocument,
+} from './echo-document.ts';
+import type { EchoEntry } from './echo-entry.ts';
+import { scan, splitLines } from './echo-scan.ts';
+import { renderEntryLines, writtenValue } from './entry-build.ts';
+import { BULLET_FIELDS, type FieldKey } from './entry-fields.ts';
+import { slugifyTitle, uniqueId } from './entry-ids.ts';
+import { formatField, parseFieldLine } from './field-syntax.ts';
+
+/**
+ * Appends entries after every existing line. The existing text only ever gains
+ * lines at its end: a final newline if it had none, a closer if it ended inside
+ * a code fence or an HTML comment, and a blank line. Each entry is written with an explicit id
+ * (`id` or the slug of its title), suffixed when it collides with an id in use.
+ */
+export function appendEntries(doc: EchoDocument, entries: EchoEntry[]): EchoDocument {
+  if (entries.length === 0) return doc;
+  const eol = doc.eol;
+  let text = serializeEchoDocument(doc);
+  const lines = splitLines(text);
+  const last = lines[lines.length - 1];
+  if (last) {
+    if (!last.eol) text += eol;
+    const closer = scan(lines).openCloser;
+    if (closer) text += closer + eol;
+    if (closer || !isBlank(last.text)) text += eol;
+  }
+  const taken = new Set(documentEntries(doc).map((e) => e.id));
+  entries.forEach((entry, k) => {
+    const id = uniqueId(entry.id || slugifyTitle(entry.title || entry.kind), taken);
+    taken.add(id);
+    text += (k > 0 ? eol : '') + renderEntry({ ...entry, id, idExplicit: true }, eol);
+  });
+  return parseEchoDocument(text);
+}
+
+/** The line ending of a block's last non-blank line plus the blank lines after it: kept when the block is rewritten. */
+function blockTail(text: string): string {
+  const lines = splitLines(text);
+  let k = lines.length;
+  while (k > 1 && isBlank(lines[k - 1]?.text ?? '')) k--;
+  return (
+    (lines[k - 1]?.eol ?? '') +
+    lines
+      .slice(k)
+      .map((l) => l.raw)
+      .join('')
+  );
+}
+
+/**
+ * Rewrites one entry in canonical form; every other block keeps its text. The
+ * block keeps its id (written explicitly from now on) and its trailing blank lines.
+ * Throws `not-found` when no entry has that id.
+ */
+export function replaceEntry(doc: EchoDocument, id: string, entry: EchoEntry): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx]!;
+  const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = bom + renderEntryLines({ ...entry, id, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+  return replaceBlockText(doc, idx, text, id);
+}
+
+function entryIndex(doc: EchoDocument, id: string): number {
+  const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
+  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  return idx;
+}
+
+/**
+ * Changes field values of one entry in place: only the lines of those fields
+ * change (a missing one is added to the field block, and an id is written
+ * when the entry had none), so a hand-written body — fences, tables, quotes —
+ * keeps its bytes. Entries pasted on one line are rewritten in canonical form.
+ */
+export function updateEntryFields(doc: EchoDocument, id: string, changes: Partial<Pick<EchoEntry, FieldKey>>): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  const entry = { ...old.entry, ...changes };
+  if (old.form === 'inline') return replaceEntry(doc, id, entry);
+  let text = old.entry.idExplicit ? old.text : withIdLine(old.text, id, doc.eol);
+  for (const f of BULLET_FIELDS) {
+    if (!(f.prop in changes) || f.prop === 'id') continue;
+    text = withFieldValue(text, f.prop as FieldKey, f.key, writtenValue(f, entry), doc.eol);
+  }
+  return text === old.text ? doc : replaceBlockText(doc, idx, text, id);
+}
+
+/** Puts a new text in place of block `idx` (an entry block that must stay one entry), keeping line numbers right. */
+function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: string): EchoDocument {
+  const old = doc.blocks[idx]!;
+  // Parsing the block alone gives exactly what a re-parse of the whole file gives:
+  // its heading starts an entry and it ends where the old block ended.
+  const alone = parseEchoDocument(text);
+  const fresh = alone.blocks[0];
+  if (fresh?.type !== 'entry' || alone.blocks.length !== 1) {
+    throw new EchoesError('bad-argument', `entry "${id}" does not render as a single entry block`);
+  }
+  const first = old.line;
+  const oldCount = countLines(old.text);
+  const delta = countLines(text) - oldCount;
+  const blocks = doc.blocks.map((b, k) => (k === idx ? { ...fresh, line: first } : k > idx ? { ...b, line: b.line + delta } : b));
+  const issues = doc.issues
+    .filter((i) => i.line < first || i.line >= first + oldCount)
+    .map((i) => (i.line >= first + oldCount ? { ...i, line: i.line + delta } : i))
+    .concat(alone.issues.map((i) => ({ ...i, line: i.line + first - 1 })))
+    .sort((a, b) => a.line - b.line);
+  return { ...doc, blocks, issues };
+}
+
+/** Drops the blocks of these entries; ids derived on read (v1) may shift afterwards. */
+export function removeEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocument; removed: EchoEntry[]; removedText: string[] } {
+  const wanted = new Set(ids);
+  const removed: EchoEntry[] = [];
+  const removedText: string[] = [];
+  let text = '';
+  doc.blocks.forEach((b, k) => {
+    if (b.type !== 'entry' || !wanted.has(b.entry.id)) {
+      text += b.text;
+      return;
+    }
+    const bom = k === 0 && b.text.startsWith('\uFEFF');
+    if (bom) text += '\uFEFF';
+    removed.push(b.entry);
+    removedText.push(bom ? b.text.slice(1) : b.text);
+  });
+  return { doc: removed.length ? parseEchoDocument(text) : doc, removed, removedText };
+}
+
+/**
+ * v1 → v2: the schema header says v2 (added at the top when missing), and every
+ * entry without a written id gets one — a single `- **id**:` line inserted into
+ * its field block, so the rest of the entry keeps its bytes. Entries pasted on
+ * one line are rewritten in canonical form.
+ */
+export function upgradeToV2(doc: EchoDocument): { doc: EchoDocument; changed: string[]; idsWritten: string[] } {
+  const changed: string[] = [];
+  const idsWritten: string[] = [];
+  const parts = doc.blocks.map((b) => b.text);
+  doc.blocks.forEach((b, k) => {
+    if (b.type !== 'entry' || b.entry.idExplicit) return;
+    const { entry } = b;
+    if (b.form === 'inline') {
+      const bom = k === 0 && b.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+      parts[k] = bom + renderEntryLines({ ...entry, idExplicit: true }).join(doc.eol) + blockTail(b.text);
+    } else {
+      parts[k] = withIdLine(b.text, entry.id, doc.eol);
+    }
+    idsWritten.push(entry.id);
+    changed.push(`line ${b.line}: wrote id "${entry.id}" for "${entry.title || entry.kind}"`);
+  });
+  let text = parts.join('');
+  if (doc.schema !== 'v2') {
+    const found = scan(splitLines(text));
+    if (found.schemaRaw === 'v1') {
+      const lines = splitLines(text);
+      const line = lines[found.schemaLine];
+      if (line) line.raw = line.raw.replace(/echo-schema:([ \t]*)v1/i, 'echo-schema:$1v2');
+      text = lines.map((l) => l.raw).join('');
+      changed.push(`line ${found.schemaLine + 1}: schema header v1 → v2`);
+    } else if (found.schemaRaw === null) {
+      const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+      text = bom + SCHEMA_HEADER + doc.eol + text.slice(bom.length);
+      changed.push(`line 1: added schema header ${SCHEMA_HEADER}`);
+    }
+  }
+  return { doc: changed.length ? parseEchoDocument(text) : doc, changed, idsWritten };
+}
+
+/** Sets (value) or removes (null) the line of one field in an entry block's field block; other lines keep their bytes. */
+function withFieldValue(blockText: string, key: FieldKey, name: string, value: string | null, eol: string): string {
+  const lines = splitLines(blockText);
+  let j = 1;
+  while (j < lines.length && isBlank(lines[j]?.text ?? '')) j++;
+  let end = j;
+  let bullet = true;
+  for (let k = j; k < lines.length; k++) {
+    const line = lines[k]!;
+    const f = parseFieldLine(line.text);
+    if (!f) break;
+    if (k === j) bullet = f.bullet;
+    end = k + 1;
+    if (f.key !== key) continue;
+    if (value === null) line.raw = '';
+    else line.raw = formatField(f.name, value, f.bullet) + (line.eol || '');
+    return lines.map((l) => l.raw).join('');
+  }
+  if (value === null) return blockText;
+  const added = formatField(name, value, bullet);
+  if (end > j) {
+    const last = lines[end - 1]!;
+    last.raw = last.eol ? `${last.raw}${added}${last.eol}` : `${last.raw}${eol}${added}`;
+  } else {
+    const head = lines[0]!;
+    head.raw = head.eol ? `${head.raw}${added}${eol}` : `${head.raw}${eol}${added}`;
+  }
+  return lines.map((l) => l.raw).join('');
+}
+
+/** Writes `id` into the entry's field block: replaces an id line that is there, else inserts one before the first field. */
+function withIdLine(blockText: string, id: string, eol: string): string {
+  const lines = splitLines(blockText);
+  const head = lines[0];
+  if (!head) return blockText;
+  let j = 1;
+  while (j < lines.length && isBlank(lines[j]?.text ?? '')) j++;
+  const firstField = parseFieldLine(lines[j]?.text ?? '');
+  if (firstField) {
+    for (let k = j; k < lines.length; k++) {
+      const line = lines[k];
+      const f = line ? parseFieldLine(line.text) : null;
+      if (!line || !f) break;
+      if (f.key === 'id') {
+        line.raw = formatField(f.name, id, f.bullet) + (line.eol || '');
+        return lines.map((l) => l.raw).join('');
+      }
+    }
+    const at = lines[j];
+    if (at) at.raw = formatField('id', id, firstField.bullet) + eol + at.raw;
+    return lines.map((l) => l.raw).join('');
+  }
+  head.raw = head.eol ? `${head.raw}${formatField('id', id)}${eol}` : `${head.raw}${eol}${formatField('id', id)}`;
+  return lines.map((l) => l.raw).join('');
+}

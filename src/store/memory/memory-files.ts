@@ -1,0 +1,100 @@
+// The files of a role's memory on disk, read and written safely: a missing
+// file is a fresh document, an unreadable one an error that is never
+// overwritten; backups never overwrite; appends to archive files are
+// idempotent. Shared by consolidation, pruning and the user's edits.
+import { join } from 'node:path';
+import { appendEntries } from '../../core/entry/document-edits.ts';
+import {
+  countLines,
+  documentEntries,
+  type EchoDocument,
+  newMemoryDocumentText,
+  parseEchoDocument,
+  renderEntry,
+  serializeEchoDocument,
+} from '../../core/entry/echo-document.ts';
+import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { EchoesError } from '../../core/errors.ts';
+import { matchKey } from '../../core/lifecycle/consolidation.ts';
+import { createFileExclusive, readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import { archiveDir, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { listRoles } from './role-listing.ts';
+
+export const roleTitle = (role: string): string =>
+  `${role
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')} Memory`;
+
+/** YYYY-MM-DD of a moment, for backup and tombstone names. */
+export const day = (now: Date): string => now.toISOString().slice(0, 10);
+
+/** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
+export function readEchoFile(path: string, title: string): { text: string | null; doc: EchoDocument } {
+  const { text, unreadable } = readTextFile(path);
+  if (unreadable) {
+    throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
+  }
+  return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
+}
+
+/** Entries of a document with the number of lines each block takes. */
+export function entryLines(doc: EchoDocument): { entries: Array<{ entry: EchoEntry; lines: number }>; otherLines: number } {
+  const entries: Array<{ entry: EchoEntry; lines: number }> = [];
+  let otherLines = 0;
+  for (const b of doc.blocks) {
+    const lines = countLines(b.text);
+    if (b.type === 'entry') entries.push({ entry: b.entry, lines });
+    else otherLines += lines;
+  }
+  return { entries, otherLines };
+}
+
+/** Writes `text` to archive/<stem>.md, or <stem>-2.md … when that name is taken. Never overwrites. */
+export function writeBackup(paths: EchoPaths, role: string, stem: string, text: string): string {
+  const dir = archiveDir(paths, role);
+  for (let n = 1; ; n++) {
+    const path = join(dir, n === 1 ? `${stem}.md` : `${stem}-${n}.md`);
+    if (createFileExclusive(paths, path, text)) return path;
+  }
+}
+
+/** Appends entries to an echo file (archive or knowledge), creating it with a header. */
+export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
+  if (entries.length === 0) return;
+  const { doc } = readEchoFile(path, title);
+  // Idempotent: a re-run after a kill must not archive the same entry twice.
+  // The whole rendered entry is the key, so two different entries never collide.
+  const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));
+  const fresh = entries.filter((e) => !present.has(renderEntry(e)));
+  if (fresh.length) writeFileAtomic(paths, path, serializeEchoDocument(appendEntries(doc, fresh)));
+}
+
+/** Tombstones of forgotten entries: consolidation never brings these back. */
+export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
+
+export function forgottenKeys(paths: EchoPaths, role: string): Set<string> {
+  const text = readTextOrNull(forgottenPath(paths, role));
+  if (text === null) return new Set();
+  return new Set(documentEntries(parseEchoDocument(text)).map(matchKey));
+}
+
+/** Every role's entries, for show, search and the digest. Unreadable files are reported, not thrown. */
+export function readAllEntries(paths: EchoPaths): {
+  roles: Array<{ role: string; entries: EchoEntry[]; lines: number; verbatimBlocks: number; error?: string }>;
+} {
+  const roles = listRoles(paths).map((role) => {
+    try {
+      const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));
+      return {
+        role,
+        entries: text === null ? [] : documentEntries(doc),
+        lines: text === null ? 0 : countLines(text),
+        verbatimBlocks: text === null ? 0 : doc.blocks.filter((b) => b.type === 'verbatim').length,
+      };
+    } catch (err) {
+      return { role, entries: [], lines: 0, verbatimBlocks: 0, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+  return { roles };
+}

@@ -1,0 +1,95 @@
+// What a person or an agent changes in a role directly: record a finding,
+// remember or forget an entry, reset a role. Each under the role's lock, each
+// through the security filter on the way in.
+import { join } from 'node:path';
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
+import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
+import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
+import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
+import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';
+import { withLock } from '../fs/role-lock.ts';
+import { ensureStoreIgnored } from '../gitignore.ts';
+import { appendToEchoFile, day, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import type { ConsolidationReport } from './role-consolidation.ts';
+
+/** Appends entries to an agent's findings file, filtered, under the role lock. */
+export function recordFindings(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  agent: string,
+  entries: EchoEntry[],
+): { path: string; recorded: EchoEntry[]; stripped: number } {
+  assertSafeName(role, 'role');
+  assertSafeName(agent, 'agent');
+  const path = join(roleDir(paths, role), `${agent}-findings.md`);
+  let stripped = 0;
+  const clean = entries.map((e) => {
+    const s = sanitizeEntry(e, config.ignore);
+    if (s.evidenceStripped) stripped += 1;
+    return s.entry;
+  });
+  ensureStoreIgnored(paths, config.versionControlled);
+  return withLock(paths, `role-${role}`, () => {
+    const { doc } = readEchoFile(path, `${roleTitle(role)} — findings of ${agent}`);
+    const next = appendEntries(doc, clean);
+    writeFileAtomic(paths, path, serializeEchoDocument(next));
+    return { path, recorded: documentEntries(next).slice(-clean.length), stripped };
+  });
+}
+
+/** Moves an entry to archive/forgotten.md with a tombstone, so consolidation never brings it back. */
+export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Date): EchoEntry | null {
+  return withLock(paths, `role-${role}`, () => {
+    const path = memoryFile(paths, role);
+    const { text, doc } = readEchoFile(path, roleTitle(role));
+    if (text === null) return null;
+    const { doc: rest, removed } = removeEntries(doc, [id]);
+    const entry = removed[0];
+    if (!entry) return null;
+    const tomb: EchoEntry = {
+      ...entry,
+      status: 'retracted',
+      extra: [...entry.extra.filter(([k]) => k !== 'forgotten'), ['forgotten', day(now)]],
+    };
+    appendToEchoFile(paths, forgottenPath(paths, role), `${roleTitle(role)} — forgotten entries`, [tomb]);
+    writeFileAtomic(paths, path, serializeEchoDocument(rest));
+    return entry;
+  });
+}
+
+/** Adds one entry straight to MEMORY.md (through consolidation, so a repeat merges). */
+export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: string, entry: EchoEntry): ConsolidationReport {
+  ensureStoreIgnored(paths, config.versionControlled);
+  return withLock(paths, `role-${role}`, () => {
+    const path = memoryFile(paths, role);
+    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const clean = sanitizeEntry(entry, config.ignore).entry;
+    const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
+    const out = serializeEchoDocument(next);
+    if (out !== text) writeFileAtomic(paths, path, out);
+    return {
+      role,
+      findingsFiles: 0,
+      appended: appends.map((e) => e.id),
+      updated: updates.map((e) => e.id),
+      pruned: null,
+      linesAfter: countLines(out),
+    };
+  });
+}
+
+/** Backs the role's MEMORY.md up, then empties it to its header. */
+export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: string | null } {
+  return withLock(paths, `role-${role}`, () => {
+    const path = memoryFile(paths, role);
+    const text = readTextOrNull(path);
+    if (text === null) return { backup: null };
+    const backup = writeBackup(paths, role, `MEMORY-${day(now)}-reset`, text);
+    writeFileAtomic(paths, path, newMemoryDocumentText(roleTitle(role)));
+    return { backup };
+  });
+}
