@@ -1,14 +1,6 @@
-// Small text helpers shared by the transcript reader and the session summary.
-// Everything here is pure and linear in the input: transcripts can hold
-// megabyte-long strings, so no pattern here may backtrack badly.
-
-/** Drops blocks Claude Code injects into user turns; they are not the user's words. */
-export function stripInjected(text: string): string {
-  if (!text.includes('<')) return text;
-  return text
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
-    .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ');
-}
+// Text helpers of the session summary: plain prose from markdown, sentences, and
+// a key that treats near-identical phrasings as one. Pure and linear in the
+// input: transcripts can hold megabyte-long strings, so nothing here may backtrack.
 
 /** Markdown decoration that adds nothing in a one-line summary. */
 export function plainMarkdown(text: string): string {

@@ -9,7 +9,6 @@
 // downstream can see it.
 
 import { stripPrivate } from '../security/private-spans.ts';
-import { stripInjected } from '../session/summary-text.ts';
 import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { TodoItem, ToolCall } from './transcript-tools.ts';
@@ -176,6 +175,14 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean): Trans
   if (!usable) return [...events, { kind: 'garbage', reason: 'bad-message' }];
   if (texts.length > 0) events.push(classifyUserText(texts.join('\n'), v.isMeta === true, sidechain));
   return events;
+}
+
+/** Drops blocks Claude Code injects into user turns; they are not the user's words. */
+export function stripInjected(text: string): string {
+  if (!text.includes('<')) return text;
+  return text
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+    .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ');
 }
 
 /** Decides whether user-role text is a request, and renders slash commands as "/name args". */
