@@ -56,10 +56,9 @@ function writeOversizedMemory(tp: TempProject): string {
   return text;
 }
 
-/** A project with a role holding a few entries, a pending findings file and a team memory. */
-async function populated(t: { after(fn: () => void): void }): Promise<TempProject> {
-  const tp = makeTempProject(t);
-  await ok(tp, [
+/** The reviewer's scout records the unused-imports finding the tests below revolve around. */
+const recordUnusedImports = (tp: TempProject) =>
+  ok(tp, [
     'record',
     '--role',
     'reviewer',
@@ -71,6 +70,11 @@ async function populated(t: { after(fn: () => void): void }): Promise<TempProjec
     '`src/auth.ts:1-5` — 3 unused imports',
     'New files tend to keep unused imports.',
   ]);
+
+/** A project with a role holding a few entries, a pending findings file and a team memory. */
+async function populated(t: { after(fn: () => void): void }): Promise<TempProject> {
+  const tp = makeTempProject(t);
+  await recordUnusedImports(tp);
   consolidate(tp, 'reviewer');
   await ok(tp, [
     'record',
@@ -275,18 +279,7 @@ test('a forgotten finding recorded again is not resurrected by consolidation', a
   const tp = await populated(t);
   await ok(tp, ['forget', 'unused-imports-in-new-files']);
   // The same finding again, as the same agent and as another one with different spacing and case.
-  await ok(tp, [
-    'record',
-    '--role',
-    'reviewer',
-    '--agent',
-    'scout',
-    '--pattern',
-    'Unused imports in new files',
-    '--evidence',
-    '`src/auth.ts:1-5` — 3 unused imports',
-    'New files tend to keep unused imports.',
-  ]);
+  await recordUnusedImports(tp);
   await ok(tp, [
     'record',
     '--role',

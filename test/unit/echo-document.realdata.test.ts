@@ -6,18 +6,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { appendEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
+import { replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
 import { documentEntries, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { assertAppendKeepsLines, assertRoundTrip } from '../helpers/document-checks.ts';
 
 const REALDATA = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/realdata/memory');
-
-function editorLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r\n|\r|\n/);
-  if (/[\r\n]$/.test(text)) lines.pop();
-  return lines;
-}
 
 const NEW_ENTRY: EchoEntry = {
   id: 'realdata-append-check',
@@ -45,18 +39,10 @@ if (!existsSync(REALDATA)) {
     const bytes = readFileSync(join(REALDATA, name));
     const text = bytes.toString('utf8');
 
-    test(`realdata ${name} round-trips byte for byte`, () => {
-      assert.ok(Buffer.from(serializeEchoDocument(parseEchoDocument(text)), 'utf8').equals(bytes));
-    });
+    test(`realdata ${name} round-trips byte for byte`, () => assertRoundTrip(bytes));
 
     test(`realdata ${name} keeps every line after appendEntries and the new entry parses back`, () => {
-      const doc = parseEchoDocument(text);
-      const out = serializeEchoDocument(appendEntries(doc, [NEW_ENTRY]));
-      const before = editorLines(text);
-      assert.deepEqual(editorLines(out).slice(0, before.length), before);
-      const reread = documentEntries(parseEchoDocument(out));
-      assert.deepEqual(reread.at(-1), NEW_ENTRY);
-      assert.equal(reread.length, documentEntries(doc).length + 1);
+      assert.deepEqual(assertAppendKeepsLines(text, NEW_ENTRY), NEW_ENTRY);
     });
 
     if (name.startsWith('vinhnxv__rune__')) {

@@ -20,6 +20,7 @@ import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { slugifyTitle, uniqueId } from '../../src/core/entry/entry-ids.ts';
 import { parseFieldLine } from '../../src/core/entry/field-syntax.ts';
 import { normalizeLayer, parseConfidence, parseTags } from '../../src/core/entry/field-values.ts';
+import { assertAppendKeepsLines, assertRoundTrip } from '../helpers/document-checks.ts';
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/echo-docs/golden');
 
@@ -385,13 +386,6 @@ test('uniqueId adds -2, -3 … and stays within 64 chars', () => {
 
 const MESSY = join(GOLDEN, '../messy');
 
-/** Lines as any editor shows them, whatever the line endings. */
-function editorLines(text: string): string[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  if (/[\r\n]$/.test(text)) lines.pop();
-  return text === '' ? [] : lines;
-}
-
 const NEW_ENTRY = entry({ id: '', title: 'Appended by consolidation', learning: 'It parses back.\n\n- With a bullet.' });
 
 for (const name of readdirSync(MESSY)
@@ -400,20 +394,12 @@ for (const name of readdirSync(MESSY)
   const bytes = readFileSync(join(MESSY, name));
   const text = bytes.toString('utf8');
 
-  test(`messy ${name} round-trips byte for byte`, () => {
-    assert.ok(Buffer.from(serializeEchoDocument(parseEchoDocument(text)), 'utf8').equals(bytes));
-  });
+  test(`messy ${name} round-trips byte for byte`, () => assertRoundTrip(bytes));
 
   test(`messy ${name} keeps every line after appendEntries and the new entry parses back`, () => {
-    const doc = parseEchoDocument(text);
-    const out = serializeEchoDocument(appendEntries(doc, [NEW_ENTRY]));
-    const before = editorLines(text);
-    assert.deepEqual(editorLines(out).slice(0, before.length), before);
-    const reread = documentEntries(parseEchoDocument(out));
-    assert.equal(reread.length, documentEntries(doc).length + 1);
-    const last = reread[reread.length - 1];
-    assert.deepEqual(last, { ...NEW_ENTRY, id: last?.id ?? '' });
-    assert.match(last?.id ?? '', /^appended-by-consolidation(-\d+)?$/);
+    const last = assertAppendKeepsLines(text, NEW_ENTRY);
+    assert.deepEqual(last, { ...NEW_ENTRY, id: last.id });
+    assert.match(last.id, /^appended-by-consolidation(-\d+)?$/);
   });
 
   test(`messy ${name}: replacing any entry leaves every other block as it was`, () => {

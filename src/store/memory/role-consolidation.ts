@@ -8,15 +8,15 @@ import { countLines, serializeEchoDocument } from '../../core/entry/echo-documen
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
 import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
-import { type PrunePlan, planPrune } from '../../core/lifecycle/pruning.ts';
+import type { PrunePlan } from '../../core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextFile, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
-import { day, entryLines, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { day, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
-import { applyPrune } from './role-pruning.ts';
+import { applyPrune, planPruneOf } from './role-pruning.ts';
 
 export interface ConsolidationReport {
   role: string;
@@ -63,17 +63,8 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       let next = merged;
 
       let pruned: PrunePlan | null = null;
-      const { entries, otherLines } = entryLines(next);
-      const lines = otherLines + entries.reduce((s, e) => s + e.lines, 0);
-      if (opts.prune && lines > config.memoryMaxLines) {
-        pruned = planPrune({
-          entries,
-          otherLines,
-          maxLines: config.memoryMaxLines,
-          events: opts.events,
-          now: opts.now,
-          window: config.relevanceWindow,
-        });
+      if (opts.prune && countLines(serializeEchoDocument(next)) > config.memoryMaxLines) {
+        pruned = planPruneOf(next, config, opts);
         next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
       }
 

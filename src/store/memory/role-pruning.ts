@@ -21,6 +21,19 @@ import { archiveDir, type EchoPaths, knowledgeFile, memoryFile } from '../fs/ech
 import { withLock } from '../fs/role-lock.ts';
 import { appendToEchoFile, day, entryLines, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 
+/** What pruning would move out of a memory document under the configured limits. */
+export function planPruneOf(doc: EchoDocument, config: EchoesConfig, opts: { now: Date; events: UsageEvent[] }): PrunePlan {
+  const { entries, otherLines } = entryLines(doc);
+  return planPrune({
+    entries,
+    otherLines,
+    maxLines: config.memoryMaxLines,
+    events: opts.events,
+    now: opts.now,
+    window: config.relevanceWindow,
+  });
+}
+
 /** Applies a prune plan to `doc`: backup first, then archive and knowledge, then the caller writes MEMORY.md. */
 export function applyPrune(
   paths: EchoPaths,
@@ -91,15 +104,7 @@ export function pruneRole(
   const run = () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
-    const { entries, otherLines } = entryLines(doc);
-    const plan = planPrune({
-      entries,
-      otherLines,
-      maxLines: config.memoryMaxLines,
-      events: opts.events,
-      now: opts.now,
-      window: config.relevanceWindow,
-    });
+    const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {
       const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines);
