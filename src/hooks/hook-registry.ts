@@ -15,8 +15,6 @@ export interface HookSpec {
   timeoutSec: number;
   /** How long the handler may take before the runner answers without it (ms), from the environment. */
   budgetMs: (env: NodeJS.ProcessEnv) => number;
-  /** One line for people (README, status). */
-  summary: string;
 }
 
 // Claude Code gives SessionEnd hooks about 1.5 s in all, whatever hooks.json
@@ -31,7 +29,6 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: 'startup|resume|clear|compact',
     timeoutSec: 10,
     budgetMs: () => 8000,
-    summary: 'recovers a crashed session, prunes between sessions, injects the digest, clears EPHEMERAL.md',
   },
   {
     name: 'pre-compact',
@@ -39,7 +36,6 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: 'manual|auto',
     timeoutSec: 30,
     budgetMs: () => 25_000,
-    summary: 'writes the next archive log with what was not yet checkpointed',
   },
   {
     name: 'stop',
@@ -47,7 +43,6 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: null,
     timeoutSec: 15,
     budgetMs: () => 12_000,
-    summary: 'consolidates findings; keeps the session draft current',
   },
   {
     name: 'subagent-stop',
@@ -55,7 +50,6 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: null,
     timeoutSec: 15,
     budgetMs: () => 12_000,
-    summary: 'consolidates the findings the subagent wrote',
   },
   {
     name: 'session-end',
@@ -63,7 +57,6 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: null,
     timeoutSec: 10,
     budgetMs: sessionEndBudget,
-    summary: 'writes EPHEMERAL.md, records usage, prunes, writes final archive logs of earlier sessions',
   },
 ];
 
