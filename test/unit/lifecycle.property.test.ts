@@ -117,7 +117,12 @@ test('consolidation never changes the layer of an existing entry, so etched stay
       for (const u of consolidate(existing, findings).updates) {
         const before = byId.get(u.id)!;
         assert.equal(u.layer, before.layer);
-        assert.deepEqual({ ...u, verified: before.verified, confidence: before.confidence }, before, 'only verified and confidence move');
+        assert.deepEqual(
+          { ...u, verified: before.verified, confidence: before.confidence, learning: before.learning },
+          before,
+          'only verified, confidence and the learning move',
+        );
+        assert.ok(u.learning.startsWith(before.learning), 'the learning only grows: nothing it said is lost');
       }
     }),
     RUNS,

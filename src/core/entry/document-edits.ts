@@ -100,6 +100,27 @@ export function updateEntryFields(doc: EchoDocument, id: string, changes: Partia
   return text === old.text ? doc : replaceBlockText(doc, idx, text, id);
 }
 
+/**
+ * Adds lines to the end of an entry's body, as `- ` bullets before its
+ * trailing blank lines; every existing line keeps its bytes. Entries pasted
+ * on one line are rewritten in canonical form.
+ */
+export function appendLearning(doc: EchoDocument, id: string, learning: string): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  const added = learning.split(/\r\n|\r|\n/).filter((l) => !isBlank(l));
+  if (added.length === 0) return doc;
+  if (old.form === 'inline') return replaceEntry(doc, id, { ...old.entry, learning: `${old.entry.learning}\n${added.join('\n')}` });
+  const lines = splitLines(old.text);
+  let k = lines.length;
+  while (k > 1 && isBlank(lines[k - 1]?.text ?? '')) k--;
+  const last = lines[k - 1] as (typeof lines)[number];
+  const insert = added.map((l) => `- ${l}${doc.eol}`).join('');
+  last.raw = last.eol ? `${last.raw}${insert}` : `${last.raw}${doc.eol}${insert.slice(0, -doc.eol.length)}`;
+  const text = lines.map((l) => l.raw).join('');
+  return replaceBlockText(doc, idx, text, id);
+}
+
 /** Puts a new text in place of block `idx` (an entry block that must stay one entry), keeping line numbers right. */
 function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: string): EchoDocument {
   const old = doc.blocks[idx]!;

@@ -9,6 +9,7 @@ import { orderedLikeTable } from '../entry/entry-build.ts';
 import { ENTRY_FIELDS, type EntryField } from '../entry/entry-fields.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
 import { parseIsoDate } from '../entry/field-values.ts';
+import type { Fingerprint } from './fingerprint.ts';
 import { filterEvidence, filterSecrets, isAboutEmail } from './secret-filter.ts';
 
 export interface SanitizeResult {
@@ -34,7 +35,12 @@ function checkedValue(f: EntryField, v: unknown): unknown {
   }
 }
 
-export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[]): SanitizeResult {
+export interface SanitizeOptions {
+  /** Keeps evidence that lost everything else distinguishable (see filterEvidence). */
+  fingerprint?: Fingerprint;
+}
+
+export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[], options: SanitizeOptions = {}): SanitizeResult {
   const emails = !isAboutEmail(`${entry.title}\n${entry.learning}`);
   // NUL bytes would make the file unreadable as text for good: never write one.
   const clean = (text: string): string => filterSecrets(text.replace(/\u0000/g, ''), { emails }).text;
@@ -46,7 +52,7 @@ export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[]):
     if (f.filter === 'checked') {
       out[f.prop] = checkedValue(f, v);
     } else if (f.filter === 'evidence') {
-      const filtered = filterEvidence(String(v).replace(/\u0000/g, ''), { emails, ignore: ignoreGlobs });
+      const filtered = filterEvidence(String(v).replace(/\u0000/g, ''), { emails, ignore: ignoreGlobs, ...options });
       evidenceStripped ||= filtered.stripped !== null;
       out[f.prop] = filtered.text;
     } else if (Array.isArray(v)) {

@@ -14,6 +14,7 @@ import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextFile, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
+import { storeFingerprint } from '../fs/store-key.ts';
 import { day, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
@@ -51,10 +52,11 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       const readable = files
         .filter((f): f is typeof f & { text: string } => f.text !== null)
         .map((f) => ({ ...f, ...readFindingsText(f.text) }));
+      const fingerprint = storeFingerprint(paths);
       const forgotten = forgottenKeys(paths, role);
       const findings = readable
         .flatMap((f) => f.entries)
-        .map((e) => sanitizeEntry(e, config.ignore).entry)
+        .map((e) => sanitizeEntry(e, config.ignore, { fingerprint }).entry)
         // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
         .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
         .filter((e) => !forgotten.has(matchKey(e)));

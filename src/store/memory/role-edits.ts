@@ -11,6 +11,7 @@ import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
+import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
 import { appendToEchoFile, day, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
@@ -27,8 +28,9 @@ export function recordFindings(
   assertSafeName(agent, 'agent');
   const path = join(roleDir(paths, role), `${agent}-findings.md`);
   let stripped = 0;
+  const fingerprint = storeFingerprint(paths);
   const clean = entries.map((e) => {
-    const s = sanitizeEntry(e, config.ignore);
+    const s = sanitizeEntry(e, config.ignore, { fingerprint });
     if (s.evidenceStripped) stripped += 1;
     return s.entry;
   });
@@ -67,7 +69,7 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(path, roleTitle(role));
-    const clean = sanitizeEntry(entry, config.ignore).entry;
+    const clean = sanitizeEntry(entry, config.ignore, { fingerprint: storeFingerprint(paths) }).entry;
     const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);

@@ -67,7 +67,8 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
         if (size > state.offset) {
           // Loaded only when there is something to read: most hook runs find nothing new.
           const { readTranscript } = await import('./transcript-reader.ts');
-          const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
+          // The draft remembers where private spans stood at the offset: a span opened before it still hides what follows.
+          const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms, privateDepth: state.draft?.privateDepth });
           // Filtered before it is kept: the state file is a persisted text like any other.
           const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
           state = {
