@@ -32,6 +32,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       const state = await advanceSession(paths, ref, {
         now,
         deadline,
+        log: ctx.log,
         watchTerms: watchTermsOf(entries),
         update: (s) => {
           if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
@@ -62,7 +63,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     const scan = scanSessions(paths, input.session_id ?? '');
     if (scan.pendingFinal.length === 0) return;
     const { flushEndedSessions } = await import('../store/session/session-recovery.ts');
-    await flushEndedSessions(paths, scan, now, deadline);
+    await flushEndedSessions(paths, scan, now, deadline, ctx.log);
   });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
 }

@@ -45,7 +45,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
       recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
     }
-    const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths.ephemeral), { text: null, unreadable: false });
+    const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths, paths.ephemeral), { text: null, unreadable: false });
     consumed = ephemeral.text ?? '';
     lastSession = consumed;
     if (ephemeral.unreadable) {
@@ -71,7 +71,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
-  if (compact) lastSession = readTextOrNull(givenFile(paths)) ?? '';
+  if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
   const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
@@ -79,7 +79,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       ctx,
       'given summary',
       () => {
-        if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+        if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
+          writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
       },
       undefined,
     );
@@ -95,7 +96,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
             paths,
             'ephemeral',
             () => {
-              if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+              if (readTextOrNull(paths, paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
             },
             { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
           );

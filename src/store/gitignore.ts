@@ -28,7 +28,7 @@ export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boo
   // Only a git project has a .gitignore to keep: never create one in $HOME or a plain folder.
   if (!isGitProject(paths)) return false;
   ensureInnerGitignore(paths);
-  const next = planGitignore(readTextOrNull(paths.gitignore), versionControlled);
+  const next = planGitignore(readTextOrNull(paths, paths.gitignore), versionControlled);
   if (next === null) return false;
   writeFileAtomic(paths, paths.gitignore, next);
   return true;

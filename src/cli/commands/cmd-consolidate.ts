@@ -24,6 +24,7 @@ export const consolidateCommand: Command = {
           linesAfter: r.linesAfter,
           pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [],
           keptUnparsed: r.keptUnparsed ?? [],
+          setAside: r.setAside ?? [],
         })),
       });
     } else {
@@ -32,6 +33,7 @@ export const consolidateCommand: Command = {
           `${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`,
         );
         for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
+        for (const aside of r.setAside ?? []) ctx.io.stdout(`  a findings file was not safe to read: moved unread to ${aside}\n`);
       }
       if (reports.length === 0) ctx.io.stdout('No roles yet.\n');
     }

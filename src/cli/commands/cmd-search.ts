@@ -1,6 +1,7 @@
 // rune-echoes search: ranked search over entries, knowledge, archives, archive logs and solutions.
 import { EchoesError } from '../../core/errors.ts';
 import { searchDocs } from '../../core/recall/text-search.ts';
+import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { searchCorpus } from '../../store/recall/search-corpus.ts';
 import { flushEndedSessions } from '../../store/session/session-recovery.ts';
@@ -20,7 +21,7 @@ export const searchCommand: Command = {
     const limitRaw = stringOpt(values, 'limit') ?? '10';
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-      throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
+      throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got "${quoteInput(String(limitRaw))}"`);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
     await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
     const hits = searchDocs(searchCorpus(ctx.paths, role), query, limit);

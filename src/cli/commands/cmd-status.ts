@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
 import { readTextOrNull } from '../../store/fs/atomic-file.ts';
-import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
+import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 
-const lines = (path: string) => {
-  const t = readTextOrNull(path);
+const lines = (paths: EchoPaths, path: string) => {
+  const t = readTextOrNull(paths, path);
   return t === null ? 0 : countLines(t);
 };
 
@@ -26,8 +26,8 @@ export const statusCommand: Command = {
     const { paths, config } = ctx;
     const roles = listRoles(paths).map((role) => ({
       role,
-      memoryLines: lines(memoryFile(paths, role)),
-      knowledgeLines: lines(knowledgeFile(paths, role)),
+      memoryLines: lines(paths, memoryFile(paths, role)),
+      knowledgeLines: lines(paths, knowledgeFile(paths, role)),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
     const hooks = HOOKS.map(({ name: hook }) => {
@@ -39,9 +39,9 @@ export const statusCommand: Command = {
       }
       return { hook, lastRun: last };
     });
-    const log = readTextOrNull(paths.logFile) ?? '';
+    const log = readTextOrNull(paths, paths.logFile) ?? '';
     const errors = log.split('\n').filter(Boolean);
-    const ephemeral = readTextOrNull(paths.ephemeral);
+    const ephemeral = readTextOrNull(paths, paths.ephemeral);
     let solutions = 0;
     try {
       solutions = readdirSync(paths.solutionsDir, { recursive: true }).filter((f) => String(f).endsWith('.md')).length;

@@ -3,7 +3,7 @@
 // updates change only the lines of those fields, removals drop whole blocks.
 
 import { EchoesError } from '../errors.ts';
-import { isBlank } from '../text.ts';
+import { isBlank, quoteInput } from '../text.ts';
 import {
   type Block,
   countLines,
@@ -77,7 +77,7 @@ export function replaceEntry(doc: EchoDocument, id: string, entry: EchoEntry): E
 
 function entryIndex(doc: EchoDocument, id: string): number {
   const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
-  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${quoteInput(id)}"; list ids with \`rune-echoes show\``);
   return idx;
 }
 
@@ -129,7 +129,7 @@ function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: stri
   const alone = parseEchoDocument(text);
   const fresh = alone.blocks[0];
   if (fresh?.type !== 'entry' || alone.blocks.length !== 1) {
-    throw new EchoesError('bad-argument', `entry "${id}" does not render as a single entry block`);
+    throw new EchoesError('bad-argument', `entry "${quoteInput(id)}" does not render as a single entry block`);
   }
   const first = old.line;
   const oldCount = countLines(old.text);

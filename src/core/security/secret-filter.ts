@@ -8,6 +8,7 @@ import type { Fingerprint } from './fingerprint.ts';
 import { KeywordScanner } from './keyword-scan.ts';
 import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath } from './path-ignore.ts';
 import { removePrivate } from './private-spans.ts';
+import { looksRandom } from './secret-heuristics.ts';
 import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
 
 export { removePrivate } from './private-spans.ts';
@@ -159,16 +160,35 @@ export interface EvidenceOptions extends FilterOptions {
  * merged into one for having both lost theirs.
  */
 export function filterEvidence(evidence: string, options: EvidenceOptions): FilteredEvidence {
-  if (evidence.startsWith(EVIDENCE_REMOVED)) return { text: evidence, stripped: null, redactions: [] }; // already reduced
+  if (evidence.startsWith(EVIDENCE_REMOVED)) {
+    // Already reduced (a merge, a re-run): the identity is checked again, since anyone can write this prefix.
+    const rest = evidence.slice(EVIDENCE_REMOVED.length).trim();
+    const kept = /^#[0-9a-f]{12}$/.test(rest) ? ` ${rest}` : placesOf(rest, options);
+    return { text: `${EVIDENCE_REMOVED}${kept}`, stripped: null, redactions: [] };
+  }
   const filtered = filterSecrets(evidence, options);
   const ignored = evidencePaths(evidence).some((p) => isIgnoredPath(p, options.ignore));
   const sensitive = ignored || filtered.redactions.some((r) => r.kind !== 'private');
   if (!sensitive) return { text: filtered.text, stripped: null, redactions: filtered.redactions };
-  const places = ignored
-    ? []
-    : evidenceLocations(evidence).filter((p) => !isIgnoredPath(p, options.ignore) && filterSecrets(p, options).text === p);
-  const identity = places.length > 0 ? ` ${places.join(', ')}` : options.fingerprint ? ` #${options.fingerprint(evidence)}` : '';
+  const places = ignored ? '' : placesOf(filtered.text, options);
+  const identity = places || (options.fingerprint ? ` #${options.fingerprint(evidence)}` : '');
   return { text: `${EVIDENCE_REMOVED}${identity}`, stripped: 'sensitive', redactions: filtered.redactions };
+}
+
+/**
+ * The places a (filtered) evidence cites, as ` a.py:1, b.ts:3`, or ''. A place
+ * must not be a secret's remains: nothing redacted, nothing the filter still
+ * catches, and no random-looking part (a key's base64 body has slashes too).
+ */
+function placesOf(text: string, options: EvidenceOptions): string {
+  const places = evidenceLocations(text).filter(
+    (p) =>
+      !p.includes('REDACTED') &&
+      !isIgnoredPath(p, options.ignore) &&
+      filterSecrets(p, options).text === p &&
+      !p.split(/[/\\]/).some((part) => part.length >= 12 && looksRandom(part.replace(/[:#].*$/, ''))),
+  );
+  return places.length > 0 ? ` ${places.join(', ')}` : '';
 }
 
 const EMAIL_TOPIC = /\b(?:e-?mails?|mail(?:s|er|ers|box|boxes|ing)?|smtp|imap|pop3|mx records?|inbox|newsletters?|unsubscribe)\b/i;
@@ -241,8 +261,12 @@ const PEM_HEADER = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** Body of a key: base64, real or JSON-escaped newlines, `Proc-Type:` headers. */
 const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s\\:,.-]/;
-/** A key cut off before its footer: the header and the base64 lines after it. */
-const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=]{1,200})*/y;
+/**
+ * A key cut off before its footer: the header and the base64 lines after it,
+ * also when the lines were joined by spaces (a title made one line). Words
+ * after a space must be long to count, so prose after a header stays.
+ */
+const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=]{1,200}|[ \t]+[A-Za-z0-9+/=]{16,200})*/y;
 const PEM_MAX_BODY = 64 * 1024;
 
 function privateKeySpans(text: string): Span[] {

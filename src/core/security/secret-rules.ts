@@ -470,9 +470,12 @@ class ValueReader {
         }
         if (c === '\n' || c === '\r') break;
       }
-      if (close < 0) return null;
-      const end = text[close - 1] === '\\' ? close - 1 : close;
-      return end > i + 1 ? [i + 1, end] : null;
+      if (close >= 0) {
+        const end = text[close - 1] === '\\' ? close - 1 : close;
+        return end > i + 1 ? [i + 1, end] : null;
+      }
+      // A quote that never closes (a text cut short, a line broken up): the value is the run after it.
+      i++;
     }
     if (!(i >= this.runFrom && i < this.runEnd)) {
       let e = i;

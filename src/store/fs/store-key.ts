@@ -10,13 +10,13 @@ import type { EchoPaths } from './echo-paths.ts';
 const keyFile = (paths: EchoPaths) => join(paths.stateDir, 'evidence-key');
 
 function storeKey(paths: EchoPaths): string {
-  const existing = readTextOrNull(keyFile(paths))?.trim();
+  const existing = readTextOrNull(paths, keyFile(paths))?.trim();
   if (existing && /^[0-9a-f]{32,}$/.test(existing)) return existing;
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   const key = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
   // Two processes making the key at once: the first file wins, and both use it.
   if (createFileExclusive(paths, keyFile(paths), `${key}\n`)) return key;
-  return readTextOrNull(keyFile(paths))?.trim() || key;
+  return readTextOrNull(paths, keyFile(paths))?.trim() || key;
 }
 
 /** A fingerprint under this store's key; the key is read (or made) only when something is fingerprinted. */

@@ -51,6 +51,10 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
       reports.push(report);
       for (const kept of report.keptUnparsed ?? [])
         errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
+      for (const aside of report.setAside ?? [])
+        errors.push(
+          `${role}: a findings file was not safe to read (not UTF-8 text, or a symlink leading outside the store); moved unread to ${aside}`,
+        );
     } catch (err) {
       // One broken role must not stop the others.
       errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);

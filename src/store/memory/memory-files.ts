@@ -30,8 +30,8 @@ export const roleTitle = (role: string): string =>
 export const day = (now: Date): string => now.toISOString().slice(0, 10);
 
 /** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
-export function readEchoFile(path: string, title: string): { text: string | null; doc: EchoDocument } {
-  const { text, unreadable } = readTextFile(path);
+export function readEchoFile(paths: EchoPaths, path: string, title: string): { text: string | null; doc: EchoDocument } {
+  const { text, unreadable } = readTextFile(paths, path);
   if (unreadable) {
     throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
   }
@@ -62,7 +62,7 @@ export function writeBackup(paths: EchoPaths, role: string, stem: string, text: 
 /** Appends entries to an echo file (archive or knowledge), creating it with a header. */
 export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
-  const { doc } = readEchoFile(path, title);
+  const { doc } = readEchoFile(paths, path, title);
   // Idempotent: a re-run after a kill must not archive the same entry twice.
   // The whole rendered entry is the key, so two different entries never collide.
   const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));
@@ -74,7 +74,7 @@ export function appendToEchoFile(paths: EchoPaths, path: string, title: string, 
 export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
 
 export function forgottenKeys(paths: EchoPaths, role: string): Set<string> {
-  const text = readTextOrNull(forgottenPath(paths, role));
+  const text = readTextOrNull(paths, forgottenPath(paths, role));
   if (text === null) return new Set();
   return new Set(documentEntries(parseEchoDocument(text)).map(matchKey));
 }
@@ -85,7 +85,7 @@ export function readAllEntries(paths: EchoPaths): {
 } {
   const roles = listRoles(paths).map((role) => {
     try {
-      const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));
+      const { text, doc } = readEchoFile(paths, memoryFile(paths, role), roleTitle(role));
       return {
         role,
         entries: text === null ? [] : documentEntries(doc),

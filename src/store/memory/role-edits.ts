@@ -36,7 +36,7 @@ export function recordFindings(
   });
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
-    const { doc } = readEchoFile(path, `${roleTitle(role)} — findings of ${agent}`);
+    const { doc } = readEchoFile(paths, path, `${roleTitle(role)} — findings of ${agent}`);
     const next = appendEntries(doc, clean);
     writeFileAtomic(paths, path, serializeEchoDocument(next));
     return { path, recorded: documentEntries(next).slice(-clean.length), stripped };
@@ -47,7 +47,7 @@ export function recordFindings(
 export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Date): EchoEntry | null {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
     if (text === null) return null;
     const { doc: rest, removed } = removeEntries(doc, [id]);
     const entry = removed[0];
@@ -68,7 +68,7 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
     const clean = sanitizeEntry(entry, config.ignore, { fingerprint: storeFingerprint(paths) }).entry;
     const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
     const out = serializeEchoDocument(next);
@@ -88,7 +88,7 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
 export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: string | null } {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const text = readTextOrNull(path);
+    const text = readTextOrNull(paths, path);
     if (text === null) return { backup: null };
     const backup = writeBackup(paths, role, `MEMORY-${day(now)}-reset`, text);
     writeFileAtomic(paths, path, newMemoryDocumentText(roleTitle(role)));

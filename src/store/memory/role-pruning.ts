@@ -66,7 +66,7 @@ export function compressKnowledgeFile(
   now: Date,
 ): { before: number; after: number } | null {
   const path = knowledgeFile(paths, role);
-  const { text } = readTextFile(path);
+  const { text } = readTextFile(paths, path);
   if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
   const entries = documentEntries(doc);
@@ -103,7 +103,7 @@ export function pruneRole(
 ): PruneReport {
   const run = () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {

@@ -10,8 +10,8 @@ import { archiveDir, type EchoPaths, knowledgeFile, memoryFile } from '../fs/ech
 import { listRoles } from '../memory/role-listing.ts';
 import { listArchiveLogs, logFileName } from '../session/archive-logs.ts';
 
-function docsOfEchoFile(path: string, ref: string, kind: SearchDoc['kind']): SearchDoc[] {
-  const { text } = readTextFile(path);
+function docsOfEchoFile(paths: EchoPaths, path: string, ref: string, kind: SearchDoc['kind']): SearchDoc[] {
+  const { text } = readTextFile(paths, path);
   if (text === null) return [];
   const doc = parseEchoDocument(text);
   const out: SearchDoc[] = documentEntries(doc).map((e) => ({
@@ -45,24 +45,24 @@ export function searchCorpus(paths: EchoPaths, role?: string): SearchDoc[] {
   const docs: SearchDoc[] = [];
   for (const r of listRoles(paths)) {
     if (role && r !== role) continue;
-    docs.push(...docsOfEchoFile(memoryFile(paths, r), `${r}/MEMORY.md`, 'entry'));
-    docs.push(...docsOfEchoFile(knowledgeFile(paths, r), `${r}/knowledge.md`, 'knowledge'));
+    docs.push(...docsOfEchoFile(paths, memoryFile(paths, r), `${r}/MEMORY.md`, 'entry'));
+    docs.push(...docsOfEchoFile(paths, knowledgeFile(paths, r), `${r}/knowledge.md`, 'knowledge'));
     for (const f of markdownFiles(archiveDir(paths, r))) {
       if (/^MEMORY-/.test(f)) continue; // backups repeat what is live or archived
-      docs.push(...docsOfEchoFile(join(archiveDir(paths, r), f), `${r}/archive/${f}`, 'archive'));
+      docs.push(...docsOfEchoFile(paths, join(archiveDir(paths, r), f), `${r}/archive/${f}`, 'archive'));
     }
   }
   if (!role) {
     for (const seq of listArchiveLogs(paths)) {
       const name = logFileName(seq);
-      const text = readTextOrNull(join(paths.memoriesDir, name));
+      const text = readTextOrNull(paths, join(paths.memoriesDir, name));
       if (text === null) continue;
       const asked = /^## Asked\s*\n- (.*)$/m.exec(text)?.[1] ?? '';
       const date = /^- span: .*?(\d{4}-\d{2}-\d{2})/m.exec(text)?.[1];
       docs.push({ ref: `memories/${name}`, kind: 'archive-log', title: asked || name, text, ...(date ? { date } : {}) });
     }
     for (const f of markdownFiles(paths.solutionsDir)) {
-      const text = readTextOrNull(join(paths.solutionsDir, f));
+      const text = readTextOrNull(paths, join(paths.solutionsDir, f));
       if (text === null) continue;
       const title = /^title:\s*["']?(.*?)["']?\s*$/m.exec(text)?.[1] ?? f;
       docs.push({ ref: relative(paths.project, join(paths.solutionsDir, f)), kind: 'solution', title, text });
