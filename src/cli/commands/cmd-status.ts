@@ -8,7 +8,9 @@ import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
+import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 
@@ -30,6 +32,18 @@ export const statusCommand: Command = {
       knowledgeLines: lines(knowledgeFile(paths, role)),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
+    // Roles over their limit: what pruning will do, and what the user can do (one line each).
+    const events = roles.some((r) => r.memoryLines > config.memoryMaxLines) ? readUsage(paths) : [];
+    const outlooks: PruneOutlook[] = [];
+    for (const r of roles) {
+      if (r.memoryLines <= config.memoryMaxLines) continue;
+      try {
+        const o = pruneOutlook(paths, config, r.role, { now: ctx.io.now, events });
+        if (o) outlooks.push(o);
+      } catch {
+        /* an unreadable file is reported by show and the log */
+      }
+    }
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {
@@ -53,6 +67,14 @@ export const statusCommand: Command = {
       store: paths.echoes,
       limits: { memoryMaxLines: config.memoryMaxLines, knowledgeMaxLines: config.knowledgeMaxLines },
       roles,
+      overLimit: outlooks.map((o) => ({
+        role: o.role,
+        lines: o.lines,
+        nextSession: o.automatic.archive.length + o.automatic.compress.length,
+        pruneNow: o.full.archive.length + o.full.compress.length,
+        reason: o.full.overReason,
+        advice: describeOutlook(o, config),
+      })),
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
       solutions,
@@ -68,11 +90,13 @@ export const statusCommand: Command = {
     if (roles.length) {
       const rows = roles.map((r) => [
         r.role,
-        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over: prunes at next session start)' : ''}`,
+        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over, see below)' : ''}`,
         `${r.knowledgeLines}/${config.knowledgeMaxLines}`,
         String(r.pendingFindings),
       ]);
       out.push(`${renderTable(['role', 'MEMORY.md lines', 'knowledge.md lines', 'pending findings'], rows, [30, 50, 20, 10])}\n`);
+      for (const o of outlooks) out.push(`over the limit: ${describeOutlook(o, config)}\n`);
+      if (outlooks.length) out.push('\n');
     } else out.push('No roles yet.\n\n');
     out.push(
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
