@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { moveOutEntries } from '../../src/core/entry/document-edits.ts';
 import { parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 
-const legacy = (title: string) => `## Inscribed — ${title} (2026-03-01)\n\n**Source**: \`rune:devise\`\n**Confidence**: LOW\n\n1. A lesson about ${title}.\n\n`;
+const legacy = (title: string) =>
+  `## Inscribed — ${title} (2026-03-01)\n\n**Source**: \`rune:devise\`\n**Confidence**: LOW\n\n1. A lesson about ${title}.\n\n`;
 const file = `# Planner Echoes\n\n${legacy('One')}---\n\n${legacy('Two')}---\n\n${legacy('Three')}`;
 
 function moveOut(ids: string[]): { rest: string; moved: string[] } {
