@@ -3,6 +3,7 @@ import { EchoesError } from '../core/errors.ts';
 import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
+import { importCommand } from './commands/cmd-import.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
@@ -21,6 +22,7 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  importCommand,
 ];
 
 export function renderHelp(): string {

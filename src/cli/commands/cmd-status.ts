@@ -1,6 +1,7 @@
 // rune-echoes status: is the store healthy? Sizes against limits, hook runs,
 // logged errors, pending findings.
 import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
@@ -24,7 +25,7 @@ export const statusCommand: Command = {
   summary: 'health: sizes against limits, last hook runs, logged errors, pending findings',
   usage: 'rune-echoes status [--json]',
   options: {},
-  run(ctx) {
+  async run(ctx) {
     const { paths, config } = ctx;
     const roles = listRoles(paths).map((role) => ({
       role,
@@ -44,6 +45,9 @@ export const statusCommand: Command = {
         /* an unreadable file is reported by show and the log */
       }
     }
+    // Memory other tools keep that was never imported: one line, whatever the number of files.
+    const { sourcesNotImported } = await import('../../store/adopt/import-ledger.ts');
+    const notImported = sourcesNotImported(paths, ctx.io.env.HOME || homedir());
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {
@@ -80,6 +84,7 @@ export const statusCommand: Command = {
       solutions,
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
+      notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
     };
     if (ctx.json) {
@@ -102,6 +107,12 @@ export const statusCommand: Command = {
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
     );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
+    if (notImported.length) {
+      const kinds = [...new Set(notImported.map((s) => s.kind))];
+      out.push(
+        `memory to adopt: ${notImported.length === 1 ? '1 file' : `${notImported.length} files`} of ${kinds.join(', ')} not imported yet — see \`rune-echoes import --dry-run\`\n`,
+      );
+    }
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
     ctx.io.stdout(out.join(''));

@@ -6,7 +6,7 @@
 import { appendEntries, updateEntryFields } from '../entry/document-edits.ts';
 import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
+import { isValidId, slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 
 export interface Placement {
   /** Index of the finding in the input. */
@@ -57,7 +57,8 @@ function findingDay(f: EchoEntry): string {
   return !DAY_RE.test(f.verified.trim()) && DAY_RE.test(f.date.trim()) ? f.date : f.verified;
 }
 
-export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Consolidation {
+/** `keepIds`: a new entry keeps an id its finding carries (an imported fact's own id), made unique. */
+export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: { keepIds?: boolean } = {}): Consolidation {
   // Findings that repeat each other merge first, keeping the first one's text.
   const groups = new Map<string, { merged: EchoEntry; members: number[] }>();
   findings.forEach((f, i) => {
@@ -96,7 +97,7 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Conso
       action = verified !== target.verified || !Object.is(confidence, target.confidence) ? 'updated' : 'unchanged';
       if (action === 'updated') updates.push({ ...target, verified, confidence });
     } else {
-      id = uniqueId(slugifyTitle(merged.title), taken);
+      id = uniqueId(opts.keepIds && merged.idExplicit && isValidId(merged.id) ? merged.id : slugifyTitle(merged.title), taken);
       taken.add(id);
       action = 'appended';
       appends.push({ ...merged, id, idExplicit: true, tags: [...merged.tags], extra: merged.extra.map(([k, v]) => [k, v]) });
@@ -118,8 +119,8 @@ export interface DocumentConsolidation extends Consolidation {
  * confidence of their entry, in place (the entry's other lines keep their
  * bytes); new ones are appended after every existing line.
  */
-export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[]): DocumentConsolidation {
-  const result = consolidate(documentEntries(doc), findings.map(asStored));
+export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], opts: { keepIds?: boolean } = {}): DocumentConsolidation {
+  const result = consolidate(documentEntries(doc), findings.map(asStored), opts);
   let next = doc;
   for (const u of result.updates) next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence });
   next = appendEntries(next, result.appends);
