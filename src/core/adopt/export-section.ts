@@ -39,7 +39,10 @@ export function claudeMdSection(items: ExportedEntry[], today: string): string {
   if (items.length === 0) lines.push('No entries chosen for export yet.');
   for (const { role, entry } of items) {
     const learning = oneLine(entry.learning);
-    lines.push(`- **${oneLine(entry.title)}** — ${clip(learning, 400)} _(${role}/${entry.id})_`);
+    const title = oneLine(entry.title).replace(/[.!?]+$/, '');
+    // A learning that starts with its own title (remembered one-liners) is written once.
+    const text = learning.startsWith(title) ? clip(learning, 400) : `**${title}** — ${clip(learning, 400)}`;
+    lines.push(`- ${text} _(${role}/${entry.id})_`);
   }
   return `${lines.join('\n')}\n`;
 }
