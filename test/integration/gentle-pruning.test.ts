@@ -6,7 +6,7 @@
 // temporary store at test time (never copied into this repository).
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { countLines, documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
@@ -66,6 +66,10 @@ test('the real Rune reviewer file survives ten SessionStart/SessionEnd cycles, a
     archivedSoFar = archived;
   }
   assert.ok(previous < before, 'automatic pruning did run');
+  // One backup a day: the archive holds every moved entry byte for byte (two if the run crosses midnight).
+  const backups = readdirSync(join(tp.dir, '.claude/echoes/reviewer/archive')).filter((n) => n.startsWith('MEMORY-'));
+  assert.ok(backups.length >= 1 && backups.length <= 2, backups.join(', '));
+  assert.equal(readFileSync(join(tp.dir, '.claude/echoes/reviewer/archive', backups.sort()[0]!), 'utf8'), original);
   assert.ok(before - previous <= 100, 'ten cycles, at most ten entries each');
   // Every archived block is byte for byte a piece of the original file, not re-rendered.
   for (const b of archivedBlocks(tp, 'reviewer')) {

@@ -3,6 +3,7 @@
 // caller writes MEMORY.md. Runs only between sessions (a few entries at a
 // time) or on request (`prune`, the whole plan). Archived entries keep their
 // exact bytes under a header line saying when and why they moved.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { moveOutEntries, removeEntries } from '../../core/entry/document-edits.ts';
@@ -55,7 +56,10 @@ export function applyPrune(
 ): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
   const { now } = opts;
-  writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
+  // Automatic pruning moves a few entries per session: one backup a day is enough, since every
+  // entry it moves lands byte for byte in the archive. `prune` run by the user always backs up.
+  const daily = join(archiveDir(paths, role), `MEMORY-${day(now)}.md`);
+  if (opts.by === 'rune-echoes prune' || !existsSync(daily)) writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
   const { doc: rest, moved } = moveOutEntries(doc, [...plan.archive, ...plan.compress]);
   const archived = new Set(plan.archive);
   appendArchivedBlocks(
