@@ -69,6 +69,11 @@ export const importCommand: Command = {
         out.push(
           `imported into ${r.role}/MEMORY.md: ${plural(r.added.length, 'new entry', 'new entries')}${extra.length ? ` (${extra.join('; ')})` : ''}\n`,
         );
+        if (r.linesAfter > ctx.config.memoryMaxLines) {
+          out.push(
+            `  ${r.role}/MEMORY.md is now ${r.linesAfter}/${ctx.config.memoryMaxLines} lines: sessions archive at most ${ctx.config.prunePerSession} entries at a time; \`rune-echoes status\` says what \`prune\` would do now\n`,
+          );
+        }
       }
     } else out.push('nothing new to import\n');
     const notes = report.sources.flatMap((s) => s.notes);

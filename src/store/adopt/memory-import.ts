@@ -38,7 +38,7 @@ export interface ImportReport {
   /** This store's role files still in the old format: `migrate` is their way in. */
   oldFormat: Array<{ role: string; ref: string }>;
   /** Per role, after a real run: ids added, entries merged into ones already there, forgotten ones left out. */
-  roles: Array<{ role: string; added: string[]; merged: number; forgotten: number; stripped: number }>;
+  roles: Array<{ role: string; added: string[]; merged: number; forgotten: number; stripped: number; linesAfter: number }>;
 }
 
 export interface ImportOptions {
@@ -156,7 +156,14 @@ export function importMemory(paths: EchoPaths, config: EchoesConfig, opts: Impor
     const entries = group.flatMap((r) => r.entries.map((e) => e.entry));
     if (entries.length > 0) {
       const { report: done, forgotten, stripped } = addEntries(paths, config, role, entries, { keepIds: true, skipForgotten: true });
-      report.roles.push({ role, added: done.appended, merged: entries.length - forgotten - done.appended.length, forgotten, stripped });
+      report.roles.push({
+        role,
+        added: done.appended,
+        merged: entries.length - forgotten - done.appended.length,
+        forgotten,
+        stripped,
+        linesAfter: done.linesAfter,
+      });
     }
     // Only once MEMORY.md holds them: a run killed before this line merges them by evidence next time.
     for (const r of group) {
