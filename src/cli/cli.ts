@@ -3,7 +3,10 @@ import { EchoesError } from '../core/errors.ts';
 import { clip, oneLine, quoteInput } from '../core/text.ts';
 import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
+import { exportCommand } from './commands/cmd-export.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
+import { importCommand } from './commands/cmd-import.ts';
+import { migrateCommand } from './commands/cmd-migrate.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
@@ -22,6 +25,9 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  importCommand,
+  migrateCommand,
+  exportCommand,
 ];
 
 export function renderHelp(): string {

@@ -8,6 +8,7 @@ import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomi
 import { withLock } from '../store/fs/role-lock.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
+import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
@@ -59,13 +60,16 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
         recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
     roles = await roleSummaries(paths);
-    const { errors, reports } = await guarded(
+    // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
+    const maxMoves = await guarded(ctx, 'prune budget', () => autoPruneBudget(paths, sessionId, config.prunePerSession), 0);
+    const { errors, reports, moved } = await guarded(
       ctx,
       'consolidation',
-      () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline }),
-      { errors: [], reports: [] },
+      () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline, maxMoves }),
+      { errors: [], reports: [], moved: 0 },
     );
     for (const e of errors) ctx.log(`consolidation: ${e}`);
+    await guarded(ctx, 'prune budget', () => spendAutoPrune(paths, sessionId, moved, deadline), undefined);
     // Read again only if consolidation rewrote a memory file.
     if (reports.length) roles = await roleSummaries(paths);
   }

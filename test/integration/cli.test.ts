@@ -545,6 +545,9 @@ test("every subcommand's --json output parses as JSON", async (t) => {
     prune: ['prune', '--dry-run'],
     reset: ['reset'],
     status: ['status'],
+    import: ['import', '--dry-run'],
+    migrate: ['migrate', '--dry-run'],
+    export: ['export', '--to', 'claude-md', '--dry-run'],
   };
   // retry-without-jitter is still a pending finding; consolidate it so forget has something to forget.
   consolidate(tp, 'reviewer');

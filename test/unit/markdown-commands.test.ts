@@ -16,7 +16,6 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const PROMISED_BY_LATER_ISSUES: Record<string, string> = {
   remembrance: 'issue 10 (Remembrance: remembrance and promote)',
   promote: 'issue 10 (Remembrance: remembrance and promote)',
-  migrate: 'issue 12 (adopt existing memory: import, migrate, export)',
 };
 
 function markdownFiles(dir: string): string[] {

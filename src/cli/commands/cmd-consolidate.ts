@@ -13,7 +13,13 @@ export const consolidateCommand: Command = {
     const roles = targetRoles(ctx, only);
     const prune = values.prune === true;
     const events = prune ? readUsage(ctx.paths) : [];
-    const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));
+    // --prune prunes as the hooks do, a few entries per run; `prune` does the whole plan.
+    let maxMoves = ctx.config.prunePerSession;
+    const reports = roles.map((role) => {
+      const r = consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events, maxMoves });
+      maxMoves -= (r.pruned?.archive.length ?? 0) + (r.pruned?.compress.length ?? 0);
+      return r;
+    });
     if (ctx.json) {
       printJson(ctx, {
         roles: reports.map((r) => ({

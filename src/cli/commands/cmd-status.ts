@@ -1,6 +1,7 @@
 // rune-echoes status: is the store healthy? Sizes against limits, hook runs,
 // logged errors, pending findings.
 import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
@@ -8,7 +9,9 @@ import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
+import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 
@@ -22,7 +25,7 @@ export const statusCommand: Command = {
   summary: 'health: sizes against limits, last hook runs, logged errors, pending findings',
   usage: 'rune-echoes status [--json]',
   options: {},
-  run(ctx) {
+  async run(ctx) {
     const { paths, config } = ctx;
     const roles = listRoles(paths).map((role) => ({
       role,
@@ -30,6 +33,21 @@ export const statusCommand: Command = {
       knowledgeLines: lines(paths, knowledgeFile(paths, role)),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
+    // Roles over their limit: what pruning will do, and what the user can do (one line each).
+    const events = roles.some((r) => r.memoryLines > config.memoryMaxLines) ? readUsage(paths) : [];
+    const outlooks: PruneOutlook[] = [];
+    for (const r of roles) {
+      if (r.memoryLines <= config.memoryMaxLines) continue;
+      try {
+        const o = pruneOutlook(paths, config, r.role, { now: ctx.io.now, events });
+        if (o) outlooks.push(o);
+      } catch {
+        /* an unreadable file is reported by show and the log */
+      }
+    }
+    // Memory other tools keep that was never imported: one line, whatever the number of files.
+    const { sourcesNotImported } = await import('../../store/adopt/import-ledger.ts');
+    const notImported = sourcesNotImported(paths, ctx.io.env.HOME || homedir());
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {
@@ -53,11 +71,20 @@ export const statusCommand: Command = {
       store: paths.echoes,
       limits: { memoryMaxLines: config.memoryMaxLines, knowledgeMaxLines: config.knowledgeMaxLines },
       roles,
+      overLimit: outlooks.map((o) => ({
+        role: o.role,
+        lines: o.lines,
+        nextSession: o.automatic.archive.length + o.automatic.compress.length,
+        pruneNow: o.full.archive.length + o.full.compress.length,
+        reason: o.full.overReason,
+        advice: describeOutlook(o, config),
+      })),
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
       solutions,
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
+      notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
     };
     if (ctx.json) {
@@ -68,16 +95,24 @@ export const statusCommand: Command = {
     if (roles.length) {
       const rows = roles.map((r) => [
         r.role,
-        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over: prunes at next session start)' : ''}`,
+        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over, see below)' : ''}`,
         `${r.knowledgeLines}/${config.knowledgeMaxLines}`,
         String(r.pendingFindings),
       ]);
       out.push(`${renderTable(['role', 'MEMORY.md lines', 'knowledge.md lines', 'pending findings'], rows, [30, 50, 20, 10])}\n`);
+      for (const o of outlooks) out.push(`over the limit: ${describeOutlook(o, config)}\n`);
+      if (outlooks.length) out.push('\n');
     } else out.push('No roles yet.\n\n');
     out.push(
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
     );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
+    if (notImported.length) {
+      const kinds = [...new Set(notImported.map((s) => s.kind))];
+      out.push(
+        `memory to adopt: ${notImported.length === 1 ? '1 file' : `${notImported.length} files`} of ${kinds.join(', ')} not imported yet — see \`rune-echoes import --dry-run\`\n`,
+      );
+    }
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
     ctx.io.stdout(out.join(''));

@@ -15,7 +15,7 @@ import {
   serializeEchoDocument,
 } from './echo-document.ts';
 import type { EchoEntry } from './echo-entry.ts';
-import { scan, splitLines } from './echo-scan.ts';
+import { isThematicBreak, scan, splitLines } from './echo-scan.ts';
 import { renderEntryLines, writtenValue } from './entry-build.ts';
 import { BULLET_FIELDS, type FieldKey } from './entry-fields.ts';
 import { slugifyTitle, uniqueId } from './entry-ids.ts';
@@ -160,6 +160,54 @@ export function removeEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocu
     removedText.push(bom ? b.text.slice(1) : b.text);
   });
   return { doc: removed.length ? parseEchoDocument(text) : doc, removed, removedText };
+}
+
+/** A block of only `---` rules and blank lines: the separator people put between entries. */
+function isSeparator(b: Block | undefined): boolean {
+  if (b?.type !== 'verbatim') return false;
+  const lines = splitLines(b.text);
+  return lines.some((l) => isThematicBreak(l.text)) && lines.every((l) => isBlank(l.text) || isThematicBreak(l.text));
+}
+
+/**
+ * Takes entries out to move them elsewhere (the archive): each leaves with its
+ * exact bytes and with the `---` separator that sat next to it (the one after
+ * it, or for the last entry the one before), so no stray rule stays behind.
+ * Everything else keeps its bytes. `moved` is in document order; each `text`
+ * is the entry block followed by its separator, if it had one.
+ */
+export function moveOutEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocument; moved: Array<{ entry: EchoEntry; text: string }> } {
+  const wanted = new Set(ids);
+  const blocks = doc.blocks;
+  const targets = blocks.flatMap((b, k) => (b.type === 'entry' && wanted.has(b.entry.id) ? [k] : []));
+  if (targets.length === 0) return { doc, moved: [] };
+  const gone = new Set<number>();
+  const separatorOf = new Map<number, number>();
+  for (const k of [...targets].reverse()) {
+    gone.add(k);
+    let next = k + 1;
+    while (next < blocks.length && gone.has(next)) next++;
+    let prev = k - 1;
+    while (prev >= 0 && gone.has(prev)) prev--;
+    if (isSeparator(blocks[next])) separatorOf.set(k, next);
+    // A separator before an entry that nothing kept follows would end the file with a stray rule.
+    else if (isSeparator(blocks[prev]) && blocks[next]?.type !== 'entry') separatorOf.set(k, prev);
+    const sep = separatorOf.get(k);
+    if (sep !== undefined) gone.add(sep);
+  }
+  const bomOf = (k: number) => (k === 0 && blocks[0]?.text.startsWith('\uFEFF') ? '\uFEFF' : '');
+  const textOf = (k: number) => (blocks[k]?.text ?? '').slice(bomOf(k).length);
+  let text = '';
+  blocks.forEach((b, k) => {
+    if (!gone.has(k)) text += b.text;
+    else text += bomOf(k);
+  });
+  const moved = targets.map((k) => {
+    const sep = separatorOf.get(k);
+    const entry = (blocks[k] as Extract<Block, { type: 'entry' }>).entry;
+    return { entry, text: textOf(k) + (sep === undefined ? '' : textOf(sep)) };
+  });
+  return { doc: parseEchoDocument(text), moved };
 }
 
 /**

@@ -61,7 +61,7 @@ function leadChar(text: string): string {
 }
 
 /** `---`, `***`, `___` (spaces allowed). `- - -` is left alone: it is a learning bullet of dashes, not a separator. */
-function isThematicBreak(text: string): boolean {
+export function isThematicBreak(text: string): boolean {
   const lead = leadChar(text);
   if (lead !== '-' && lead !== '*' && lead !== '_') return false;
   const s = text.trim();

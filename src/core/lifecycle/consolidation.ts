@@ -6,7 +6,7 @@
 import { appendEntries, appendLearning, updateEntryFields } from '../entry/document-edits.ts';
 import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
+import { isValidId, slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 
 export interface Placement {
   /** Index of the finding in the input. */
@@ -64,7 +64,8 @@ function withLearning(learning: string, more: string): string {
   return learning.trim() === '' ? add : `${learning}\n${add}`;
 }
 
-export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Consolidation {
+/** `keepIds`: a new entry keeps an id its finding carries (an imported fact's own id), made unique. */
+export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: { keepIds?: boolean } = {}): Consolidation {
   // Findings that repeat each other merge first: the first one's text, and any
   // learning another one adds (a merge never drops what a finding said).
   const groups = new Map<string, { merged: EchoEntry; members: number[] }>();
@@ -108,7 +109,7 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Conso
       action = changed ? 'updated' : 'unchanged';
       if (changed) updates.push({ ...target, verified, confidence, learning });
     } else {
-      id = uniqueId(slugifyTitle(merged.title), taken);
+      id = uniqueId(opts.keepIds && merged.idExplicit && isValidId(merged.id) ? merged.id : slugifyTitle(merged.title), taken);
       taken.add(id);
       action = 'appended';
       appends.push({ ...merged, id, idExplicit: true, tags: [...merged.tags], extra: merged.extra.map(([k, v]) => [k, v]) });
@@ -130,9 +131,9 @@ export interface DocumentConsolidation extends Consolidation {
  * confidence of their entry, in place (the entry's other lines keep their
  * bytes); new ones are appended after every existing line.
  */
-export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[]): DocumentConsolidation {
+export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], opts: { keepIds?: boolean } = {}): DocumentConsolidation {
   const existing = documentEntries(doc);
-  const result = consolidate(existing, findings.map(asStored));
+  const result = consolidate(existing, findings.map(asStored), opts);
   const before = new Map(existing.map((e) => [e.id, e]));
   let next = doc;
   for (const u of result.updates) {

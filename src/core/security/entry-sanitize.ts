@@ -4,7 +4,7 @@
 // must still have their shape, and the learning itself is always kept.
 // The result is built from the table alone, so a property the table does not
 // know cannot reach disk unfiltered.
-import { type EchoEntry, isLayer } from '../entry/echo-entry.ts';
+import { CONFIDENCE_WORDS, type EchoEntry, isLayer } from '../entry/echo-entry.ts';
 import { orderedLikeTable } from '../entry/entry-build.ts';
 import { ENTRY_FIELDS, type EntryField } from '../entry/entry-fields.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
@@ -28,6 +28,8 @@ function checkedValue(f: EntryField, v: unknown): unknown {
       return typeof v === 'string' && isLayer(v) ? v : 'inscribed';
     case 'confidence':
       return typeof v === 'number' ? v : 0.5;
+    case 'confidence-word':
+      return typeof v === 'string' && Object.hasOwn(CONFIDENCE_WORDS, v) ? v : undefined;
     case 'status':
       return v === 'superseded' || v === 'retracted' ? v : undefined;
     default:

@@ -127,6 +127,15 @@ export function readTextFile(
   opts: { stripNul?: boolean } = {},
 ): { text: string | null; unreadable: boolean } {
   assertReadable(paths, path);
+  return readForeignText(path, opts);
+}
+
+/**
+ * Reads a text file outside the store that the user pointed a command at (a
+ * memory file to import, the CLAUDE.md an export rewrites), as readTextFile
+ * does but without the memory-folder check. Never for the store's own files.
+ */
+export function readForeignText(path: string, opts: { stripNul?: boolean } = {}): { text: string | null; unreadable: boolean } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);

@@ -77,6 +77,16 @@ export function echoPaths(project: string, config: Pick<EchoesConfig, 'sessionSc
   };
 }
 
+/**
+ * The same paths with more places writes may go, for a command the user ran
+ * that writes where others read (`export`: CLAUDE.md, Claude Code's auto
+ * memory). Each extra root is judged from itself: a symlinked home folder is
+ * fine, anything outside the root is still refused.
+ */
+export function withExtraWritable(paths: EchoPaths, roots: string[]): EchoPaths {
+  return { ...paths, writableRoots: [...paths.writableRoots, ...roots.map((r) => ({ root: resolve(r), base: resolve(r) }))] };
+}
+
 export function roleDir(paths: EchoPaths, role: string): string {
   return join(paths.echoes, assertSafeName(role, 'role'));
 }

@@ -70,6 +70,40 @@ export function appendToEchoFile(paths: EchoPaths, path: string, title: string, 
   if (fresh.length) writeFileAtomic(paths, path, serializeEchoDocument(appendEntries(doc, fresh)));
 }
 
+/**
+ * Appends entry blocks to an archive file exactly as they were, each after a
+ * header line saying when and why it moved (a `##` heading, so it also ends a
+ * legacy entry above it). Idempotent: a re-run after a kill finds the bytes
+ * it already wrote and does not add them twice.
+ */
+export function appendArchivedBlocks(paths: EchoPaths, path: string, title: string, blocks: Array<{ header: string; text: string }>): void {
+  if (blocks.length === 0) return;
+  const { text: current, unreadable } = readTextFile(paths, path);
+  if (unreadable) {
+    throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to archive again)`);
+  }
+  let text = current ?? newMemoryDocumentText(title);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const present = new Map<string, number>();
+  const occurrences = (needle: string): number => {
+    let n = 0;
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
+    return n;
+  };
+  let added = false;
+  for (const b of blocks) {
+    // Two identical blocks archived together are two entries: count them.
+    const seen = (present.get(b.text) ?? 0) + 1;
+    present.set(b.text, seen);
+    if (occurrences(b.text) >= seen) continue;
+    if (!text.endsWith('\n') && !text.endsWith('\r')) text += eol;
+    text += `${eol}${b.header}${eol}${b.text}`;
+    if (!b.text.endsWith('\n') && !b.text.endsWith('\r')) text += eol;
+    added = true;
+  }
+  if (added) writeFileAtomic(paths, path, text);
+}
+
 /** Tombstones of forgotten entries: consolidation never brings these back. */
 export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
 

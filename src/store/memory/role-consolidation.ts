@@ -39,6 +39,8 @@ export interface LifecycleOptions {
   now: Date;
   /** Pruning runs only between sessions (SPEC §5). */
   prune: boolean;
+  /** At most this many entries leave MEMORY.md when pruning (the automatic per-run cap); unbounded when absent. */
+  maxMoves?: number;
   events: UsageEvent[];
   deadline?: Deadline;
 }
@@ -80,7 +82,11 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       let pruned: PrunePlan | null = null;
       if (opts.prune && countLines(serializeEchoDocument(next)) > config.memoryMaxLines) {
         pruned = planPruneOf(next, config, opts);
-        next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
+        next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, {
+          now: opts.now,
+          knowledgeMaxLines: config.knowledgeMaxLines,
+          by: 'automatic pruning between sessions',
+        });
       }
 
       const out = serializeEchoDocument(next);
