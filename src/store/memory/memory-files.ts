@@ -38,6 +38,24 @@ export function readEchoFile(path: string, title: string): { text: string | null
   return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
 }
 
+/**
+ * For an edit: a memory file that git left with conflict markers (a pull from
+ * before the merge driver was installed) is read, but never rewritten until a
+ * person resolves it — consolidation would only bury the conflict deeper.
+ * Findings wait in their files meanwhile; `status` lists the lines.
+ */
+export function readEchoFileForEdit(path: string, title: string): { text: string | null; doc: EchoDocument } {
+  const read = readEchoFile(path, title);
+  const at = read.doc.issues.filter((i) => i.code === 'merge-conflict').map((i) => i.line);
+  if (at.length > 0) {
+    throw new EchoesError(
+      'conflicted',
+      `${path} has an unresolved merge conflict (markers from line${at.length > 1 ? 's' : ''} ${at.join(', ')}); nothing written: keep what is right, delete the marker lines, then run again`,
+    );
+  }
+  return read;
+}
+
 /** Entries of a document with the number of lines each block takes. */
 export function entryLines(doc: EchoDocument): { entries: Array<{ entry: EchoEntry; lines: number }>; otherLines: number } {
   const entries: Array<{ entry: EchoEntry; lines: number }> = [];
@@ -62,7 +80,7 @@ export function writeBackup(paths: EchoPaths, role: string, stem: string, text: 
 /** Appends entries to an echo file (archive or knowledge), creating it with a header. */
 export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
-  const { doc } = readEchoFile(path, title);
+  const { doc } = readEchoFileForEdit(path, title);
   // Idempotent: a re-run after a kill must not archive the same entry twice.
   // The whole rendered entry is the key, so two different entries never collide.
   const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));
