@@ -3,6 +3,7 @@ import { EchoesError } from '../core/errors.ts';
 import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
+import { mergeFileCommand } from './commands/cmd-merge-file.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
@@ -10,6 +11,7 @@ import { resetCommand } from './commands/cmd-reset.ts';
 import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
 import { statusCommand } from './commands/cmd-status.ts';
+import { teamCommand } from './commands/cmd-team.ts';
 
 export const COMMANDS: Command[] = [
   recordCommand,
@@ -21,6 +23,9 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  // Team memory through git (SPEC §3).
+  teamCommand,
+  mergeFileCommand,
 ];
 
 export function renderHelp(): string {

@@ -545,6 +545,9 @@ test("every subcommand's --json output parses as JSON", async (t) => {
     prune: ['prune', '--dry-run'],
     reset: ['reset'],
     status: ['status'],
+    // Outside git, `team off` only switches the option; merge-file merges three files into the second.
+    team: ['team', 'off'],
+    'merge-file': ['merge-file', tp.write('o.md', '# A\n'), tp.write('a.md', '# A\nours\n'), tp.write('b.md', '# A\n')],
   };
   // retry-without-jitter is still a pending finding; consolidate it so forget has something to forget.
   consolidate(tp, 'reviewer');

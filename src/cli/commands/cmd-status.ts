@@ -9,13 +9,24 @@ import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { memoryConflicts } from '../../store/team/memory-conflicts.ts';
+import { type TeamHealth, teamHealth } from '../../store/team/team-setup.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
+import { renderConflicts, renderTeamHealth } from '../render/render-team.ts';
 
 const lines = (path: string) => {
   const t = readTextOrNull(path);
   return t === null ? 0 : countLines(t);
 };
+
+function gitHealth(ask: () => TeamHealth): TeamHealth | null {
+  try {
+    return ask();
+  } catch {
+    return null;
+  }
+}
 
 export const statusCommand: Command = {
   name: 'status',
@@ -59,6 +70,9 @@ export const statusCommand: Command = {
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
+      // Team memory (SPEC §3): null when git itself could not be asked.
+      team: gitHealth(() => teamHealth(paths, config)),
+      conflicts: memoryConflicts(paths),
     };
     if (ctx.json) {
       printJson(ctx, report);
@@ -80,6 +94,8 @@ export const statusCommand: Command = {
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
+    const team = report.team === null ? ['team: git could not be run, so team memory was not checked'] : renderTeamHealth(report.team);
+    for (const line of [...team, ...renderConflicts(report.conflicts)]) out.push(`${line}\n`);
     ctx.io.stdout(out.join(''));
     return 0;
   },
