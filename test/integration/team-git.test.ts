@@ -370,3 +370,24 @@ test('a memory file with conflict markers from before the driver is read, report
   assert.match(readFileSync(memoryPath, 'utf8'), /Flaky clock/);
   assert.ok(!existsSync(join(b.dir, '.claude/echoes/team/scout-findings.md')));
 });
+
+test('conflict markers in an archive or knowledge.md do not hold up MEMORY.md: appends go after them, compression waits', async (t) => {
+  const origin = setup(t);
+  const a = seed(origin, 'echoes:\n  version_controlled: true\n  knowledge_max_lines: 12\n');
+  await ok(origin, a, 'remember', 'Deploys go through the queue');
+  await ok(origin, a, 'remember', 'Retries are capped at three');
+  const tombstones = '<!-- echo-schema: v2 -->\n# Team Memory — forgotten entries\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> x\n';
+  a.write('.claude/echoes/team/archive/forgotten.md', tombstones);
+  const knowledge = `<!-- echo-schema: v2 -->\n# Team Memory — knowledge\n\n<<<<<<< HEAD\n${'- a knowledge line\n'.repeat(12)}=======\n- theirs\n>>>>>>> x\n`;
+  a.write('.claude/echoes/team/knowledge.md', knowledge);
+
+  await ok(origin, a, 'forget', 'deploys-go-through-the-queue');
+  const after = readFileSync(join(a.dir, '.claude/echoes/team/archive/forgotten.md'), 'utf8');
+  assert.ok(after.startsWith(tombstones), 'the conflicted text is left as it was');
+  assert.match(after.slice(tombstones.length), /- \*\*id\*\*: deploys-go-through-the-queue/);
+  await ok(origin, a, 'prune');
+  assert.equal(readFileSync(join(a.dir, '.claude/echoes/team/knowledge.md'), 'utf8'), knowledge, 'compression waits for the person');
+  const status = await ok(origin, a, 'status');
+  assert.match(status, /^conflict: \.claude\/echoes\/team\/archive\/forgotten\.md:4 — /m);
+  assert.match(status, /^conflict: \.claude\/echoes\/team\/knowledge\.md:4 — /m);
+});

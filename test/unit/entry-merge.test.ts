@@ -179,6 +179,13 @@ test('CRLF, a byte order mark and a missing last newline survive a merge', () =>
   assert.equal(byId(merged.text, 'a')?.learning, 'Ours.');
 });
 
+test('text both sides added at the same place (a note each) is kept, ours first, without markers', () => {
+  const O = file(entry('a'));
+  const merged = mergeEchoTexts(O, `${O}\n## Ours\nA note from ours.\n`, `${O}\n## Theirs\nA note from theirs.\n`);
+  assert.equal(merged.conflicts, 0);
+  assert.equal(merged.text, `${O}\n## Ours\nA note from ours.\n## Theirs\nA note from theirs.\n`);
+});
+
 test('hand-written text changed differently on both sides is the only thing between conflict markers', () => {
   const O = `${H}Team notes: v1\n\n${entry('a')}`;
   const merged = mergeEchoTexts(

@@ -10,9 +10,10 @@
 //   other side edited is kept: the edit is newer knowledge than the removal.
 // - Two different learnings that arrived under one id are both kept (the later
 //   one renamed); the same learning recorded on both sides is kept once.
-// - Hand-written text (headers, notes, tables) merges line by line; only lines
-//   both sides changed differently end up between conflict markers, and no
-//   entry is ever inside them.
+// - Hand-written text (headers, notes, tables) merges line by line; text both
+//   sides added at one place is kept twice over (ours first); only lines both
+//   sides changed differently end up between conflict markers, and no entry is
+//   ever inside them.
 //
 // The decisions depend on the two sides only as a set, so merging A into B and
 // B into A gives the same entries. Blocks the merge does not touch keep their
@@ -213,6 +214,11 @@ function mergeItems(o: Parsed, a: Parsed, b: Parsed, eol: string): Placed[] {
       } else if (sameKeys(ta, to)) {
         take(b, 'theirs', r.b);
         take(a, 'ours', r.a, placesNotIn(b, r.b));
+      } else if (to.length === 0) {
+        // Both only added text here (a note each, knowledge blocks compressed on both sides):
+        // nothing of the ancestor to choose between, so both are kept, ours first.
+        take(a, 'ours', r.a);
+        take(b, 'theirs', r.b, (i) => i.id === undefined || placesNotIn(a, r.a)(i));
       } else {
         take(a, 'ours', r.a, (i) => i.id !== undefined);
         take(b, 'theirs', r.b, placesNotIn(a, r.a));

@@ -80,7 +80,8 @@ export function writeBackup(paths: EchoPaths, role: string, stem: string, text: 
 /** Appends entries to an echo file (archive or knowledge), creating it with a header. */
 export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
-  const { doc } = readEchoFileForEdit(path, title);
+  // Appending after the last line leaves conflict markers (if any) as they were: not made worse.
+  const { doc } = readEchoFile(path, title);
   // Idempotent: a re-run after a kill must not archive the same entry twice.
   // The whole rendered entry is the key, so two different entries never collide.
   const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { removeEntries } from '../../core/entry/document-edits.ts';
-import { countLines, documentEntries, type EchoDocument, serializeEchoDocument } from '../../core/entry/echo-document.ts';
+import { countLines, documentEntries, type EchoDocument, parseEchoDocument, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { compressKnowledge } from '../../core/lifecycle/knowledge-blocks.ts';
 import { type PrunePlan, planPrune } from '../../core/lifecycle/pruning.ts';
@@ -62,7 +62,9 @@ export function compressKnowledgeFile(
   const path = knowledgeFile(paths, role);
   const { text } = readTextFile(path);
   if (text === null || countLines(text) <= maxLines) return null;
-  const { doc } = readEchoFileForEdit(path, `${roleTitle(role)} — knowledge`);
+  const doc = parseEchoDocument(text);
+  // Compression rewrites the file: not while it holds conflict markers (status lists them).
+  if (doc.issues.some((i) => i.code === 'merge-conflict')) return null;
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
   appendToEchoFile(
