@@ -76,8 +76,10 @@ function commit(clone: Clone, round: number): void {
   if (clone.tryGit('diff', '--cached', '--quiet').code !== 0) clone.git('commit', '--quiet', '-m', `${clone.name}: round ${round}`);
 }
 
+/** Most pulls merge; in every fourth round clone b rebases its commits instead (the driver then merges each one as it is replayed). */
 function pull(clone: Clone, round: number): void {
-  const r = clone.tryGit('pull', '--no-rebase', '--no-edit', 'origin', 'main');
+  const how = clone.name === 'b' && round % 4 === 2 ? '--rebase' : '--no-rebase';
+  const r = clone.tryGit('pull', how, '--no-edit', 'origin', 'main');
   pulls.push({ who: clone.name, round, ...r });
   assert.equal(r.code, 0, `${clone.name} round ${round}: git pull failed: ${r.out}`);
   assert.doesNotMatch(r.out, /CONFLICT/, `${clone.name} round ${round}: ${r.out}`);
@@ -163,6 +165,7 @@ after(() => origin?.cleanup());
 
 test('git reported no conflict on any pull, and the merges really happened', () => {
   assert.ok(pulls.length >= 25, `${pulls.length} pulls`);
+  assert.ok(pulls.filter((p) => /Successfully rebased/.test(p.out)).length >= 3, 'pulls that rebased');
   const merges = Number(a.git('rev-list', '--merges', '--count', 'HEAD').trim());
   assert.ok(merges >= 8, `only ${merges} merge commits: the sides did not diverge enough to test the driver`);
   for (const p of pulls) assert.doesNotMatch(p.out, /CONFLICT|conflict/, `${p.who} round ${p.round}`);
