@@ -100,23 +100,6 @@ export function updateEntryFields(doc: EchoDocument, id: string, changes: Partia
   return text === old.text ? doc : replaceBlockText(doc, idx, text, id);
 }
 
-/**
- * Gives one entry a new id: only its id line changes (one is inserted when it
- * had none), so the rest of the block keeps its bytes. The merge driver uses it
- * when two people's different learnings arrive under one id.
- */
-export function renameEntry(doc: EchoDocument, id: string, newId: string): EchoDocument {
-  const idx = entryIndex(doc, id);
-  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
-  // An entry pasted on one line has no id line to change: it is written in canonical form.
-  if (old.form === 'inline') {
-    const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
-    const text = bom + renderEntryLines({ ...old.entry, id: newId, idExplicit: true }).join(doc.eol) + blockTail(old.text);
-    return replaceBlockText(doc, idx, text, newId);
-  }
-  return replaceBlockText(doc, idx, withIdLine(old.text, newId, doc.eol), newId);
-}
-
 /** Puts a new text in place of block `idx` (an entry block that must stay one entry), keeping line numbers right. */
 function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: string): EchoDocument {
   const old = doc.blocks[idx]!;
@@ -156,6 +139,23 @@ export function removeEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocu
     removedText.push(bom ? b.text.slice(1) : b.text);
   });
   return { doc: removed.length ? parseEchoDocument(text) : doc, removed, removedText };
+}
+
+/**
+ * Gives one entry a new id: only its id line changes (one is inserted when it
+ * had none), so the rest of the block keeps its bytes. The merge driver uses it
+ * when two people's different learnings arrive under one id.
+ */
+export function renameEntry(doc: EchoDocument, id: string, newId: string): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  // An entry pasted on one line has no id line to change: it is written in canonical form.
+  if (old.form === 'inline') {
+    const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const text = bom + renderEntryLines({ ...old.entry, id: newId, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+    return replaceBlockText(doc, idx, text, newId);
+  }
+  return replaceBlockText(doc, idx, withIdLine(old.text, newId, doc.eol), newId);
 }
 
 /**

@@ -14,7 +14,7 @@ import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextFile, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
-import { day, forgottenKeys, readEchoFileForEdit, roleTitle, writeBackup } from './memory-files.ts';
+import { day, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
 
@@ -45,7 +45,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     `role-${role}`,
     () => {
       const path = memoryFile(paths, role);
-      const { text, doc } = readEchoFileForEdit(path, roleTitle(role));
+      const { text, doc } = readEchoFile(path, roleTitle(role), { forEdit: true });
       const readFindings = (file: string) => readTextFile(file, { stripNul: true }).text;
       const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readFindings(f.path) }));
       const readable = files

@@ -12,7 +12,7 @@ import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
-import { appendToEchoFile, day, forgottenPath, readEchoFile, readEchoFileForEdit, roleTitle, writeBackup } from './memory-files.ts';
+import { appendToEchoFile, day, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
 /** Appends entries to an agent's findings file, filtered, under the role lock. */
@@ -45,7 +45,7 @@ export function recordFindings(
 export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Date): EchoEntry | null {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFileForEdit(path, roleTitle(role));
+    const { text, doc } = readEchoFile(path, roleTitle(role), { forEdit: true });
     if (text === null) return null;
     const { doc: rest, removed } = removeEntries(doc, [id]);
     const entry = removed[0];
@@ -66,7 +66,7 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFileForEdit(path, roleTitle(role));
+    const { text, doc } = readEchoFile(path, roleTitle(role), { forEdit: true });
     const clean = sanitizeEntry(entry, config.ignore).entry;
     const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
     const out = serializeEchoDocument(next);

@@ -4,7 +4,13 @@
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { removeEntries } from '../../core/entry/document-edits.ts';
-import { countLines, documentEntries, type EchoDocument, parseEchoDocument, serializeEchoDocument } from '../../core/entry/echo-document.ts';
+import {
+  countLines,
+  documentEntries,
+  type EchoDocument,
+  parseEchoDocument,
+  serializeEchoDocument,
+} from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { compressKnowledge } from '../../core/lifecycle/knowledge-blocks.ts';
 import { type PrunePlan, planPrune } from '../../core/lifecycle/pruning.ts';
@@ -13,7 +19,7 @@ import { estimateTokens } from '../../core/text.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { archiveDir, type EchoPaths, knowledgeFile, memoryFile } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
-import { appendToEchoFile, day, entryLines, readEchoFile, readEchoFileForEdit, roleTitle, writeBackup } from './memory-files.ts';
+import { appendToEchoFile, day, entryLines, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 
 /** What pruning would move out of a memory document under the configured limits. */
 export function planPruneOf(doc: EchoDocument, config: EchoesConfig, opts: { now: Date; events: UsageEvent[] }): PrunePlan {
@@ -99,7 +105,7 @@ export function pruneRole(
 ): PruneReport {
   const run = () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = (opts.dryRun ? readEchoFile : readEchoFileForEdit)(path, roleTitle(role));
+    const { text, doc } = readEchoFile(path, roleTitle(role), { forEdit: !opts.dryRun });
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {
