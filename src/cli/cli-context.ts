@@ -9,6 +9,7 @@ import { quoteInput } from '../core/text.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { assertSafeName, type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
 import { listRoles } from '../store/memory/role-listing.ts';
+import type { CliSelf } from '../store/team/team-setup.ts';
 
 export interface CliIO {
   argv: string[];
@@ -18,6 +19,8 @@ export interface CliIO {
   readStdin: () => string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where this CLI runs from (node and the bundle), for the merge driver `team init` installs. */
+  self?: CliSelf;
 }
 
 export interface CommandContext {

@@ -6,6 +6,7 @@ import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { exportCommand } from './commands/cmd-export.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
 import { importCommand } from './commands/cmd-import.ts';
+import { mergeFileCommand } from './commands/cmd-merge-file.ts';
 import { migrateCommand } from './commands/cmd-migrate.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
@@ -14,6 +15,7 @@ import { resetCommand } from './commands/cmd-reset.ts';
 import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
 import { statusCommand } from './commands/cmd-status.ts';
+import { teamCommand } from './commands/cmd-team.ts';
 
 export const COMMANDS: Command[] = [
   recordCommand,
@@ -28,6 +30,9 @@ export const COMMANDS: Command[] = [
   importCommand,
   migrateCommand,
   exportCommand,
+  // Team memory through git (SPEC §3).
+  teamCommand,
+  mergeFileCommand,
 ];
 
 export function renderHelp(): string {

@@ -122,7 +122,9 @@ test('consolidation never changes the layer of an existing entry, so etched stay
           before,
           'only verified, confidence and the learning move',
         );
-        assert.ok(u.learning.startsWith(before.learning), 'the learning only grows: nothing it said is lost');
+        // A blank learning said nothing: it is replaced, not grown.
+        if (before.learning.trim() !== '')
+          assert.ok(u.learning.startsWith(before.learning), 'the learning only grows: nothing it said is lost');
       }
     }),
     RUNS,

@@ -11,14 +11,25 @@ import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { memoryConflicts } from '../../store/team/memory-conflicts.ts';
+import { type TeamHealth, teamHealth } from '../../store/team/team-setup.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
+import { renderConflicts, renderTeamHealth } from '../render/render-team.ts';
 
 const lines = (paths: EchoPaths, path: string) => {
   const t = readTextOrNull(paths, path);
   return t === null ? 0 : countLines(t);
 };
+
+function gitHealth(ask: () => TeamHealth): TeamHealth | null {
+  try {
+    return ask();
+  } catch {
+    return null;
+  }
+}
 
 export const statusCommand: Command = {
   name: 'status',
@@ -86,6 +97,9 @@ export const statusCommand: Command = {
       errors: { count: errors.length, recent: errors.slice(-3) },
       notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
+      // Team memory (SPEC §3): null when git itself could not be asked.
+      team: gitHealth(() => teamHealth(paths, config)),
+      conflicts: memoryConflicts(paths),
     };
     if (ctx.json) {
       printJson(ctx, report);
@@ -115,6 +129,8 @@ export const statusCommand: Command = {
     }
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
+    const team = report.team === null ? ['team: git could not be run, so team memory was not checked'] : renderTeamHealth(report.team);
+    for (const line of [...team, ...renderConflicts(report.conflicts)]) out.push(`${line}\n`);
     ctx.io.stdout(out.join(''));
     return 0;
   },

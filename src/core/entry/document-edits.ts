@@ -211,6 +211,23 @@ export function moveOutEntries(doc: EchoDocument, ids: string[]): { doc: EchoDoc
 }
 
 /**
+ * Gives one entry a new id: only its id line changes (one is inserted when it
+ * had none), so the rest of the block keeps its bytes. The merge driver uses it
+ * when two people's different learnings arrive under one id.
+ */
+export function renameEntry(doc: EchoDocument, id: string, newId: string): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  // An entry pasted on one line has no id line to change: it is written in canonical form.
+  if (old.form === 'inline') {
+    const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const text = bom + renderEntryLines({ ...old.entry, id: newId, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+    return replaceBlockText(doc, idx, text, newId);
+  }
+  return replaceBlockText(doc, idx, withIdLine(old.text, newId, doc.eol), newId);
+}
+
+/**
  * v1 → v2: the schema header says v2 (added at the top when missing), and every
  * entry without a written id gets one — a single `- **id**:` line inserted into
  * its field block, so the rest of the entry keeps its bytes. Entries pasted on

@@ -43,6 +43,10 @@ export interface EchoPaths {
   locksDir: string;
   solutionsDir: string;
   gitignore: string;
+  /** `.claude/echoes/.gitignore`: what stays personal when the store is committed (team mode). */
+  storeGitignore: string;
+  /** `.claude/echoes/.gitattributes`: which memory files git merges by entry (team mode). */
+  storeGitattributes: string;
   /** Roots that writes may touch, each with the folder its real path must stay in. */
   writableRoots: Array<{ root: string; base: string }>;
 }
@@ -73,6 +77,8 @@ export function echoPaths(project: string, config: Pick<EchoesConfig, 'sessionSc
     locksDir: join(echoes, '.locks'),
     solutionsDir,
     gitignore,
+    storeGitignore: join(echoes, '.gitignore'),
+    storeGitattributes: join(echoes, '.gitattributes'),
     writableRoots,
   };
 }

@@ -29,13 +29,37 @@ export const roleTitle = (role: string): string =>
 /** YYYY-MM-DD of a moment, for backup and tombstone names. */
 export const day = (now: Date): string => now.toISOString().slice(0, 10);
 
+export interface ReadOptions {
+  /**
+   * The caller will rewrite the file. One that git left with conflict markers
+   * (a pull from before the merge driver was installed) is then refused until a
+   * person resolves it: an edit would only bury the conflict deeper. Findings
+   * wait in their files meanwhile; `status` lists the lines.
+   */
+  forEdit?: boolean;
+}
+
 /** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
-export function readEchoFile(paths: EchoPaths, path: string, title: string): { text: string | null; doc: EchoDocument } {
+export function readEchoFile(
+  paths: EchoPaths,
+  path: string,
+  title: string,
+  opts: ReadOptions = {},
+): { text: string | null; doc: EchoDocument } {
   const { text, unreadable } = readTextFile(paths, path);
   if (unreadable) {
     throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
   }
-  return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
+  const doc = parseEchoDocument(text ?? newMemoryDocumentText(title));
+  if (opts.forEdit) {
+    const at = doc.issues.filter((i) => i.code === 'merge-conflict').map((i) => i.line);
+    if (at.length > 0)
+      throw new EchoesError(
+        'conflicted',
+        `${path} has an unresolved merge conflict (markers from line${at.length > 1 ? 's' : ''} ${at.join(', ')}); nothing written: keep what is right, delete the marker lines, then run again`,
+      );
+  }
+  return { text, doc };
 }
 
 /** Entries of a document with the number of lines each block takes. */
@@ -62,6 +86,7 @@ export function writeBackup(paths: EchoPaths, role: string, stem: string, text: 
 /** Appends entries to an echo file (archive or knowledge), creating it with a header. */
 export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
+  // Appending after the last line leaves conflict markers (if any) as they were: not made worse.
   const { doc } = readEchoFile(paths, path, title);
   // Idempotent: a re-run after a kill must not archive the same entry twice.
   // The whole rendered entry is the key, so two different entries never collide.

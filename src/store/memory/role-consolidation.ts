@@ -53,7 +53,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     `role-${role}`,
     () => {
       const path = memoryFile(paths, role);
-      const { text, doc } = readEchoFile(paths, path, roleTitle(role));
+      const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
       const readFindings = (file: string) => readTextFile(paths, file, { stripNul: true });
       const setAside: string[] = [];
       const readable: Array<{ agent: string; path: string; text: string } & ReturnType<typeof readFindingsText>> = [];

@@ -47,7 +47,7 @@ export function recordFindings(
 export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Date): EchoEntry | null {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
     if (text === null) return null;
     const { doc: rest, removed } = removeEntries(doc, [id]);
     const entry = removed[0];
@@ -85,7 +85,7 @@ export function addEntries(
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
     let stripped = 0;
     const fingerprint = storeFingerprint(paths);
     const clean = entries.map((e) => {

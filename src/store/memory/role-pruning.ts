@@ -98,6 +98,8 @@ export function compressKnowledgeFile(
   const { text } = readTextFile(paths, path);
   if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
+  // Compression rewrites the file: not while it holds conflict markers (status lists them).
+  if (doc.issues.some((i) => i.code === 'merge-conflict')) return null;
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
   appendToEchoFile(
@@ -132,7 +134,7 @@ export function pruneRole(
 ): PruneReport {
   const run = () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(paths, path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: !opts.dryRun });
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
     if (!opts.dryRun && text !== null) {
