@@ -1,7 +1,10 @@
 // argv → command. Returns an exit code; prints through the io it is given.
 import { EchoesError } from '../core/errors.ts';
-import { clip, oneLine, quoteInput } from '../core/text.ts';
-import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
+import { clip, editDistance, oneLine, quoteInput } from '../core/text.ts';
+import { loadConfig } from '../store/config-file.ts';
+import { echoPaths } from '../store/fs/echo-paths.ts';
+import { takeSlashArgs } from '../store/session/slash-args.ts';
+import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { exportCommand } from './commands/cmd-export.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
@@ -16,6 +19,7 @@ import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
 import { statusCommand } from './commands/cmd-status.ts';
 import { teamCommand } from './commands/cmd-team.ts';
+import { splitTypedArgs } from './split-args.ts';
 
 export const COMMANDS: Command[] = [
   recordCommand,
@@ -50,7 +54,10 @@ export function renderHelp(): string {
 }
 
 export function renderCommandHelp(cmd: Command): string {
-  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n\nCommon options: --json (machine-readable output), --project DIR (default: nearest folder with .claude/ or .git)\n`;
+  const dash = cmd.freeText
+    ? '\nWords that look like options but are not this command’s (python3 -m pytest) are text; put -- before text to take all of it as text.\n'
+    : '';
+  return `${cmd.summary}\n\nUsage: ${cmd.usage}\n${dash}\nCommon options: --json (machine-readable output), --project DIR (default: nearest folder with .claude/ or .git)\n`;
 }
 
 /** The longest error line the CLI prints. */
@@ -68,15 +75,31 @@ export async function cli(io: CliIO): Promise<number> {
   }
   const cmd = COMMANDS.find((c) => c.name === name);
   try {
-    if (!cmd)
-      throw new EchoesError('bad-argument', `unknown command "${quoteInput(name)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')}`);
-    const { values, positionals } = parseCommandArgs(cmd, rest);
+    if (!cmd) {
+      const guess = COMMANDS.find((c) => editDistance(name, c.name) <= Math.min(2, Math.floor(c.name.length / 3)));
+      const hint = guess ? `; did you mean ${guess.name}?` : '';
+      throw new EchoesError(
+        'bad-argument',
+        `unknown command "${quoteInput(name)}"${hint} Commands: ${COMMANDS.map((c) => c.name).join(', ')}`,
+      );
+    }
+    const { values, positionals, text } = parseCommandArgs(cmd, rest, io.typed);
     if (values.help) {
       io.stdout(renderCommandHelp(cmd));
       return 0;
     }
-    const ctx = await buildContext(io, values);
-    return await cmd.run(ctx, values as Record<string, string | boolean | string[] | undefined>, positionals);
+    const found = findProject(io, values.project as string | undefined);
+    if (!found.found && (cmd.access ?? 'read') !== 'none') {
+      const looked = `looked for .claude/ or .git from ${found.looked.from} up to ${found.looked.to}`;
+      // Writing here would start a memory in whatever folder the shell happens to be in.
+      if (cmd.access === 'write')
+        throw new EchoesError('no-project', `no project here (${looked}); run it inside your project, or pass --project DIR`);
+      if (values.json === true) io.stdout(`${JSON.stringify({ memory: false, project: null, looked: found.looked }, null, 2)}\n`);
+      else io.stdout(`No Rune Echoes memory here: no project (${looked}).\n`);
+      return 0;
+    }
+    const ctx = await buildContext(io, values, found);
+    return await cmd.run(ctx, values, positionals, text);
   } catch (err) {
     // One line, and bounded: a message that quotes what it refuses never echoes a huge input back.
     if (err instanceof EchoesError) {
@@ -87,4 +110,34 @@ export async function cli(io: CliIO): Promise<number> {
     io.stderr(`rune-echoes: unexpected error: ${clip(oneLine(message.split('\n')[0]!), MAX_ERROR)}\n`);
     return 2;
   }
+}
+
+/**
+ * `rune-echoes --slash-args <session>`: the CLI call of the /rune:echoes
+ * command. The arguments are the text the UserPromptSubmit hook kept for the
+ * session, exactly as typed; nothing of it ever passed through a shell. What
+ * the model is to read goes to stdout, refusals included, and the exit code
+ * is 0 so Claude Code shows the output instead of failing the command.
+ */
+export async function cliFromSlash(io: CliIO, sessionId: string): Promise<number> {
+  let text: string | null = null;
+  try {
+    const found = findProject(io);
+    const { config } = await loadConfig(found.dir);
+    text = takeSlashArgs(echoPaths(found.dir, config, io.env.HOME || undefined), sessionId);
+  } catch (err) {
+    io.stdout(
+      `rune-echoes: cannot read the arguments of /rune:echoes: ${clip(oneLine(err instanceof Error ? err.message : String(err)), MAX_ERROR)}\n`,
+    );
+    return 0;
+  }
+  if (text === null) {
+    io.stdout(
+      "rune-echoes: the arguments of /rune:echoes did not reach the CLI (the plugin's UserPromptSubmit hook did not keep them: are hooks disabled?). Run `rune-echoes <subcommand> …` with the Bash tool instead.\n",
+    );
+    return 0;
+  }
+  const typed = splitTypedArgs(text);
+  await cli({ ...io, argv: typed.map((a) => a.value), typed: { text, args: typed }, stderr: io.stdout, readStdin: () => '' });
+  return 0;
 }

@@ -1,24 +1,66 @@
 // The options that describe an entry on the command line (record, remember),
 // generated from the field table, and the checks that turn bad input into one
 // clear line before anything is written.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type EchoEntry, isLayer, type Layer } from '../core/entry/echo-entry.ts';
 import { ENTRY_FIELDS, type EntryField } from '../core/entry/entry-fields.ts';
 import { slugifyTitle } from '../core/entry/entry-ids.ts';
+import { evidencePaths } from '../core/entry/evidence-paths.ts';
 import { parseTags } from '../core/entry/field-values.ts';
 import { EchoesError } from '../core/errors.ts';
 import { filterSecrets } from '../core/security/secret-filter.ts';
-import { oneLine, quoteInput } from '../core/text.ts';
+import { clip, oneLine, quoteInput } from '../core/text.ts';
 import { stringOpt } from './cli-context.ts';
 
 const OPTION_FIELDS = ENTRY_FIELDS.filter((f): f is EntryField & { cli: NonNullable<EntryField['cli']> } => f.cli !== null);
 
 /** `{ pattern: { type: 'string' }, title: …, 'root-cause': … }` for node:util parseArgs. */
-export const ENTRY_OPTIONS: Record<string, { type: 'string' }> = Object.fromEntries(
-  OPTION_FIELDS.flatMap((f) => [f.cli.flag, ...f.cli.aliases].map((flag) => [flag, { type: 'string' as const }])),
-);
+export const ENTRY_OPTIONS: Record<string, { type: 'string' }> = {
+  ...Object.fromEntries(OPTION_FIELDS.flatMap((f) => [f.cli.flag, ...f.cli.aliases].map((flag) => [flag, { type: 'string' as const }]))),
+  // Evidence from a file: no backticks or quotes to get past a shell.
+  'evidence-file': { type: 'string' },
+};
 
 /** `--pattern "Title"] [--kind Pattern] …` for usage lines. */
-export const ENTRY_OPTIONS_USAGE = OPTION_FIELDS.map((f) => `[--${f.cli.flag} ${f.cli.value}]`).join(' ');
+export const ENTRY_OPTIONS_USAGE = [...OPTION_FIELDS.map((f) => `[--${f.cli.flag} ${f.cli.value}]`), '[--evidence-file FILE]'].join(' ');
+
+/** Evidence read from --evidence-file (at most 64 KB of UTF-8 text), or undefined. */
+export function evidenceFileOption(values: Record<string, unknown>, cwd: string): string | undefined {
+  const file = stringOpt(values, 'evidence-file');
+  if (file === undefined) return undefined;
+  if (stringOpt(values, 'evidence') !== undefined) throw new EchoesError('bad-argument', 'give --evidence or --evidence-file, not both');
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolve(cwd, file));
+  } catch (err) {
+    throw new EchoesError(
+      'bad-argument',
+      `--evidence-file ${quoteInput(file)}: ${(err as NodeJS.ErrnoException).code ?? 'cannot read it'}`,
+    );
+  }
+  if (bytes.length > 64 * 1024)
+    throw new EchoesError('bad-argument', `--evidence-file ${quoteInput(file)}: more than 64 KB; cite the place instead`);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).trim();
+  } catch {
+    throw new EchoesError('bad-argument', `--evidence-file ${quoteInput(file)}: not UTF-8 text`);
+  }
+}
+
+/**
+ * `app.py:1-10 — entry point` is written as `` `app.py:1-10` — entry point ``:
+ * the place leading an evidence gets its backticks without anyone typing them.
+ */
+export function citedEvidence(evidence: string): string {
+  if (evidence.includes('`')) return evidence;
+  const m = /^(\S+)(\s+(?:—|–|-|:)\s+.*|\s*)$/s.exec(evidence);
+  if (!m) return evidence;
+  const place = m[1]!.replace(/[,;]$/, '');
+  const paths = evidencePaths(place);
+  if (paths.length !== 1 || !/[/.]/.test(place)) return evidence;
+  return `\`${place}\`${evidence.slice(place.length)}`;
+}
 
 /** A --confidence value: a number from 0 to 1 (the lenient HIGH/LOW reading is for files, not flags). */
 export function confidenceOption(raw: string | undefined, fallback: number): number {
@@ -52,11 +94,11 @@ export interface EntryDefaults {
   defaultConfidence?: number;
 }
 
-export function entryFromOptions(values: Record<string, unknown>, learningWords: string[], opts: EntryDefaults): EchoEntry {
+export function entryFromOptions(values: Record<string, unknown>, learningText: string, opts: EntryDefaults): EchoEntry {
   // Secrets are filtered from whole texts before anything is flattened, cut or derived from them
   // (a title cut at 80 characters could keep half a key that no rule knows any more).
   // Evidence is left to the entry filter, which drops a sensitive one whole.
-  const learning = oneLine(filterSecrets(learningWords.join(' ')).text);
+  const learning = oneLine(filterSecrets(learningText).text);
   if (!learning)
     throw new EchoesError('bad-argument', 'the learning text is missing: add it after the options, e.g. … "Prefer X because Y"');
   const entry: EchoEntry = {
@@ -64,7 +106,7 @@ export function entryFromOptions(values: Record<string, unknown>, learningWords:
     idExplicit: true,
     date: opts.today,
     kind: 'Pattern',
-    title: learning.split(/(?<=[.!?])\s/)[0]!.slice(0, 80),
+    title: clip(learning.split(/(?<=[.!?])\s/)[0]!, 80),
     layer: opts.defaultLayer,
     source: opts.defaultSource,
     confidence: opts.defaultConfidence ?? 0.7,
@@ -90,7 +132,7 @@ export function entryFromOptions(values: Record<string, unknown>, learningWords:
         set[f.prop] = parseTags(raw);
         break;
       default:
-        set[f.prop] = oneLine(f.prop === 'evidence' ? raw : filterSecrets(raw).text);
+        set[f.prop] = f.prop === 'evidence' ? citedEvidence(oneLine(raw)) : oneLine(filterSecrets(raw).text);
     }
   }
   entry.title = oneLine(entry.title);

@@ -10,7 +10,8 @@ export type ErrorCode =
   | 'unreadable'
   | 'refused'
   | 'conflicted'
-  | 'git';
+  | 'git'
+  | 'no-project';
 
 export class EchoesError extends Error {
   readonly code: ErrorCode;

@@ -47,7 +47,8 @@ export function clip(text: string, max: number): string {
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
   const space = cut.lastIndexOf(' ');
-  if (space > max * 0.7) cut = cut.slice(0, space);
+  // A cut falls between words unless that would lose more than half: a title is never cut mid-word for a few characters.
+  if (space > max * 0.5) cut = cut.slice(0, space);
   return `${cut.replace(/[\s,;:.…–—-]+$/, '')}…`;
 }
 
@@ -71,4 +72,15 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 /** What a message quotes of a user's input: one line, at most `max` characters, never a whole megabyte. */
 export function quoteInput(text: string, max = 60): string {
   return clip(oneLine(text), max);
+}
+
+/** Levenshtein distance, for "did you mean" on short names. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }

@@ -3,7 +3,7 @@
 // → dist/<name>.cjs), the runner takes its time budget and run-marker name
 // from it, `status` lists its rows, and the tests check all of that.
 
-export type HookEvent = 'SessionStart' | 'PreCompact' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreCompact' | 'Stop' | 'SubagentStop' | 'SessionEnd';
 
 export interface HookSpec {
   /** Bundle, entry file and last-run marker name. */
@@ -29,6 +29,14 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: 'startup|resume|clear|compact',
     timeoutSec: 10,
     budgetMs: () => 8000,
+  },
+  {
+    // Runs on every prompt, so it does nothing for one that is not `/rune:echoes …`.
+    name: 'user-prompt-submit',
+    event: 'UserPromptSubmit',
+    matcher: null,
+    timeoutSec: 10,
+    budgetMs: () => 5000,
   },
   {
     name: 'pre-compact',

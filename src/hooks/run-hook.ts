@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
-import { logLine } from '../store/fs/error-log.ts';
+import { CONFIG_WARNING, logLine } from '../store/fs/error-log.ts';
 import type { Deadline } from '../store/fs/role-lock.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
@@ -26,6 +26,8 @@ export interface HookInput {
   agent_id?: string;
   agent_type?: string;
   agent_transcript_path?: string;
+  /** UserPromptSubmit: what the user typed, as typed. */
+  prompt?: string;
 }
 
 const STRING_FIELDS = [
@@ -39,7 +41,11 @@ const STRING_FIELDS = [
   'agent_id',
   'agent_type',
   'agent_transcript_path',
+  'prompt',
 ] as const;
+
+/** The longest value kept per field: paths and ids are short; a prompt may be a pasted page. */
+const MAX_FIELD = (key: string) => (key === 'prompt' ? 1_000_000 : 4096);
 
 /** Keeps the known fields that have the type they should; a hostile or newer input cannot crash a handler. */
 const PATH_FIELDS = ['cwd', 'transcript_path', 'agent_transcript_path'] as const;
@@ -58,7 +64,7 @@ export function readHookInput(value: unknown): HookInput {
   const input: HookInput = {};
   for (const key of STRING_FIELDS) {
     const s = v[key];
-    if (typeof s === 'string' && s.length > 0 && s.length <= 4096 && !s.includes('\u0000')) input[key] = s;
+    if (typeof s === 'string' && s.length > 0 && s.length <= MAX_FIELD(key) && !s.includes('\u0000')) input[key] = s;
   }
   // Paths are absolute, as Claude Code sends them; a relative one would be read against wherever the
   // hook happens to run. The project folder must exist: a made-up one would be created by the first write.
@@ -147,7 +153,7 @@ export async function executeHook(
   const input = readHookInput(rawInput);
   const now = opts.now ?? new Date();
   const project = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || cwd);
-  const { config, warnings } = await loadConfig(project);
+  const { config, warnings, fresh } = await loadConfig(project);
   const paths = echoPaths(project, config, env.HOME || undefined);
   const log = (message: string) => logLine(paths.logFile, spec.name, message);
   const deadline = deadlineFor(spec, env, opts.startedAt ?? Date.now());
@@ -158,7 +164,8 @@ export async function executeHook(
   } catch (err) {
     log(`bookkeeping: ${err instanceof Error ? err.message : String(err)}`);
   }
-  for (const w of warnings) log(w);
+  // Once per change of the file, not by every hook: a warning repeated on every prompt is noise.
+  if (fresh) for (const w of warnings) log(`${CONFIG_WARNING}${w}`);
   const result = await handler({ spec, input, project, config, paths, now, deadline, env, log });
   return protocolOutput(spec.event, result ?? undefined);
 }

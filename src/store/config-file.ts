@@ -14,6 +14,8 @@ import { echoPaths } from './fs/echo-paths.ts';
 export interface LoadedConfig {
   config: EchoesConfig;
   warnings: string[];
+  /** True when the file was read anew (it changed since the cached copy): hooks log its warnings then, not on every run. */
+  fresh?: boolean;
 }
 
 interface CachedYaml {
@@ -36,7 +38,7 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { config: defaultConfig(), warnings: [] };
-    return { config: defaultConfig(), warnings: [`.claude/rune-config.yml: unreadable (${code}); using defaults`] };
+    return { config: defaultConfig(), warnings: [`.claude/rune-config.yml: unreadable (${code}); using defaults`], fresh: true };
   }
   if (text.trim() === '') return { config: defaultConfig(), warnings: [] };
   // The cache lives in the project's store whatever the session scope.
@@ -49,6 +51,7 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
   } catch {
     /* no cache yet, or a torn one: parse */
   }
+  const fresh = yaml === null;
   if (!yaml) {
     const { readConfigYaml } = await import('../core/config/config-schema.ts');
     yaml = { version: CACHE_VERSION, text, ...readConfigYaml(text) };
@@ -61,6 +64,6 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
       }
     }
   }
-  if (yaml.invalid !== undefined) return { config: defaultConfig(), warnings: [...yaml.warnings] };
-  return validateConfigDocument(yaml.doc, '.claude/rune-config.yml', [...yaml.warnings]);
+  if (yaml.invalid !== undefined) return { config: defaultConfig(), warnings: [...yaml.warnings], fresh };
+  return { ...validateConfigDocument(yaml.doc, '.claude/rune-config.yml', [...yaml.warnings]), fresh };
 }

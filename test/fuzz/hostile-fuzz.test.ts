@@ -20,6 +20,7 @@ import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
 import { sessionEnd } from '../../src/hooks/session-end-handler.ts';
 import { sessionStart } from '../../src/hooks/session-start-handler.ts';
 import { turnEnd } from '../../src/hooks/turn-end.ts';
+import { userPromptSubmit } from '../../src/hooks/user-prompt-handler.ts';
 import { runCli } from '../helpers/cli-run.ts';
 import { protocol } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
@@ -60,6 +61,7 @@ const HANDLERS: Record<string, HookHandler> = {
   'subagent-stop': (ctx) => turnEnd(ctx, false),
   'pre-compact': preCompact,
   'session-end': sessionEnd,
+  'user-prompt-submit': userPromptSubmit,
 };
 
 test('the fuzz drives every registered hook', () => {
@@ -277,7 +279,7 @@ function writeTranscript(tp: TempProject, name: string, lines: string[], crlf: b
 
 async function runAllHooks(tp: TempProject, inputs: (name: string, event: string) => unknown): Promise<void> {
   const env = { HOME: join(tp.dir, 'home') };
-  for (const name of ['session-start', 'stop', 'subagent-stop', 'pre-compact', 'session-end', 'session-start']) {
+  for (const name of ['session-start', 'user-prompt-submit', 'stop', 'subagent-stop', 'pre-compact', 'session-end', 'session-start']) {
     const spec = hookSpec(name);
     const out = await executeHook(spec, HANDLERS[name]!, inputs(name, spec.event), env, tp.dir);
     const parsed = JSON.parse(out) as Record<string, unknown>;
@@ -311,6 +313,11 @@ test('property: random and hostile hook inputs never make a hook throw, print an
           stop_hook_active: anyValue,
           reason: anyValue,
           custom_instructions: anyValue,
+          prompt: fc.oneof(
+            fc.string(),
+            fc.constantFrom('/rune:echoes status', '/rune:echoes remember `x` $(id)', '/echoes', '/rune:echoes'),
+            anyValue,
+          ),
         },
         { requiredKeys: [] },
       ),

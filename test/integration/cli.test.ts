@@ -401,7 +401,7 @@ test('the project is found from a subfolder by its .git, or given with --project
 const BAD_INPUTS: Array<[string, string[]]> = [
   ['unknown command', ['frobnicate']],
   ['unknown option', ['show', '--bogus']],
-  ['unknown option on a writing command', ['record', '--role', 'reviewer', '--agent', 'a', '--bogus', 'x']],
+  ['a near miss of an option on a writing command', ['record', '--role', 'reviewer', '--agent', 'a', '--lyer', 'etched', 'x']],
   ['an option without its value', ['record', '--role']],
   ['missing --role', ['record', '--agent', 'scout', 'a learning']],
   ['missing --agent', ['record', '--role', 'reviewer', 'a learning']],
@@ -507,7 +507,10 @@ test('forget of an id held by two roles asks for --role and changes nothing', as
   const before = tp.snapshot();
   const r = await run(tp, ['forget', 'node-20-only']);
   assert.equal(r.code, 1);
-  assert.match(r.stderr, /^rune-echoes: "node-20-only" exists in planner and team; add --role to choose\n$/);
+  assert.match(
+    r.stderr,
+    /^rune-echoes: forget: "node-20-only" matches planner\/node-20-only, team\/node-20-only; give more of the id, or --role\n$/,
+  );
   assert.deepEqual(diffSnapshots(before, tp.snapshot()), []);
   await ok(tp, ['forget', 'node-20-only', '--role', 'planner']);
   assert.deepEqual(

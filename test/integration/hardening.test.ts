@@ -166,6 +166,7 @@ test('a parsed config is reused while the file is unchanged, and re-read when it
 
 test('the digest sees memory edited between sessions at once (the entry cache is keyed by the file)', (t) => {
   const tp = makeTempProject(t);
+  tp.write('.git/HEAD', 'ref: refs/heads/main\n'); // a project the CLI finds from its working folder
   const env = { HOME: join(tp.dir, 'home') };
   const input = { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' };
   assert.equal(runCliSync(['remember', '--layer', 'etched', '--pattern', 'First fact', 'Uses Postgres 16.'], { cwd: tp.dir, env }).code, 0);

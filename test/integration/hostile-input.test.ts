@@ -101,6 +101,7 @@ test('a findings file that is not UTF-8, or a symlink leading out, is moved asid
 test('CLI edges: a missing role, a file as --project and huge bad arguments give one short line, exit 1, and create nothing', async (t) => {
   const tp = makeTempProject(t);
   tp.write('notes.txt', 'hello\n');
+  tp.write('.git/HEAD', 'ref: refs/heads/main\n'); // a project, found from the working folder
   const huge = 'x'.repeat(1_000_000);
   const cases: string[][] = [
     ['reset', 'nobody', '--yes'],

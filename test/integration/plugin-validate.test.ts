@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { HOOKS } from '../../src/hooks/hook-registry.ts';
 import { REPO } from '../helpers/run-bundle.ts';
 
 test('claude plugin validate passes with no errors and no warnings', (t) => {
@@ -24,7 +25,7 @@ test('claude plugin validate passes with no errors and no warnings', (t) => {
   assert.equal(report.success, true);
   assert.deepEqual(report.manifest.errors, []);
   assert.deepEqual(report.manifest.warnings, []);
-  assert.deepEqual(report.provides.hooks.map((h) => h.event).sort(), ['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStop']);
+  assert.deepEqual(report.provides.hooks.map((h) => h.event).sort(), [...new Set(HOOKS.map((h) => h.event))].sort());
   assert.deepEqual(report.provides.commands, ['rune:echoes']);
   assert.deepEqual([...report.provides.agents].sort(), ['rune:echo-reader', 'rune:memory-auditor', 'rune:signal-discoverer']);
 

@@ -73,7 +73,7 @@ test('every key is read when valid', () => {
 
 test("a key with a wrong value warns once, names the key, and keeps that key's default only", () => {
   const cases: Array<[string, string]> = [
-    ['version_controlled: "yes"', 'versionControlled'],
+    ['version_controlled: "sometimes"', 'versionControlled'],
     ['version_controlled: 1', 'versionControlled'],
     ['session_scope: global', 'sessionScope'],
     ['inject: off-ish', 'inject'],
@@ -105,7 +105,7 @@ test("a key with a wrong value warns once, names the key, and keeps that key's d
     const { config, warnings } = parseConfig(`echoes:\n  ${line}\n  ${companion}\n`);
     assert.equal(warnings.length, 1, `one warning for ${line}: ${JSON.stringify(warnings)}`);
     assert.match(warnings[0]!, new RegExp(`"echoes\\.${key}"`), line);
-    assert.match(warnings[0]!, /using the default/, line);
+    assert.match(warnings[0]!, /it stays .* \(the default\)/, line);
     assert.doesNotMatch(warnings[0]!, /\n/, 'warnings are one line');
     assert.deepEqual(config[field as keyof typeof config], DEFAULT_CONFIG[field as keyof typeof DEFAULT_CONFIG], line);
     assert.equal(config[companionField as keyof typeof config], companionValue, `the valid key next to ${line} is still read`);
@@ -198,4 +198,19 @@ test('an empty roles list and an empty ignore list are allowed (the user opts ou
   assert.deepEqual(warnings, []);
   assert.deepEqual(config.roles, []);
   assert.deepEqual(config.ignore, []);
+});
+
+test('booleans may be written the YAML 1.1 way: yes/no, on/off, in any case', () => {
+  for (const [text, value] of [
+    ['inject: no', false],
+    ['inject: Off', false],
+    ['inject: "NO"', false],
+    ['inject: yes', true],
+    ['inject: on', true],
+    ['version_controlled: Yes', true],
+  ] as const) {
+    const { config, warnings } = parseConfig(`echoes:\n  ${text}\n`);
+    assert.deepEqual(warnings, [], text);
+    assert.equal(text.startsWith('inject') ? config.inject : config.versionControlled, value, text);
+  }
 });

@@ -31,7 +31,7 @@ test('an empty store still gives a wrapped digest that says it is background, wi
   const digest = buildDigest(input({ counts: { entries: 0, archiveLogs: 2, solutions: 1 } }));
   assertWrapperIntact(digest.text);
   assert.match(digest.text, /Background data, not instructions/);
-  assert.match(digest.text, /2 archive logs, 1 solutions/);
+  assert.match(digest.text, /2 archive logs, 1 solution /);
   assert.match(digest.text, /\/rune:echoes search/);
   assert.match(digest.text, /docs\/solutions/);
   assert.deepEqual(digest.injectedIds, []);

@@ -97,7 +97,7 @@ test('every field with a CLI flag is an option of record and remember, and sets 
   for (const f of ENTRY_FIELDS.filter((x) => x.cli)) {
     for (const flag of [f.cli!.flag, ...f.cli!.aliases]) assert.ok(flag in ENTRY_OPTIONS, flag);
     const value = f.type === 'layer' ? 'traced' : f.type === 'confidence' ? '0.42' : 'given-value';
-    const entry = entryFromOptions({ [f.cli!.flag]: value }, ['The learning.'], {
+    const entry = entryFromOptions({ [f.cli!.flag]: value }, 'The learning.', {
       today: '2026-11-23',
       defaultLayer: 'inscribed',
       defaultSource: 'user',

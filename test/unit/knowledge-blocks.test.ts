@@ -296,7 +296,7 @@ test('a block keeps the first sentence and drops the elaboration and field bulle
     '- Unused imports in new files: Codebase tends to leave unused imports in newly created files. [`src/auth.py:1-5`] (0.85)',
     '- Source: rune:review PR #42',
   ]);
-  assert.ok(text.startsWith('<!-- knowledge blocks: 1 entries compressed on 2026-06-01 -->\n\n'));
+  assert.ok(text.startsWith('<!-- knowledge blocks: 1 entry compressed on 2026-06-01 -->\n\n'));
 });
 
 test('a tag also gathers untagged entries whose title names it', () => {

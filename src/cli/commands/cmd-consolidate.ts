@@ -1,10 +1,13 @@
 // rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
+
+import { plural } from '../../core/text.ts';
 import { consolidateRole } from '../../store/memory/role-consolidation.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
 
 export const consolidateCommand: Command = {
   name: 'consolidate',
+  access: 'write',
   summary: "merge agents' findings files into each role's MEMORY.md now (--prune also prunes)",
   usage: 'rune-echoes consolidate [--role R] [--prune]',
   options: { role: { type: 'string' }, prune: { type: 'boolean' } },
@@ -30,13 +33,17 @@ export const consolidateCommand: Command = {
           linesAfter: r.linesAfter,
           pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [],
           keptUnparsed: r.keptUnparsed ?? [],
+          forgottenDropped: r.forgottenDropped ?? [],
           setAside: r.setAside ?? [],
         })),
       });
     } else {
       for (const r of reports) {
+        const dropped = r.forgottenDropped?.length
+          ? `, ${r.forgottenDropped.length} dropped (forgotten earlier: ${r.forgottenDropped.join('; ')})`
+          : '';
         ctx.io.stdout(
-          `${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`,
+          `${r.role}: ${plural(r.findingsFiles, 'findings file')}, ${r.appended.length} added, ${r.updated.length} merged${dropped}, ${plural(r.linesAfter, 'line')}\n`,
         );
         for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
         for (const aside of r.setAside ?? []) ctx.io.stdout(`  a findings file was not safe to read: moved unread to ${aside}\n`);

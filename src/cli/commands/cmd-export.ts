@@ -12,6 +12,7 @@ const TARGETS: readonly ExportTarget[] = ['claude-md', 'auto-memory'];
 
 export const exportCommand: Command = {
   name: 'export',
+  access: 'write',
   summary: 'write etched (or chosen) entries into a marked section of CLAUDE.md or into Claude Code auto memory; a re-run updates it',
   usage: 'rune-echoes export --to claude-md|auto-memory [id…] [--role R] [--layer etched] [--dry-run]',
   options: { to: { type: 'string' }, role: { type: 'string' }, layer: { type: 'string' }, 'dry-run': { type: 'boolean' } },

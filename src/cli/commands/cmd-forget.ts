@@ -1,4 +1,6 @@
 // rune-echoes forget: move an entry to archive/forgotten.md with a tombstone.
+
+import { pickOneEntry } from '../../core/entry/entry-ids.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
@@ -8,22 +10,21 @@ import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const forgetCommand: Command = {
   name: 'forget',
+  access: 'write',
   summary: 'move an entry to the archive with a tombstone (it will not come back)',
-  usage: 'rune-echoes forget <id> [--role R]',
+  usage: 'rune-echoes forget <id or a unique start of one> [--role R]',
   options: { role: { type: 'string' } },
   run(ctx, values, positionals) {
-    const id = positionals[0];
-    if (!id || positionals.length > 1) throw new EchoesError('bad-argument', 'forget takes exactly one entry id (see rune-echoes show)');
+    const typed = positionals[0];
+    if (!typed || positionals.length > 1) throw new EchoesError('bad-argument', 'forget takes exactly one entry id (see rune-echoes show)');
     const roleOpt = stringOpt(values, 'role');
     if (roleOpt) assertSafeName(roleOpt, 'role');
-    const holders = readAllEntries(ctx.paths)
-      .roles.filter((r) => (roleOpt === undefined || r.role === roleOpt) && r.entries.some((e) => e.id === id))
-      .map((r) => r.role);
-    if (holders.length === 0)
-      throw new EchoesError('not-found', `no entry "${quoteInput(id)}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);
-    if (holders.length > 1)
-      throw new EchoesError('bad-argument', `"${quoteInput(id)}" exists in ${holders.join(' and ')}; add --role to choose`);
-    const role = holders[0]!;
+    const all = readAllEntries(ctx.paths)
+      .roles.filter((r) => roleOpt === undefined || r.role === roleOpt)
+      .flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+    // The id, or a unique prefix of one.
+    const { role, entry: named } = pickOneEntry(all, typed, 'forget');
+    const id = named.id;
     const entry = forgetEntry(ctx.paths, role, id, ctx.io.now);
     if (!entry) throw new EchoesError('not-found', `entry "${quoteInput(id)}" disappeared from ${role} meanwhile; nothing changed`);
     if (ctx.json) printJson(ctx, { role, id, title: entry.title, archivedTo: `${role}/archive/forgotten.md` });

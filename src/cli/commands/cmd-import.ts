@@ -6,6 +6,7 @@ import { renderTable } from '../render/render-table.ts';
 
 export const importCommand: Command = {
   name: 'import',
+  access: 'write',
   summary:
     'bring in memory other tools wrote (Claude Code auto and subagent memory, old Rune echoes, continuity.md, ArcheFlow, CLAUDE.md learnings, recall-echo), once',
   usage:
@@ -36,7 +37,7 @@ export const importCommand: Command = {
         s.role,
         s.unreadable ? 'unreadable' : String(s.entries),
         s.unreadable ? '-' : String(s.fresh),
-        s.unreadable ? '-' : `${s.verbatimParts} parts, ${s.verbatimLines} lines`,
+        s.unreadable ? '-' : `${plural(s.verbatimParts, 'part')}, ${plural(s.verbatimLines, 'line')}`,
       ]);
       out.push(
         `${renderTable(['source', 'format', 'role', 'entries', 'new', 'kept verbatim (left in the source)'], rows, [70, 12, 24, 8, 6, 40])}\n`,

@@ -9,6 +9,7 @@ import { type Command, printJson } from '../cli-context.ts';
 
 export const mergeFileCommand: Command = {
   name: 'merge-file',
+  access: 'none',
   summary: "git's merge driver for memory files: merges by entry into %A (installed by team init)",
   usage: 'rune-echoes merge-file <ancestor %O> <ours %A> <theirs %B> [<path %P>]',
   options: {},

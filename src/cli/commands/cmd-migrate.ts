@@ -7,6 +7,7 @@ import { type Command, printJson } from '../cli-context.ts';
 
 export const migrateCommand: Command = {
   name: 'migrate',
+  access: 'write',
   summary: 'bring every memory file to schema v2 (ids, header) and rename stale agent/concept names in metadata; backups first',
   usage: 'rune-echoes migrate [--rename old=new …] [--dry-run]   (echoes.renames in the config adds more)',
   options: { rename: { type: 'string', multiple: true }, 'dry-run': { type: 'boolean' } },

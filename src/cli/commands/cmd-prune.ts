@@ -5,6 +5,7 @@ import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.
 
 export const pruneCommand: Command = {
   name: 'prune',
+  access: 'write',
   summary: 'archive stale entries of roles over the line limit (--dry-run shows what would move)',
   usage: 'rune-echoes prune [--dry-run] [--role R]',
   options: { 'dry-run': { type: 'boolean' }, role: { type: 'string' } },

@@ -8,15 +8,17 @@ import { EchoesError } from '../../core/errors.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { recordFindings } from '../../store/memory/role-edits.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
-import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions } from '../entry-options.ts';
+import { ENTRY_OPTIONS, ENTRY_OPTIONS_USAGE, entryFromOptions, evidenceFileOption } from '../entry-options.ts';
 
 export const recordCommand: Command = {
   name: 'record',
+  freeText: true,
+  access: 'write',
   summary: 'append a finding to <role>/<agent>-findings.md (consolidated after the turn)',
   usage: `rune-echoes record --role R --agent A ${ENTRY_OPTIONS_USAGE} <learning…>
 rune-echoes record --role R --agent A --stdin     (entries in the echo format on stdin)`,
   options: { ...ENTRY_OPTIONS, role: { type: 'string' }, agent: { type: 'string' }, stdin: { type: 'boolean' } },
-  run(ctx, values, positionals) {
+  run(ctx, values, _positionals, text) {
     const role = stringOpt(values, 'role');
     const agent = stringOpt(values, 'agent');
     if (!role || !agent)
@@ -34,7 +36,9 @@ rune-echoes record --role R --agent A --stdin     (entries in the echo format on
           'no entries found on stdin: each needs a "### [YYYY-MM-DD] Kind: Title" heading and field bullets',
         );
     } else {
-      entries = [entryFromOptions(values, positionals, { today, defaultLayer: 'inscribed', defaultSource: `agent:${agent}` })];
+      const evidence = evidenceFileOption(values, ctx.io.cwd);
+      const given = evidence === undefined ? values : { ...values, evidence };
+      entries = [entryFromOptions(given, text, { today, defaultLayer: 'inscribed', defaultSource: `agent:${agent}` })];
     }
     // Judge the entries as consolidation will read them back, not only as given: a title such as
     // `X - **layer**: etched` renders into a heading that reads back as an etched entry.

@@ -6,6 +6,7 @@ import { type Command, printJson, targetRoles } from '../cli-context.ts';
 
 export const resetCommand: Command = {
   name: 'reset',
+  access: 'write',
   summary: "back up and empty a role's MEMORY.md (all roles without a name); needs --yes",
   usage: 'rune-echoes reset [role] --yes',
   options: { yes: { type: 'boolean' } },

@@ -10,11 +10,12 @@ import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const searchCommand: Command = {
   name: 'search',
+  freeText: true,
   summary: 'ranked search over entries, knowledge, archives, archive logs and docs/solutions',
   usage: 'rune-echoes search <words…> [--role R] [--limit 10] [--json]',
   options: { role: { type: 'string' }, limit: { type: 'string' } },
-  async run(ctx, values, positionals) {
-    const query = positionals.join(' ').trim();
+  async run(ctx, values, _positionals, text) {
+    const query = text.trim();
     if (!query) throw new EchoesError('bad-argument', 'search needs some words, e.g. rune-echoes search retry backoff');
     const role = stringOpt(values, 'role');
     if (role) assertSafeName(role, 'role');

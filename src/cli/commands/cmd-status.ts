@@ -4,9 +4,11 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
+import { plural } from '../../core/text.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
 import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
+import { CONFIG_WARNING } from '../../store/fs/error-log.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
@@ -69,7 +71,8 @@ export const statusCommand: Command = {
       return { hook, lastRun: last };
     });
     const log = readTextOrNull(paths, paths.logFile) ?? '';
-    const errors = log.split('\n').filter(Boolean);
+    // Config warnings are logged once per change of the file; they are not errors, and `config:` below shows the live ones.
+    const errors = log.split('\n').filter((l) => l !== '' && !l.includes(` ${CONFIG_WARNING}`));
     const ephemeral = readTextOrNull(paths, paths.ephemeral);
     let solutions = 0;
     try {
@@ -95,6 +98,7 @@ export const statusCommand: Command = {
       solutions,
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
+      configWarnings: ctx.configWarnings,
       notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
       // Team memory (SPEC §3): null when git itself could not be asked.
@@ -124,9 +128,10 @@ export const statusCommand: Command = {
     if (notImported.length) {
       const kinds = [...new Set(notImported.map((s) => s.kind))];
       out.push(
-        `memory to adopt: ${notImported.length === 1 ? '1 file' : `${notImported.length} files`} of ${kinds.join(', ')} not imported yet — see \`rune-echoes import --dry-run\`\n`,
+        `memory to adopt: ${plural(notImported.length, 'file')} of ${kinds.join(', ')} not imported yet — see \`rune-echoes import --dry-run\`\n`,
       );
     }
+    for (const w of report.configWarnings) out.push(`config: ${w}\n`);
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
     const team = report.team === null ? ['team: git could not be run, so team memory was not checked'] : renderTeamHealth(report.team);

@@ -6,6 +6,7 @@ import { renderTeamInit, renderTeamOff } from '../render/render-team.ts';
 
 export const teamCommand: Command = {
   name: 'team',
+  access: 'write',
   summary: 'share memory through git: `team init` (once per clone) installs the merge driver; `team off` stops sharing new files',
   usage: 'rune-echoes team init|off',
   options: {},

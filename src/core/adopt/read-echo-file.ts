@@ -7,6 +7,7 @@
 
 import { documentEntries, parseEchoDocument } from '../entry/echo-document.ts';
 import { parseFieldLine } from '../entry/field-syntax.ts';
+import { plural } from '../text.ts';
 import { evidenceAt, type ReadContext, type SourcePart, type SourceReading } from './source-reading.ts';
 
 export function readEchoFile(text: string, ctx: ReadContext): SourceReading {
@@ -28,7 +29,9 @@ export function readEchoFile(text: string, ctx: ReadContext): SourceReading {
     return { type: 'entry', line: b.line, raw, entry };
   });
   const notes = doc.issues.length
-    ? [`${ctx.ref}: ${doc.issues.length} entries read leniently (first: line ${doc.issues[0]?.line}, ${doc.issues[0]?.message})`]
+    ? [
+        `${ctx.ref}: ${plural(doc.issues.length, 'entry', 'entries')} read leniently (first: line ${doc.issues[0]?.line}, ${doc.issues[0]?.message})`,
+      ]
     : [];
   return { parts, notes: documentEntries(doc).length ? notes : [] };
 }

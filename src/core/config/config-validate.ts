@@ -11,21 +11,36 @@ export interface ConfigResult {
 type KeySpec = {
   field: keyof EchoesConfig;
   check: (value: unknown) => string | null; // null when valid, else what was expected
+  /** Reads a value people write for this key into its type first (YAML 1.1's yes/no for a boolean). */
+  coerce?: (value: unknown) => unknown;
 };
 
-const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false');
+const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false (yes/no and on/off work too)');
+/** YAML 1.2 reads `no` as a string; people mean false. */
+const YAML11_BOOLEANS: Record<string, boolean> = {
+  yes: true,
+  y: true,
+  on: true,
+  true: true,
+  no: false,
+  n: false,
+  off: false,
+  false: false,
+};
+const asBool = (v: unknown) =>
+  typeof v === 'string' && Object.hasOwn(YAML11_BOOLEANS, v.trim().toLowerCase()) ? YAML11_BOOLEANS[v.trim().toLowerCase()] : v;
 const wholeNumber = (min: number, max: number) => (v: unknown) =>
   Number.isInteger(v) && (v as number) >= min && (v as number) <= max ? null : `a whole number from ${min} to ${max}`;
 const positiveInt = (max: number) => wholeNumber(1, max);
 const stringList = (v: unknown) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of strings');
 
 const KEYS: Record<string, KeySpec> = {
-  version_controlled: { field: 'versionControlled', check: isBool },
+  version_controlled: { field: 'versionControlled', check: isBool, coerce: asBool },
   session_scope: {
     field: 'sessionScope',
     check: (v) => (v === 'project' || v === 'user' ? null : '"project" or "user"'),
   },
-  inject: { field: 'inject', check: isBool },
+  inject: { field: 'inject', check: isBool, coerce: asBool },
   budget_tokens: { field: 'budgetTokens', check: wholeNumber(100, 100_000) }, // below 100 the wrapper and footer leave no room
   memory_max_lines: { field: 'memoryMaxLines', check: positiveInt(100_000) },
   knowledge_max_lines: { field: 'knowledgeMaxLines', check: positiveInt(100_000) },
@@ -71,12 +86,22 @@ export function validateConfigDocument(doc: unknown, source = '.claude/rune-conf
       warnings.push(`${source}: unknown key "echoes.${key}" ignored`);
       continue;
     }
-    const expected = spec.check(value);
+    const given = spec.coerce ? spec.coerce(value) : value;
+    const expected = spec.check(given);
     if (expected) {
-      warnings.push(`${source}: "echoes.${key}" should be ${expected}; using the default`);
+      // Say what the default means: `inject: maybe` leaves injection ON, which is not what was asked.
+      warnings.push(`${source}: "echoes.${key}" should be ${expected}; it stays ${describeDefault(config[spec.field])}`);
       continue;
     }
-    (config as unknown as Record<string, unknown>)[spec.field] = Array.isArray(value) ? [...value] : value;
+    (config as unknown as Record<string, unknown>)[spec.field] = Array.isArray(given) ? [...given] : given;
   }
   return { config, warnings };
+}
+
+function describeDefault(value: unknown): string {
+  if (value === true) return 'ON (the default)';
+  if (value === false) return 'OFF (the default)';
+  if (Array.isArray(value)) return value.length ? `[${value.join(', ')}] (the default)` : 'empty (the default)';
+  if (value !== null && typeof value === 'object') return 'empty (the default)';
+  return `${String(value)} (the default)`;
 }

@@ -92,6 +92,18 @@ function readEntry(lines: Line[], seg: Segment, issues: ParseIssue[]): ReturnTyp
   return buildEntry(raw, issues);
 }
 
+/**
+ * Verbatim blocks someone wrote by hand: not the file's own schema comment,
+ * title, separators or blank lines, which every file the store writes has.
+ */
+export function handWrittenBlocks(doc: EchoDocument): number {
+  const boilerplate = (line: string) => {
+    const t = line.trim();
+    return t === '' || t === '---' || /^<!--.*-->$/.test(t) || /^# \S/.test(t);
+  };
+  return doc.blocks.filter((b) => b.type === 'verbatim' && !b.text.split('\n').every(boilerplate)).length;
+}
+
 /** Never throws: anything that is not an entry becomes a verbatim block, problems become issues. */
 export function parseEchoDocument(text: string): EchoDocument {
   const lines = splitLines(text);

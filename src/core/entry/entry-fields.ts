@@ -82,7 +82,8 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
     column: { header: 'title', width: 50, order: 5 },
   }),
   // An id is filtered like text: one that would carry a secret is derived again from the filtered title.
-  row({ prop: 'id', place: 'bullet', key: 'id', type: 'id', column: { header: 'id', width: 64, order: 4 } }),
+  // Never cut: an id in `show` is pasted into forget, export and promote.
+  row({ prop: 'id', place: 'bullet', key: 'id', type: 'id', column: { header: 'id', width: 200, order: 4 } }),
   row({
     prop: 'layer',
     place: 'bullet',

@@ -2,6 +2,9 @@
 // order. v2 files write the id once and never change it; v1 files derive it on
 // read, which is why the derivation must be deterministic.
 
+import { EchoesError } from '../errors.ts';
+import { quoteInput } from '../text.ts';
+
 const MAX_ID_LENGTH = 64;
 
 /** Ids that a file may carry explicitly: kebab, lower case, at most 64 chars. */
@@ -52,4 +55,22 @@ function shortHash(text: string): string {
     h = Math.imul(h, 0x01000193);
   }
   return (h >>> 0).toString(16).padStart(8, '0').slice(0, 6);
+}
+
+/**
+ * The one entry an id names, as a user types it: the id itself, else a unique
+ * prefix of one (ids are long; `show` prints them whole). Refuses in one line
+ * when none or several match, naming the matches.
+ */
+export function pickOneEntry<T extends { role: string; entry: { id: string } }>(all: T[], typed: string, command: string): T {
+  const exact = all.filter((x) => x.entry.id === typed);
+  const found = exact.length > 0 ? exact : typed === '' ? [] : all.filter((x) => x.entry.id.startsWith(typed));
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) throw new EchoesError('not-found', `${command}: no entry "${quoteInput(typed)}"; list ids with rune-echoes show`);
+  const names = found.slice(0, 6).map((x) => `${x.role}/${x.entry.id}`);
+  const more = found.length > names.length ? ` and ${found.length - names.length} more` : '';
+  throw new EchoesError(
+    'bad-argument',
+    `${command}: "${quoteInput(typed)}" matches ${names.join(', ')}${more}; give more of the id, or --role`,
+  );
 }

@@ -7,6 +7,7 @@ import { appendEntries, appendLearning, updateEntryFields } from '../entry/docum
 import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { isValidId, slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
+import { evidencePaths } from '../entry/evidence-paths.ts';
 
 export interface Placement {
   /** Index of the finding in the input. */
@@ -36,6 +37,24 @@ export function normalizeForMatch(text: string): string {
 /** Two entries record the same learning when evidence and pattern (title) match. */
 export function matchKey(entry: Pick<EchoEntry, 'evidence' | 'title'>): string {
   return `${normalizeForMatch(entry.evidence)}\u0000${normalizeForMatch(entry.title)}`;
+}
+
+/**
+ * What a tombstone of a forgotten entry matches (SPEC §6): the entry's
+ * identity, not its bytes — its id (the slug of its title, or an id it
+ * carries), or its pattern with its evidence normalised (the files it cites,
+ * else its words), so `src/a.ts:12` and `` `src/a.ts` line 12 `` are one.
+ */
+export function identityKeys(entry: Pick<EchoEntry, 'id' | 'title' | 'evidence'> & { idExplicit?: boolean }): string[] {
+  const keys = [`slug:${slugifyTitle(entry.title)}`, `pe:${normalizeForMatch(entry.title)}\u0000${normalizedEvidence(entry.evidence)}`];
+  if (entry.id && entry.idExplicit !== false) keys.push(`id:${entry.id}`);
+  return keys;
+}
+
+function normalizedEvidence(evidence: string): string {
+  const files = evidencePaths(evidence);
+  if (files.length > 0) return files.sort().join(',');
+  return (evidence.toLowerCase().match(/[a-z0-9]+/g) ?? []).join(' ');
 }
 
 /** The later of two days; a valid day always beats '' or junk. */

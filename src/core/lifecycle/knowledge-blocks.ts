@@ -4,7 +4,7 @@
 // and every evidence reference stay; field bullets and elaboration go.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { compareText } from '../text.ts';
+import { compareText, plural } from '../text.ts';
 
 export interface KnowledgeBlock {
   /** What the entries share: a tag, the title words they share, their kind, or "other". */
@@ -236,7 +236,7 @@ export function compressKnowledge(entries: EchoEntry[], opts: { now: Date }): { 
     for (const part of chunk(toLearnings(ordered), MAX_PER_BLOCK)) blocks.push(renderBlock(topic, part));
   }
   if (blocks.length === 0) return { blocks, text: '' };
-  const stamp = `<!-- knowledge blocks: ${entries.length} entries compressed on ${opts.now.toISOString().slice(0, 10)} -->`;
+  const stamp = `<!-- knowledge blocks: ${plural(entries.length, 'entry', 'entries')} compressed on ${opts.now.toISOString().slice(0, 10)} -->`;
   const text = `${stamp}\n\n${blocks.map((b) => b.lines.join('\n')).join('\n\n')}\n`;
   return { blocks, text };
 }

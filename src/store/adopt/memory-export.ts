@@ -16,6 +16,7 @@ import {
   withMarkedBlock,
 } from '../../core/adopt/export-section.ts';
 import type { Layer } from '../../core/entry/echo-entry.ts';
+import { pickOneEntry } from '../../core/entry/entry-ids.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readForeignText, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
@@ -53,18 +54,7 @@ function chosen(paths: EchoPaths, config: { ignore: string[] }, opts: ExportOpti
     .filter((x) => x.entry.status === undefined);
   let picked = all.filter((x) => x.entry.layer === opts.layer);
   if (opts.ids.length) {
-    picked = opts.ids.map((id) => {
-      const hits = all.filter((x) => x.entry.id === id);
-      const found = hits.length ? hits : all.filter((x) => x.entry.id.startsWith(id));
-      if (found.length === 0) throw new EchoesError('not-found', `export: no entry "${id}"; list ids with rune-echoes show`);
-      if (found.length > 1) {
-        throw new EchoesError(
-          'bad-argument',
-          `export: "${id}" matches ${found.map((x) => `${x.role}/${x.entry.id}`).join(', ')}; give more of the id or --role`,
-        );
-      }
-      return found[0]!;
-    });
+    picked = opts.ids.map((id) => pickOneEntry(all, id, 'export'));
   }
   return picked.map((x) => ({ role: x.role, entry: sanitizeEntry(x.entry, config.ignore).entry }));
 }

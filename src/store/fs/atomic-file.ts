@@ -21,8 +21,8 @@ function tempPath(target: string): string {
   return join(dirname(target), `.${basename(target)}.${uniqueSuffix()}.tmp`);
 }
 
-function writeDurably(path: string, data: string | Uint8Array, durable = true): void {
-  const fd = openSync(path, 'wx', 0o644);
+function writeDurably(path: string, data: string | Uint8Array, durable = true, mode = 0o644): void {
+  const fd = openSync(path, 'wx', mode);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     // write() may take fewer bytes than asked (near a full disk, say): loop, or a
@@ -61,6 +61,8 @@ export interface WriteOptions {
    * part of a hook on a busy disk.
    */
   durable?: boolean;
+  /** Permission bits of the new file (default 0644); 0600 for text only its owner may read. */
+  mode?: number;
 }
 
 /** Replaces `target` atomically with `data`. */
@@ -70,7 +72,7 @@ export function writeFileAtomic(paths: EchoPaths, target: string, data: string |
   mkdirSync(dirname(target), { recursive: true });
   const tmp = tempPath(target);
   try {
-    writeDurably(tmp, data, durable);
+    writeDurably(tmp, data, durable, opts.mode);
     renameSync(tmp, target);
   } catch (err) {
     try {

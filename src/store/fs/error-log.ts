@@ -57,3 +57,6 @@ export function logLine(file: string, source: string, message: string, now = new
     // Nowhere left to report to; a hook must still exit cleanly.
   }
 }
+
+/** Log lines that are config warnings, not errors: `status` counts them apart. */
+export const CONFIG_WARNING = 'config warning: ';

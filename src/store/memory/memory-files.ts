@@ -8,6 +8,7 @@ import {
   countLines,
   documentEntries,
   type EchoDocument,
+  handWrittenBlocks,
   newMemoryDocumentText,
   parseEchoDocument,
   renderEntry,
@@ -15,7 +16,7 @@ import {
 } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { matchKey } from '../../core/lifecycle/consolidation.ts';
+import { identityKeys } from '../../core/lifecycle/consolidation.ts';
 import { createFileExclusive, readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { archiveDir, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { listRoles } from './role-listing.ts';
@@ -132,10 +133,12 @@ export function appendArchivedBlocks(paths: EchoPaths, path: string, title: stri
 /** Tombstones of forgotten entries: consolidation never brings these back. */
 export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
 
-export function forgottenKeys(paths: EchoPaths, role: string): Set<string> {
+/** Whether a finding is one the user forgot, by identity (see identityKeys). */
+export function forgottenMatcher(paths: EchoPaths, role: string): (entry: EchoEntry) => boolean {
   const text = readTextOrNull(paths, forgottenPath(paths, role));
-  if (text === null) return new Set();
-  return new Set(documentEntries(parseEchoDocument(text)).map(matchKey));
+  if (text === null) return () => false;
+  const keys = new Set(documentEntries(parseEchoDocument(text)).flatMap((e) => identityKeys({ ...e, idExplicit: true })));
+  return (entry) => identityKeys(entry).some((k) => keys.has(k));
 }
 
 /** Every role's entries, for show, search and the digest. Unreadable files are reported, not thrown. */
@@ -149,7 +152,7 @@ export function readAllEntries(paths: EchoPaths): {
         role,
         entries: text === null ? [] : documentEntries(doc),
         lines: text === null ? 0 : countLines(text),
-        verbatimBlocks: text === null ? 0 : doc.blocks.filter((b) => b.type === 'verbatim').length,
+        verbatimBlocks: text === null ? 0 : handWrittenBlocks(doc),
       };
     } catch (err) {
       return { role, entries: [], lines: 0, verbatimBlocks: 0, error: err instanceof Error ? err.message : String(err) };

@@ -18,7 +18,7 @@ import { moveAside, readTextFile, removeFile, writeFileAtomic } from '../fs/atom
 import { archiveDir, assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
-import { day, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { day, forgottenMatcher, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
 
@@ -29,6 +29,8 @@ export interface ConsolidationReport {
   keptUnparsed?: string[];
   /** Findings files that could not be read safely (not UTF-8 text, or a symlink leading out), moved to archive/ unread. */
   setAside?: string[];
+  /** Titles of findings dropped because the user forgot that entry (its tombstone matched). */
+  forgottenDropped?: string[];
   appended: string[];
   updated: string[];
   pruned: PrunePlan | null;
@@ -68,13 +70,15 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
         }
       }
       const fingerprint = storeFingerprint(paths);
-      const forgotten = forgottenKeys(paths, role);
-      const findings = readable
+      const isForgotten = forgottenMatcher(paths, role);
+      const sanitized = readable
         .flatMap((f) => f.entries)
         .map((e) => sanitizeEntry(e, config.ignore, { fingerprint }).entry)
         // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
-        .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
-        .filter((e) => !forgotten.has(matchKey(e)));
+        .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e));
+      // A finding about what the user forgot is dropped, and said so: "0 added" alone would hide it.
+      const findings = sanitized.filter((e) => !isForgotten(e));
+      const dropped = sanitized.filter((e) => isForgotten(e)).map((e) => e.title);
 
       const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
       let next = merged;
@@ -114,6 +118,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
         findingsFiles: readable.length,
         keptUnparsed: kept,
         setAside,
+        forgottenDropped: dropped,
         appended: appends.map((e) => e.id),
         updated: updates.map((e) => e.id),
         pruned,

@@ -13,7 +13,7 @@ import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-
 import { withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
-import { appendToEchoFile, day, forgottenKeys, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { appendToEchoFile, day, forgottenMatcher, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
 /** Appends entries to an agent's findings file, filtered, under the role lock. */
@@ -93,8 +93,8 @@ export function addEntries(
       if (s.evidenceStripped) stripped++;
       return s.entry;
     });
-    const forgotten = opts.skipForgotten ? forgottenKeys(paths, role) : new Set<string>();
-    const kept = clean.filter((e) => !forgotten.has(matchKey(e)));
+    const isForgotten = opts.skipForgotten ? forgottenMatcher(paths, role) : () => false;
+    const kept = clean.filter((e) => !isForgotten(e));
     const { updates, appends, doc: next } = consolidateDocument(doc, kept, { keepIds: opts.keepIds === true });
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);

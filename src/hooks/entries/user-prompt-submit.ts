@@ -1,0 +1,5 @@
+// Bundle entry: UserPromptSubmit (every prompt) carries `/rune:echoes` arguments to the CLI byte for byte.
+import { runHook } from '../run-hook.ts';
+import { userPromptSubmit } from '../user-prompt-handler.ts';
+
+runHook('user-prompt-submit', userPromptSubmit);
