@@ -47,8 +47,8 @@ export function clip(text: string, max: number): string {
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
   const space = cut.lastIndexOf(' ');
-  // A cut falls between words unless that would lose more than half: a title is never cut mid-word for a few characters.
-  if (space > max * 0.5) cut = cut.slice(0, space);
+  // A cut falls between words unless that would lose more than 30% (one long path or command word).
+  if (space > max * 0.7) cut = cut.slice(0, space);
   return `${cut.replace(/[\s,;:.…–—-]+$/, '')}…`;
 }
 

@@ -1,5 +1,5 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a as A,b,d as pe,e as y,f as L,h as O,j as X}from"./chunk-2JV4Q4H5.mjs";import{a as E}from"./chunk-GF4NPEC5.mjs";import{createHash as en}from"node:crypto";import{join as tn}from"node:path";var B="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",I="<!-- rune-echoes:export end -->",tt="rune_echoes_export";function on(e,t){let n=e??"",r=n.includes(`\r
+import{a as A,b,d as pe,e as y,f as L,h as O,j as X}from"./chunk-KEYSJ5T4.mjs";import{a as E}from"./chunk-GF4NPEC5.mjs";import{createHash as en}from"node:crypto";import{join as tn}from"node:path";var B="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",I="<!-- rune-echoes:export end -->",tt="rune_echoes_export";function on(e,t){let n=e??"",r=n.includes(`\r
 `)?`\r
 `:`
 `,i=t.replace(/\r?\n/g,r),o=`${B}${r}${i}${i.endsWith(r)||i===""?"":r}${I}`,s=n.indexOf(B),l=s<0?-1:n.indexOf(I,s);if(s>=0&&l>=0)return n.slice(0,s)+o+n.slice(l+I.length);if(n==="")return`${o}${r}`;let c=n.endsWith(`
