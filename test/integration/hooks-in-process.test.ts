@@ -110,3 +110,26 @@ test('bookkeeping that cannot be written never costs the digest', async (t) => {
   assert.match(context, /Fix the login bug/);
   assert.match(readFileSync(join(tp.dir, '.claude/echoes/.log'), 'utf8'), /bookkeeping|session state/);
 });
+
+test('sessions whose last span holds nothing settle: 30 of them leave no work for later SessionEnds or searches', async (t) => {
+  const tp = makeTempProject(t);
+  for (let i = 0; i < 30; i++) {
+    const transcript = tp.write(
+      `t${i}.jsonl`,
+      `${JSON.stringify({ type: 'progress', data: { n: i } })}\n{"type":"file-history-snapshot"}\n`,
+    );
+    await run(tp, 'session-end', sessionEnd, { session_id: `s${i}`, transcript_path: transcript, cwd: tp.dir, reason: 'other' });
+  }
+  const { scanSessions } = await import('../../src/store/session/session-state.ts');
+  const scan = scanSessions(tp.paths, 'next');
+  assert.deepEqual(
+    scan.pendingFinal.map((s) => s.sessionId),
+    [],
+    'nothing waits for a final archive log',
+  );
+  assert.deepEqual(
+    tp.files('.claude/echoes/.state/sessions').filter((f) => !f.startsWith('ended/')),
+    [],
+    'every state moved to ended/',
+  );
+});

@@ -116,7 +116,7 @@ export function checkpointSpan(
   deadline: Deadline = NO_DEADLINE,
 ): { state: SessionState; seq: number | null } {
   const span = state.span;
-  if (!span || isEmptySummary(span)) return { state, seq: null };
+  if (!span || isEmptySummary(span)) return { state: { ...state, span: null }, seq: null };
   // The session, span and trigger header lines identify a checkpoint: a re-run after a
   // kill finds the log it already wrote instead of writing the span twice.
   const identity = archiveLogIdentity(span, trigger);

@@ -3,7 +3,7 @@
 // crash loses nothing) and the span not yet checkpointed to an archive log.
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionSummary } from '../../core/session/summary-model.ts';
+import { isEmptySummary, type SessionSummary } from '../../core/session/summary-model.ts';
 import { compareText } from '../../core/text.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -47,7 +47,8 @@ const sessionsDir = (paths: EchoPaths) => join(paths.stateDir, 'sessions');
 const endedDir = (paths: EchoPaths) => join(sessionsDir(paths), 'ended');
 export const sessionStateFile = (paths: EchoPaths, id: string) => join(sessionsDir(paths), `${safeSessionKey(id)}.json`);
 const endedStateFile = (paths: EchoPaths, id: string) => join(endedDir(paths), `${safeSessionKey(id)}.json`);
-const isSettled = (s: SessionState) => s.ended && s.span === null;
+// An ended session whose span holds nothing is settled too: otherwise every later SessionEnd and search would take it up again.
+const isSettled = (s: SessionState) => s.ended && (s.span === null || isEmptySummary(s.span));
 
 export function newSessionState(sessionId: string, transcriptPath: string, now: Date): SessionState {
   return { sessionId, transcriptPath, offset: 0, draft: null, span: null, archiveLogs: [], ended: false, updatedAt: now.toISOString() };
@@ -133,7 +134,7 @@ export function scanSessions(paths: EchoPaths, exceptId: string): SessionScan {
     // A session whose Claude Code process still runs (another terminal) is live, not crashed.
     if (!s.ended) {
       if (!processAlive(s.ownerPid)) unfinished.push(s);
-    } else if (s.span) pendingFinal.push(s);
+    } else if (!isSettled(s)) pendingFinal.push(s);
     else writeSessionState(paths, s); // settled: moves it to ended/
   }
   const newestFirst = (a: SessionState, b: SessionState) => compareText(b.updatedAt, a.updatedAt);
