@@ -68,7 +68,7 @@ test('the core touches no file system, process or clock', () => {
 });
 
 test('inside the core, concepts depend downwards: session → transcript → security → entry → text', () => {
-  const order = ['recall', 'session', 'lifecycle', 'transcript', 'security', 'config', 'entry'];
+  const order = ['recall', 'remembrance', 'session', 'lifecycle', 'transcript', 'security', 'config', 'entry'];
   const rank = (f: string) => (f.startsWith('core/') && f.split('/').length > 2 ? order.indexOf(f.split('/')[1]!) : order.length);
   const wrong: string[] = [];
   for (const f of files.filter((x) => x.startsWith('core/'))) {

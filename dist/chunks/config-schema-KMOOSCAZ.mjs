@@ -1,0 +1,4 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{a as s,b as g,c as e}from"./chunk-6RO5T5WM.mjs";import{a as l}from"./chunk-AK2NRJ5I.mjs";import{c as f}from"./chunk-ZJR45YZ6.mjs";var a=f(l(),1);function u(r,i=".claude/rune-config.yml"){let o=[];try{let n=(0,a.parseDocument)(r,{prettyErrors:!1,uniqueKeys:!1});if(n.errors[0])throw n.errors[0];for(let t of n.warnings)o.push(`${i}: ${t.message.split(`
+`)[0]}`);return{doc:n.toJS(),warnings:o}}catch(n){let t=n instanceof Error?n.message.split(`
+`)[0]:String(n);return{doc:null,warnings:[`${i}: invalid YAML (${t}); using defaults`],invalid:t}}}function p(r,i=".claude/rune-config.yml"){if(r===null||r.trim()==="")return{config:s(),warnings:[]};let{doc:o,warnings:n}=u(r,i);return e(o,i,n)}export{g as CONFIG_KEYS,p as parseConfig,u as readConfigYaml};

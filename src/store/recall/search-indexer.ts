@@ -1,0 +1,285 @@
+// Brings the search index up to date (loaded only when a query finds it
+// stale). Incremental: a file whose stamp (size, mtime, inode) is unchanged
+// is never read again; its documents stay where they are. Documents of files
+// that changed or went are marked deleted, the new ones go into a small
+// delta segment, and the delta is merged into the base segment once it grows
+// past a tenth of it, postings to postings, without re-reading any file.
+// Everything happens under the index lock; files are written first, the
+// manifest last, so a reader sees the old index or the new one.
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { echoFileDocs, sessionDocs, solutionDocs } from '../../core/recall/search-docs.ts';
+import {
+  buildSegment,
+  decodeAttrs,
+  decodeSegment,
+  encodeSegment,
+  type IndexDoc,
+  mergeSegments,
+  type SegmentData,
+  type SegmentMeta,
+} from '../../core/recall/search-segment.ts';
+import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
+import { assertWritable, type EchoPaths } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
+import { uniqueSuffix } from '../fs/unique-suffix.ts';
+import { INDEX_FORMAT, INDEX_VERSION, indexDir, isFresh, type Manifest, readManifest, type SourceRecord } from './search-index.ts';
+import { listLogFiles, listSources, type SourceFile, type Stamp, sameStamp, stampOf } from './search-sources.ts';
+
+export interface UpdateResult {
+  manifest: Manifest;
+  /** Display paths of the files read, in order: an unchanged file never appears here. */
+  read: string[];
+  rebuilt: boolean;
+}
+
+/** The delta is merged into the base when it passes max(1,000 documents, a tenth of the base). */
+const DELTA_SHARE = 0.1;
+const DELTA_MIN = 1000;
+
+interface Piece {
+  /** An existing segment directory, or none for one built in this update. */
+  dir?: string;
+  meta: SegmentMeta;
+  data?: SegmentData;
+  gids: Uint32Array | number[];
+  deleted: Set<number>;
+}
+
+export function updateIndex(paths: EchoPaths, opts: { deadline?: Deadline; waitMs?: number; force?: boolean } = {}): UpdateResult {
+  return withLock(paths, 'search-index', () => update(paths, opts.force === true), {
+    waitMs: opts.waitMs ?? 10_000,
+    deadline: opts.deadline ?? NO_DEADLINE,
+  });
+}
+
+function update(paths: EchoPaths, force: boolean): UpdateResult {
+  const read: string[] = [];
+  const old = force ? null : readManifest(paths);
+  // Another process may have brought it up to date while this one waited for the lock.
+  if (old !== null && isFresh(paths, old)) return { manifest: old, read, rebuilt: false };
+  const dir = indexDir(paths);
+  let pieces: Piece[] = [];
+  let nextGid = 0;
+  let sources: Record<string, SourceRecord> = {};
+  let logs: Record<string, SourceRecord> | null = null;
+  if (old !== null) {
+    try {
+      pieces = old.segments.map((s) => ({
+        dir: s.dir,
+        meta: s.meta,
+        gids: readGids(join(dir, s.dir), s.meta.docs),
+        deleted: new Set(s.deleted),
+      }));
+      nextGid = old.nextGid;
+      sources = { ...old.sources };
+    } catch {
+      return update(paths, true);
+    }
+  }
+
+  const dead = new Set<number>();
+  const fresh: IndexDoc[] = [];
+  const freshOf: Array<{ table: 'sources' | 'logs'; key: string; stamp: Stamp; count: number }> = [];
+  const take = (table: 'sources' | 'logs', file: SourceFile, stamp: Stamp) => {
+    const docs = documentsOf(file, read);
+    if (docs === null) return false;
+    fresh.push(...docs);
+    freshOf.push({ table, key: file.key, stamp, count: docs.length });
+    return true;
+  };
+
+  // Files other than logs: few, so each query stamps them all.
+  const current = new Set<string>();
+  for (const file of listSources(paths)) {
+    const st = stampOf(file.abs);
+    if (st === null) continue;
+    current.add(file.key);
+    const rec = sources[file.key];
+    if (rec && rec[0] === st.size && rec[1] === st.mtimeMs && rec[2] === st.ino) continue;
+    if (rec) for (const g of rec[3]) dead.add(g);
+    delete sources[file.key];
+    take('sources', file, st);
+  }
+  for (const key of Object.keys(sources)) {
+    if (current.has(key)) continue;
+    for (const g of sources[key]![3]) dead.add(g);
+    delete sources[key];
+  }
+
+  // Archive logs are written once: only a change of their folder (a log added or removed) makes us look at them.
+  const logsDir = stampOf(paths.memoriesDir);
+  const logsChanged = old === null || !sameStamp(logsDir, old.logs.dir);
+  if (logsChanged) {
+    logs = old === null ? {} : readLogs(dir, old.logs.file);
+    if (logs === null) return update(paths, true);
+    const present = new Set<string>();
+    for (const file of listLogFiles(paths)) {
+      const st = stampOf(file.abs);
+      if (st === null) continue;
+      present.add(file.key);
+      const rec = logs[file.key];
+      if (rec && rec[0] === st.size && rec[1] === st.mtimeMs && rec[2] === st.ino) continue;
+      if (rec) for (const g of rec[3]) dead.add(g);
+      delete logs[file.key];
+      take('logs', file, st);
+    }
+    for (const key of Object.keys(logs)) {
+      if (present.has(key)) continue;
+      for (const g of logs[key]![3]) dead.add(g);
+      delete logs[key];
+    }
+  }
+
+  // Global ids for the new documents, recorded against their files.
+  const freshGids = fresh.map(() => nextGid++);
+  let at = 0;
+  for (const f of freshOf) {
+    const rec: SourceRecord = [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, freshGids.slice(at, at + f.count)];
+    at += f.count;
+    if (f.table === 'sources') sources[f.key] = rec;
+    else logs![f.key] = rec;
+  }
+  for (const p of pieces) {
+    for (let i = 0; i < p.gids.length; i++) if (dead.has(p.gids[i]!)) p.deleted.add(i);
+  }
+
+  if (fresh.length > 0) {
+    const data = buildSegment(fresh);
+    const built: Piece = { meta: { docs: fresh.length, shards: 0, roles: [], totalLen: 0 }, data, gids: freshGids, deleted: new Set() };
+    pieces = compose(paths, pieces, built);
+  } else if (pieces.length === 2 && pieces[1]!.deleted.size === pieces[1]!.meta.docs) {
+    pieces = [pieces[0]!];
+  }
+
+  // Write new segments, then the log table, then the manifest: the switch is the manifest's rename.
+  const segments: Manifest['segments'] = pieces.map((p) => {
+    if (p.dir !== undefined) return { dir: p.dir, meta: p.meta, deleted: [...p.deleted].sort((a, b) => a - b) };
+    const name = `seg-${uniqueSuffix()}`;
+    const { meta, files } = encodeSegment(p.data!);
+    files.set('gids.bin', gidBytes(p.gids));
+    for (const [file, bytes] of files) writeFileAtomic(paths, join(dir, name, file), bytes, { durable: false });
+    return { dir: name, meta, deleted: [] };
+  });
+  let logsFile = old?.logs.file ?? null;
+  if (logs !== null) {
+    logsFile = `logs-${uniqueSuffix()}.json`;
+    writeFileAtomic(paths, join(dir, logsFile), JSON.stringify(logs), { durable: false });
+  }
+  const manifest: Manifest = {
+    format: INDEX_FORMAT,
+    version: INDEX_VERSION,
+    project: paths.project,
+    memoriesDir: paths.memoriesDir,
+    nextGid,
+    segments,
+    stats: liveStats(dir, segments),
+    sources,
+    logs: { dir: logsDir, file: logsFile, count: logs ? Object.keys(logs).length : (old?.logs.count ?? 0) },
+  };
+  writeFileAtomic(paths, join(dir, 'manifest.json'), JSON.stringify(manifest), { durable: false });
+  sweep(paths, dir, manifest);
+  return { manifest, read, rebuilt: old === null };
+}
+
+/** Where the new documents go: a delta beside the base, merged into it once it has grown. */
+function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
+  const dir = indexDir(paths);
+  const load = (p: Piece): SegmentData => p.data ?? decodeSegment(p.meta, (f) => readFileSync(join(dir, p.dir!, f)));
+  const merged = (parts: Piece[]): Piece => {
+    const { data, remap } = mergeSegments(parts.map((p) => ({ data: load(p), deleted: p.deleted })));
+    const gids: number[] = [];
+    parts.forEach((p, k) => {
+      remap[k]!.forEach((to, i) => {
+        if (to >= 0) gids[to] = p.gids[i]!;
+      });
+    });
+    return { meta: { docs: data.docs.length, shards: 0, roles: [], totalLen: 0 }, data, gids, deleted: new Set() };
+  };
+  const [base, delta] = pieces;
+  if (base === undefined) return [built];
+  const nextDelta = delta === undefined ? built : merged([delta, built]);
+  const baseLive = base.meta.docs - base.deleted.size;
+  if (nextDelta.meta.docs > Math.max(DELTA_MIN, baseLive * DELTA_SHARE) || base.deleted.size > base.meta.docs / 4) {
+    return [merged([base, nextDelta])];
+  }
+  return [base, nextDelta];
+}
+
+function documentsOf(file: SourceFile, read: string[]): IndexDoc[] | null {
+  let text: string | null;
+  try {
+    text = readTextFile(file.abs).text;
+  } catch {
+    return null;
+  }
+  read.push(file.key);
+  // A binary or non-UTF-8 file has nothing to search; it is recorded so it is not read again.
+  if (text === null) return [];
+  const origin = { path: file.key, source: file.source, ...(file.role ? { role: file.role } : {}) };
+  switch (file.source) {
+    case 'log':
+    case 'ephemeral':
+      return sessionDocs(text, origin);
+    case 'solution':
+      return solutionDocs(text, { ...origin, fallbackTitle: basename(file.abs, '.md') });
+    default:
+      return echoFileDocs(text, origin);
+  }
+}
+
+function readGids(segDir: string, docs: number): Uint32Array {
+  const bytes = readFileSync(join(segDir, 'gids.bin'));
+  if (bytes.byteLength !== docs * 4) throw new Error('gids size');
+  const out = new Uint32Array(docs);
+  for (let i = 0; i < docs; i++) out[i] = bytes.readUInt32LE(i * 4);
+  return out;
+}
+
+function gidBytes(gids: ArrayLike<number>): Uint8Array {
+  const view = new DataView(new ArrayBuffer(gids.length * 4));
+  for (let i = 0; i < gids.length; i++) view.setUint32(i * 4, gids[i]!, true);
+  return new Uint8Array(view.buffer);
+}
+
+function readLogs(dir: string, file: string | null): Record<string, SourceRecord> | null {
+  if (file === null) return {};
+  try {
+    const value = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, SourceRecord>;
+    return value !== null && typeof value === 'object' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function liveStats(dir: string, segments: Manifest['segments']): Manifest['stats'] {
+  let docs = 0;
+  let totalLen = 0;
+  for (const s of segments) {
+    docs += s.meta.docs - s.deleted.length;
+    totalLen += s.meta.totalLen;
+    if (s.deleted.length === 0) continue;
+    const attrs = decodeAttrs(readFileSync(join(dir, s.dir, 'attrs.bin')), s.meta.docs);
+    for (const d of s.deleted) totalLen -= attrs.len(d);
+  }
+  return { docs, totalLen };
+}
+
+/** Removes segments and log tables the manifest no longer names (readers that lose the race start over). */
+function sweep(paths: EchoPaths, dir: string, m: Manifest): void {
+  const keep = new Set([...m.segments.map((s) => s.dir), m.logs.file, 'manifest.json']);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (keep.has(name) || name.startsWith('.')) continue;
+    try {
+      rmSync(assertWritable(paths, join(dir, name)), { recursive: true, force: true });
+    } catch {
+      /* a later update tries again */
+    }
+  }
+}
