@@ -3,9 +3,11 @@ import { EchoesError } from '../core/errors.ts';
 import { buildContext, type CliIO, type Command, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
+import { promoteCommand } from './commands/cmd-promote.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
+import { remembranceCommand } from './commands/cmd-remembrance.ts';
 import { resetCommand } from './commands/cmd-reset.ts';
 import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
@@ -21,6 +23,8 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  remembranceCommand,
+  promoteCommand,
 ];
 
 export function renderHelp(): string {

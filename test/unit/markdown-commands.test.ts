@@ -14,8 +14,6 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Subcommands the markdown already describes and the issue that brings them to the CLI. */
 const PROMISED_BY_LATER_ISSUES: Record<string, string> = {
-  remembrance: 'issue 10 (Remembrance: remembrance and promote)',
-  promote: 'issue 10 (Remembrance: remembrance and promote)',
   migrate: 'issue 12 (adopt existing memory: import, migrate, export)',
 };
 

@@ -8,6 +8,7 @@ import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
+import { solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
@@ -56,6 +57,10 @@ export const statusCommand: Command = {
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
       solutions,
+      // Promoted documents whose entry changed or vanished since (SPEC §11 echo_ref).
+      solutionsOutOfDate: solutionDrift(paths)
+        .filter((d) => d.state !== 'current')
+        .map(({ path, state }) => ({ path, state })),
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
@@ -77,6 +82,10 @@ export const statusCommand: Command = {
     out.push(
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
     );
+    for (const d of report.solutionsOutOfDate)
+      out.push(
+        `solution out of date: ${d.path} (${d.state === 'vanished' ? 'its entry is gone' : d.state === 'changed' ? 'its entry changed since promotion' : 'echo_ref unreadable'}; see rune-echoes remembrance --verify)\n`,
+      );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
