@@ -539,12 +539,30 @@ test("every subcommand's --json output parses as JSON", async (t) => {
     record: ['record', '--role', 'reviewer', '--agent', 'scout', 'Json finding.'],
     show: ['show'],
     search: ['search', 'imports'],
-    remember: ['remember', 'Json fact.'],
+    // Etched, with a problem-solution pair, so promote below has something to promote.
+    remember: [
+      'remember',
+      'Json fact.',
+      '--layer',
+      'etched',
+      '--pattern',
+      'Json fact',
+      '--symptom',
+      'It breaks',
+      '--root-cause',
+      'A missing step',
+      '--solution',
+      'Run `pnpm fix`',
+      '--confidence',
+      '0.95',
+    ],
     forget: ['forget', 'retry-without-jitter'],
     consolidate: ['consolidate'],
     prune: ['prune', '--dry-run'],
     reset: ['reset'],
     status: ['status'],
+    remembrance: ['remembrance', '--verify'],
+    promote: ['promote', 'json-fact', '--category', 'tooling'],
   };
   // retry-without-jitter is still a pending finding; consolidate it so forget has something to forget.
   consolidate(tp, 'reviewer');

@@ -3,7 +3,7 @@
 // caller writes MEMORY.md. Runs only between sessions or on request.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { removeEntries } from '../../core/entry/document-edits.ts';
+import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
 import {
   countLines,
   documentEntries,
@@ -43,6 +43,7 @@ export function applyPrune(
   plan: PrunePlan,
   now: Date,
   knowledgeMaxLines: number,
+  onCompressed?: (k: KnowledgeCompression) => void,
 ): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
   writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
@@ -51,41 +52,72 @@ export function applyPrune(
   const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EchoEntry => e !== undefined);
   appendToEchoFile(paths, join(archiveDir(paths, role), 'pruned.md'), `${roleTitle(role)} — archived entries`, pick(plan.archive));
   appendToEchoFile(paths, knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`, pick(plan.compress));
-  compressKnowledgeFile(paths, role, knowledgeMaxLines, now);
+  const compressed = compressKnowledgeFile(paths, role, knowledgeMaxLines, now);
+  if (compressed) onCompressed?.(compressed);
   return rest;
+}
+
+/** What compressing a knowledge.md does: sizes before and after, and the topic of every block. */
+export interface KnowledgeCompression {
+  linesBefore: number;
+  linesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  blocks: Array<{ topic: string; ids: string[]; evidence: string[] }>;
+}
+
+/** Compression of a knowledge.md text, planned but not written; null when it is within its limit. */
+export function planKnowledgeCompression(
+  text: string | null,
+  maxLines: number,
+  now: Date,
+): { summary: KnowledgeCompression; next: string; entries: EchoEntry[] } | null {
+  if (text === null || countLines(text) <= maxLines) return null;
+  const doc = parseEchoDocument(text);
+  const entries = documentEntries(doc);
+  if (entries.length === 0) return null;
+  const { doc: rest } = removeEntries(
+    doc,
+    entries.map((e) => e.id),
+  );
+  const kept = serializeEchoDocument(rest).replace(/\s+$/, '');
+  const { text: blocksText, blocks } = compressKnowledge(entries, { now });
+  const next = `${kept}\n\n${blocksText.replace(/\s+$/, '')}\n`;
+  const summary: KnowledgeCompression = {
+    linesBefore: countLines(text),
+    linesAfter: countLines(next),
+    tokensBefore: estimateTokens(text),
+    tokensAfter: estimateTokens(next),
+    blocks: blocks.map((b) => ({ topic: b.topic, ids: b.ids, evidence: b.evidence })),
+  };
+  return { summary, next, entries };
 }
 
 /**
  * knowledge.md over its limit: entries become knowledge blocks (SPEC §5).
  * The original entries are archived first, so compression loses nothing.
  */
-export function compressKnowledgeFile(
-  paths: EchoPaths,
-  role: string,
-  maxLines: number,
-  now: Date,
-): { before: number; after: number } | null {
+export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): KnowledgeCompression | null {
   const path = knowledgeFile(paths, role);
-  const { text } = readTextFile(path);
-  if (text === null || countLines(text) <= maxLines) return null;
-  const doc = parseEchoDocument(text);
-  const entries = documentEntries(doc);
-  if (entries.length === 0) return null;
+  const planned = planKnowledgeCompression(readTextFile(path).text, maxLines, now);
+  if (planned === null) return null;
   appendToEchoFile(
     paths,
     join(archiveDir(paths, role), 'knowledge-compressed.md'),
     `${roleTitle(role)} — entries compressed into knowledge blocks`,
-    entries,
+    planned.entries,
   );
-  const { doc: rest } = removeEntries(
-    doc,
-    entries.map((e) => e.id),
-  );
-  const kept = serializeEchoDocument(rest).replace(/\s+$/, '');
-  const { text: blocks } = compressKnowledge(entries, { now });
-  const next = `${kept}\n\n${blocks.replace(/\s+$/, '')}\n`;
-  writeFileAtomic(paths, path, next);
-  return { before: estimateTokens(text), after: estimateTokens(next) };
+  writeFileAtomic(paths, path, planned.next);
+  return planned.summary;
+}
+
+/** knowledge.md as it would be once the entries pruning compresses are appended to it (nothing is written). */
+function knowledgeAfterPrune(paths: EchoPaths, role: string, memory: EchoDocument, plan: PrunePlan): string | null {
+  const { text } = readTextFile(knowledgeFile(paths, role));
+  if (plan.compress.length === 0) return text;
+  const { removed } = removeEntries(memory, plan.compress);
+  const { doc } = readEchoFile(knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`);
+  return serializeEchoDocument(appendEntries(doc, removed));
 }
 
 export interface PruneReport {
@@ -93,6 +125,8 @@ export interface PruneReport {
   plan: PrunePlan;
   linesBefore: number;
   dryRun: boolean;
+  /** What knowledge.md compression did, or would do on a dry run; null when knowledge.md is within its limit. */
+  knowledge: KnowledgeCompression | null;
 }
 
 export function pruneRole(
@@ -106,13 +140,21 @@ export function pruneRole(
     const { text, doc } = readEchoFile(path, roleTitle(role));
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
-    if (!opts.dryRun && text !== null) {
-      const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines);
+    if (opts.dryRun) {
+      const knowledge = planKnowledgeCompression(knowledgeAfterPrune(paths, role, doc, plan), config.knowledgeMaxLines, opts.now);
+      return { role, plan, linesBefore, dryRun: true, knowledge: knowledge?.summary ?? null };
+    }
+    // Pruning may compress knowledge.md itself (entries moved in pushed it over); otherwise it is checked here.
+    let knowledge: KnowledgeCompression | null = null;
+    if (text !== null) {
+      const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines, (k) => {
+        knowledge = k;
+      });
       const out = serializeEchoDocument(next);
       if (out !== text) writeFileAtomic(paths, path, out);
     }
-    if (!opts.dryRun) compressKnowledgeFile(paths, role, config.knowledgeMaxLines, opts.now);
-    return { role, plan, linesBefore, dryRun: opts.dryRun };
+    knowledge = compressKnowledgeFile(paths, role, config.knowledgeMaxLines, opts.now) ?? knowledge;
+    return { role, plan, linesBefore, dryRun: false, knowledge };
   };
   return opts.dryRun ? run() : withLock(paths, `role-${role}`, run);
 }
