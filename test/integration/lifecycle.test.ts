@@ -130,8 +130,12 @@ test('prune --dry-run shows what knowledge.md compression would do and writes no
   const before = tp.snapshot();
   const dry = await runCli(tp, ['prune', '--dry-run']);
   assert.equal(dry.code, 0, dry.stderr);
-  assert.match(dry.stdout, /^ {2}knowledge\.md would be compressed: \d+ → \d+ lines, \d+ → \d+ tokens \(\d+% fewer\), \d+ blocks by topic/m);
-  for (const topic of ['retry', 'cache', 'auth', 'db · Index']) assert.match(dry.stdout, new RegExp(`^ {4}${topic}: 10 entries$`, 'm'), dry.stdout);
+  assert.match(
+    dry.stdout,
+    /^ {2}knowledge\.md would be compressed: \d+ → \d+ lines, \d+ → \d+ tokens \(\d+% fewer\), \d+ blocks by topic/m,
+  );
+  for (const topic of ['retry', 'cache', 'auth', 'db · Index'])
+    assert.match(dry.stdout, new RegExp(`^ {4}${topic}: 10 entries$`, 'm'), dry.stdout);
   assert.deepEqual(diffSnapshots(before, tp.snapshot()), [], 'a dry run writes nothing');
   const json = await cliJson(tp, ['prune', '--dry-run']);
   assert.equal(json.roles[0].knowledge.blocks.flatMap((b: { ids: string[] }) => b.ids).length, 40);

@@ -331,7 +331,11 @@ test('a word most entries share (a frequent word like "case") is not a topic; ra
     blocks.map((b) => b.topic),
     ['auth', 'billing', 'search'],
   );
-  for (const b of blocks) assert.ok(b.ids.every((id) => id.startsWith(b.topic)), `${b.topic}: ${b.ids.join(', ')}`);
+  for (const b of blocks)
+    assert.ok(
+      b.ids.every((id) => id.startsWith(b.topic)),
+      `${b.topic}: ${b.ids.join(', ')}`,
+    );
 });
 
 test('a tag also gathers untagged entries whose title names it', () => {
