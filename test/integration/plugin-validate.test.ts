@@ -24,7 +24,14 @@ test('claude plugin validate passes with no errors and no warnings', (t) => {
   assert.equal(report.success, true);
   assert.deepEqual(report.manifest.errors, []);
   assert.deepEqual(report.manifest.warnings, []);
-  assert.deepEqual(report.provides.hooks.map((h) => h.event).sort(), ['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStop']);
+  assert.deepEqual(report.provides.hooks.map((h) => h.event).sort(), [
+    'PreCompact',
+    'PreToolUse',
+    'SessionEnd',
+    'SessionStart',
+    'Stop',
+    'SubagentStop',
+  ]);
   assert.deepEqual(report.provides.commands, ['rune:echoes']);
   assert.deepEqual([...report.provides.agents].sort(), ['rune:echo-reader', 'rune:memory-auditor', 'rune:signal-discoverer']);
 
