@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { echoPaths } from '../../src/store/fs/echo-paths.ts';
-import { indexDir, readManifest, searchMemory } from '../../src/store/recall/search-index.ts';
+import { indexDir, readManifest, searchMemory, tiersFor } from '../../src/store/recall/search-index.ts';
 import { updateIndex } from '../../src/store/recall/search-indexer.ts';
 import { cliJson, runCli } from '../helpers/cli-run.ts';
 import { runBundle, runCliSync } from '../helpers/run-bundle.ts';
@@ -113,7 +113,7 @@ test('the delta segment is merged into the base once it grows, and nothing is lo
   await searchMemory(tp.paths, { query: 'widget1', limit: 1 });
   const m = readManifest(tp.paths)!;
   assert.equal(m.segments.length, 1);
-  assert.equal(m.stats.docs, 1100);
+  assert.equal(m.stats.logs.docs, 1100);
   for (const n of [1, 41, 42, 777, 1100]) {
     const { hits } = await searchMemory(tp.paths, { query: `widget${n}`, limit: 5 });
     assert.deepEqual(
@@ -123,6 +123,22 @@ test('the delta segment is merged into the base once it grows, and nothing is lo
   }
   // Only the manifest, the log table and the live segment are left in the index folder.
   assert.equal(readdirSync(indexDir(tp.paths)).length, 3, readdirSync(indexDir(tp.paths)).join(', '));
+});
+
+test('archive logs have segments of their own: a query for entries and solutions never opens them', async (t) => {
+  const tp = fixture(t);
+  await searchMemory(tp.paths, { query: 'pnpm', limit: 1 });
+  const m = readManifest(tp.paths)!;
+  assert.deepEqual(m.segments.map((s) => s.tier).sort(), ['logs', 'memory']);
+  assert.equal(m.stats.logs.docs, 37, '36 logs and EPHEMERAL.md');
+  // Remove the log segment: a query that does not need it still answers from the index as it is.
+  rmSync(join(indexDir(tp.paths), m.segments.find((s) => s.tier === 'logs')!.dir), { recursive: true });
+  const r = await searchMemory(tp.paths, { query: 'payment retry backoff cap', limit: 1, kinds: ['entry', 'solution'] }, { asIs: true });
+  assert.equal(r.hits[0]?.id, 'retry-backoff-jitter');
+  assert.equal(r.index.rebuilt, false);
+  assert.deepEqual(tiersFor({ role: 'workers' }), ['memory']);
+  assert.deepEqual(tiersFor({ kinds: ['log'] }), ['logs']);
+  assert.deepEqual(tiersFor({}), ['memory', 'logs']);
 });
 
 test('a corrupt, torn, foreign or future-format index is rebuilt silently', async (t) => {

@@ -74,32 +74,33 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
       if (opts.sinceDay !== undefined && seg.attrs.day(d) < opts.sinceDay) return false;
       return true;
     };
-    const score = new Map<number, number>();
-    const matched = new Map<number, number>();
-    const verdict = new Map<number, boolean>();
+    // Dense arrays over the segment's documents: a common term has postings in a good share of them.
+    const n = seg.attrs.count;
+    const score = new Float64Array(n);
+    const matched = new Uint8Array(n);
+    const verdict = new Int8Array(n); // 0 not yet asked, 1 allowed, -1 filtered out
+    const touched: number[] = [];
     lists.forEach((perSeg, t) => {
       const p = perSeg[s];
       if (!p) return;
+      const w = idf[t]! * (K1 + 1);
       for (let i = 0; i < p.ids.length; i++) {
         const d = p.ids[i]!;
-        let ok = verdict.get(d);
-        if (ok === undefined) {
-          ok = allowed(d);
-          verdict.set(d, ok);
-        }
-        if (!ok) continue;
+        if (d >= n) continue;
+        if (verdict[d] === 0) verdict[d] = allowed(d) ? 1 : -1;
+        if (verdict[d]! < 0) continue;
         const tf = p.tfs[i]!;
-        const norm = tf + K1 * (1 - B + (B * seg.attrs.len(d)) / avgLen);
-        score.set(d, (score.get(d) ?? 0) + (idf[t]! * tf * (K1 + 1)) / norm);
-        matched.set(d, (matched.get(d) ?? 0) + 1);
+        if (matched[d] === 0) touched.push(d);
+        score[d]! += (w * tf) / (tf + K1 * (1 - B + (B * seg.attrs.len(d)) / avgLen));
+        matched[d]! += 1;
       }
     });
-    for (const [d, raw] of score) {
-      const m = matched.get(d)!;
+    for (const d of touched) {
+      const m = matched[d]!;
       const layer = seg.attrs.layer(d);
       // A document that has every word of the query beats one that repeats a single word.
       const coverage = (m / terms.length) ** 2;
-      const total = raw * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
+      const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
       offer(best, { segment: s, doc: d, score: total, matched: m }, opts.limit);
     }
   });

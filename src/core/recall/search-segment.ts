@@ -146,6 +146,8 @@ function shardCount(totalPostings: number): number {
 }
 
 export const LAYER_CODES: ReadonlyArray<Layer | undefined> = [undefined, 'etched', 'inscribed', 'traced'];
+/** Typed views read the shard's little-endian numbers directly only on a little-endian machine. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const SHARD_MAGIC = 0x48534552; // "RESH"
 const ATTR_BYTES = 12;
 const encoder = new TextEncoder();
@@ -259,6 +261,14 @@ export function decodeShard(bytes: Uint8Array): Shard {
       const slot = table.get(term);
       if (slot === undefined) return null;
       const [start, count] = slot;
+      if (LITTLE_ENDIAN) {
+        // One copy of the range into an aligned buffer, then typed views: no per-posting decoding.
+        const at = bytes.byteOffset + idsAt + start * 4;
+        const ids = new Uint32Array(bytes.buffer.slice(at, at + count * 4));
+        const tat = bytes.byteOffset + tfsAt + start * 2;
+        const tfs = new Uint16Array(bytes.buffer.slice(tat, tat + count * 2));
+        return { ids, tfs };
+      }
       const ids = new Uint32Array(count);
       const tfs = new Uint16Array(count);
       for (let i = 0; i < count; i++) {

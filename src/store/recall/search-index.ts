@@ -35,6 +35,22 @@ import { listSources, type Stamp, sameStamp, stampOf } from './search-sources.ts
 export const INDEX_FORMAT = 'rune-echoes-search';
 export const INDEX_VERSION = 1;
 
+/**
+ * Archive logs (and EPHEMERAL.md) have segments of their own: prompt-time
+ * recall ranks entries, knowledge and solutions only, and must not pay for a
+ * hundred thousand logs.
+ */
+export type Tier = 'memory' | 'logs';
+export const TIERS: readonly Tier[] = ['memory', 'logs'];
+export const tierOf = (source: DocSource): Tier => (kindOf(source) === 'log' ? 'logs' : 'memory');
+
+/** The tiers a query needs: logs have no role or layer, and a kind filter may leave one tier out. */
+export function tiersFor(filters: RankFilters): Tier[] {
+  if (filters.role !== undefined || filters.layer !== undefined) return ['memory'];
+  if (!filters.kinds || filters.kinds.length === 0) return [...TIERS];
+  return TIERS.filter((t) => filters.kinds!.some((k) => (k === 'log' ? 'logs' : 'memory') === t));
+}
+
 /** A file the index covers: its stamp when read, and the global ids of its documents. */
 export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[]];
 
@@ -45,8 +61,9 @@ export interface Manifest {
   project: string;
   memoriesDir: string;
   nextGid: number;
-  segments: Array<{ dir: string; meta: SegmentMeta; deleted: number[] }>;
-  stats: { docs: number; totalLen: number };
+  segments: Array<{ dir: string; tier: Tier; meta: SegmentMeta; deleted: number[] }>;
+  /** Live documents and their summed weighted lengths, per tier. */
+  stats: Record<Tier, { docs: number; totalLen: number }>;
   /** Every indexed file but the archive logs, by display path. */
   sources: Record<string, SourceRecord>;
   /** The archive logs: the folder's stamp (a new log changes it) and the file with their records. */
@@ -71,6 +88,9 @@ export function readManifest(paths: EchoPaths): Manifest | null {
     m.project !== paths.project ||
     m.memoriesDir !== paths.memoriesDir ||
     !Array.isArray(m.segments) ||
+    typeof m.stats !== 'object' ||
+    m.stats === null ||
+    !TIERS.every((t) => typeof m.stats[t]?.docs === 'number') ||
     typeof m.sources !== 'object' ||
     m.sources === null ||
     typeof m.logs !== 'object' ||
@@ -104,27 +124,29 @@ interface OpenSegment {
   meta: SegmentMeta;
 }
 
-function openSegments(paths: EchoPaths, m: Manifest): OpenSegment[] {
-  return m.segments.map((s) => {
-    const dir = join(indexDir(paths), s.dir);
-    const attrs = decodeAttrs(readFileSync(join(dir, 'attrs.bin')), s.meta.docs);
-    const shards = new Map<number, Shard>();
-    const view: SegmentView = {
-      attrs,
-      roles: s.meta.roles,
-      deleted: new Set(s.deleted),
-      lookup(term) {
-        const k = termShard(term, s.meta.shards);
-        let shard = shards.get(k);
-        if (shard === undefined) {
-          shard = decodeShard(readFileSync(join(dir, `p-${k}.bin`)));
-          shards.set(k, shard);
-        }
-        return shard.lookup(term);
-      },
-    };
-    return { view, dir, meta: s.meta };
-  });
+function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): OpenSegment[] {
+  return m.segments
+    .filter((s) => tiers.includes(s.tier))
+    .map((s) => {
+      const dir = join(indexDir(paths), s.dir);
+      const attrs = decodeAttrs(readFileSync(join(dir, 'attrs.bin')), s.meta.docs);
+      const shards = new Map<number, Shard>();
+      const view: SegmentView = {
+        attrs,
+        roles: s.meta.roles,
+        deleted: new Set(s.deleted),
+        lookup(term) {
+          const k = termShard(term, s.meta.shards);
+          let shard = shards.get(k);
+          if (shard === undefined) {
+            shard = decodeShard(readFileSync(join(dir, `p-${k}.bin`)));
+            shards.set(k, shard);
+          }
+          return shard.lookup(term);
+        },
+      };
+      return { view, dir, meta: s.meta };
+    });
 }
 
 function readStored(dir: string, doc: number): StoredDoc {
@@ -229,7 +251,7 @@ export async function searchMemory(paths: EchoPaths, req: SearchRequest, opts: S
       return {
         terms,
         hits: rankAndShow(paths, m, terms, req),
-        index: { documents: m.stats.docs, segments: m.segments.length, filesRead, rebuilt, stale },
+        index: { documents: m.stats.memory.docs + m.stats.logs.docs, segments: m.segments.length, filesRead, rebuilt, stale },
       };
     } catch (err) {
       // A segment cleaned away by a newer writer, or a torn file: start over, rebuilding if it persists.
@@ -240,11 +262,17 @@ export async function searchMemory(paths: EchoPaths, req: SearchRequest, opts: S
 }
 
 function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: SearchRequest): SearchHit[] {
-  const segments = openSegments(paths, m);
+  const tiers = tiersFor(req);
+  const segments = openSegments(paths, m, tiers);
+  const stats = { docs: 0, totalLen: 0 };
+  for (const t of tiers) {
+    stats.docs += m.stats[t].docs;
+    stats.totalLen += m.stats[t].totalLen;
+  }
   const ranked: RankedDoc[] = rankDocuments(
     segments.map((s) => s.view),
     terms,
-    { ...req, stats: m.stats },
+    { ...req, stats },
   );
   return ranked.map((r) => {
     const seg = segments[r.segment]!;

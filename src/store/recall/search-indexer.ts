@@ -23,7 +23,18 @@ import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertWritable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 import { uniqueSuffix } from '../fs/unique-suffix.ts';
-import { INDEX_FORMAT, INDEX_VERSION, indexDir, isFresh, type Manifest, readManifest, type SourceRecord } from './search-index.ts';
+import {
+  INDEX_FORMAT,
+  INDEX_VERSION,
+  indexDir,
+  isFresh,
+  type Manifest,
+  readManifest,
+  type SourceRecord,
+  TIERS,
+  type Tier,
+  tierOf,
+} from './search-index.ts';
 import { listLogFiles, listSources, type SourceFile, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
 export interface UpdateResult {
@@ -38,6 +49,7 @@ const DELTA_SHARE = 0.1;
 const DELTA_MIN = 1000;
 
 interface Piece {
+  tier: Tier;
   /** An existing segment directory, or none for one built in this update. */
   dir?: string;
   meta: SegmentMeta;
@@ -66,6 +78,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   if (old !== null) {
     try {
       pieces = old.segments.map((s) => ({
+        tier: s.tier,
         dir: s.dir,
         meta: s.meta,
         gids: readGids(join(dir, s.dir), s.meta.docs),
@@ -113,15 +126,16 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   if (logsChanged) {
     logs = old === null ? {} : readLogs(dir, old.logs.file);
     if (logs === null) return update(paths, true);
+    // Written once: a log already indexed is not looked at again, only new names are read and gone ones dropped.
     const present = new Set<string>();
     for (const file of listLogFiles(paths)) {
-      const st = stampOf(file.abs);
-      if (st === null) continue;
       present.add(file.key);
-      const rec = logs[file.key];
-      if (rec && rec[0] === st.size && rec[1] === st.mtimeMs && rec[2] === st.ino) continue;
-      if (rec) for (const g of rec[3]) dead.add(g);
-      delete logs[file.key];
+      if (logs[file.key]) continue;
+      const st = stampOf(file.abs);
+      if (st === null) {
+        present.delete(file.key);
+        continue;
+      }
       take('logs', file, st);
     }
     for (const key of Object.keys(logs)) {
@@ -144,22 +158,41 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     for (let i = 0; i < p.gids.length; i++) if (dead.has(p.gids[i]!)) p.deleted.add(i);
   }
 
-  if (fresh.length > 0) {
-    const data = buildSegment(fresh);
-    const built: Piece = { meta: { docs: fresh.length, shards: 0, roles: [], totalLen: 0 }, data, gids: freshGids, deleted: new Set() };
-    pieces = compose(paths, pieces, built);
-  } else if (pieces.length === 2 && pieces[1]!.deleted.size === pieces[1]!.meta.docs) {
-    pieces = [pieces[0]!];
+  // Each tier composes on its own: a new log never rewrites the memory segments, nor an entry the logs'.
+  const next: Piece[] = [];
+  for (const tier of TIERS) {
+    let mine = pieces.filter((p) => p.tier === tier);
+    const docs: IndexDoc[] = [];
+    const gids: number[] = [];
+    fresh.forEach((d, i) => {
+      if (tierOf(d.source) !== tier) return;
+      docs.push(d);
+      gids.push(freshGids[i]!);
+    });
+    if (docs.length > 0) {
+      const built: Piece = {
+        tier,
+        meta: { docs: docs.length, shards: 0, roles: [], totalLen: 0 },
+        data: buildSegment(docs),
+        gids,
+        deleted: new Set(),
+      };
+      mine = compose(paths, mine, built);
+    } else if (mine.length === 2 && mine[1]!.deleted.size === mine[1]!.meta.docs) {
+      mine = [mine[0]!];
+    }
+    next.push(...mine);
   }
+  pieces = next;
 
   // Write new segments, then the log table, then the manifest: the switch is the manifest's rename.
   const segments: Manifest['segments'] = pieces.map((p) => {
-    if (p.dir !== undefined) return { dir: p.dir, meta: p.meta, deleted: [...p.deleted].sort((a, b) => a - b) };
+    if (p.dir !== undefined) return { dir: p.dir, tier: p.tier, meta: p.meta, deleted: [...p.deleted].sort((a, b) => a - b) };
     const name = `seg-${uniqueSuffix()}`;
     const { meta, files } = encodeSegment(p.data!);
     files.set('gids.bin', gidBytes(p.gids));
     for (const [file, bytes] of files) writeFileAtomic(paths, join(dir, name, file), bytes, { durable: false });
-    return { dir: name, meta, deleted: [] };
+    return { dir: name, tier: p.tier, meta, deleted: [] };
   });
   let logsFile = old?.logs.file ?? null;
   if (logs !== null) {
@@ -194,7 +227,7 @@ function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
         if (to >= 0) gids[to] = p.gids[i]!;
       });
     });
-    return { meta: { docs: data.docs.length, shards: 0, roles: [], totalLen: 0 }, data, gids, deleted: new Set() };
+    return { tier: built.tier, meta: { docs: data.docs.length, shards: 0, roles: [], totalLen: 0 }, data, gids, deleted: new Set() };
   };
   const [base, delta] = pieces;
   if (base === undefined) return [built];
@@ -206,7 +239,8 @@ function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
   return [base, nextDelta];
 }
 
-function documentsOf(file: SourceFile, read: string[]): IndexDoc[] | null {
+/** The documents a file gives the index (null when it cannot be read now); its display path goes on `read`. */
+export function documentsOf(file: SourceFile, read: string[]): IndexDoc[] | null {
   let text: string | null;
   try {
     text = readTextFile(file.abs).text;
@@ -253,16 +287,16 @@ function readLogs(dir: string, file: string | null): Record<string, SourceRecord
 }
 
 function liveStats(dir: string, segments: Manifest['segments']): Manifest['stats'] {
-  let docs = 0;
-  let totalLen = 0;
+  const stats: Manifest['stats'] = { memory: { docs: 0, totalLen: 0 }, logs: { docs: 0, totalLen: 0 } };
   for (const s of segments) {
-    docs += s.meta.docs - s.deleted.length;
-    totalLen += s.meta.totalLen;
+    const t = stats[s.tier];
+    t.docs += s.meta.docs - s.deleted.length;
+    t.totalLen += s.meta.totalLen;
     if (s.deleted.length === 0) continue;
     const attrs = decodeAttrs(readFileSync(join(dir, s.dir, 'attrs.bin')), s.meta.docs);
-    for (const d of s.deleted) totalLen -= attrs.len(d);
+    for (const d of s.deleted) t.totalLen -= attrs.len(d);
   }
-  return { docs, totalLen };
+  return stats;
 }
 
 /** Removes segments and log tables the manifest no longer names (readers that lose the race start over). */

@@ -72,13 +72,12 @@ export function listLogFiles(paths: EchoPaths): SourceFile[] {
   } catch {
     return [];
   }
+  // One path computation for the folder, not one per log: there can be a hundred thousand.
+  const shown = displayPath(paths, paths.memoriesDir);
   return names
     .filter((n) => LOG_FILE.test(n))
     .sort()
-    .map((n) => {
-      const abs = join(paths.memoriesDir, n);
-      return { key: displayPath(paths, abs), abs, source: 'log' as const };
-    });
+    .map((n) => ({ key: `${shown}/${n}`, abs: join(paths.memoriesDir, n), source: 'log' as const }));
 }
 
 export function stampOf(abs: string): Stamp | null {
