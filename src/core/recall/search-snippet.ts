@@ -3,7 +3,7 @@
 // compares them (same tokenizer), so what is marked is what was found.
 
 import { clip } from '../text.ts';
-import { textTerms } from './search-terms.ts';
+import { textTerms, wordsOf } from './search-terms.ts';
 
 export interface Snippet {
   /** 1-based line in the file. */
@@ -12,7 +12,6 @@ export interface Snippet {
   text: string;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
 const MAX = 200;
 
 /** The best line of `text` (which starts at line `firstLine` of its file) for these query terms. */
@@ -41,10 +40,10 @@ export function markLine(line: string, wanted: ReadonlySet<string>): string {
   const flat = line.replace(/\s+/g, ' ').trim();
   let first = -1;
   const spans: Array<[number, number]> = [];
-  for (const m of flat.matchAll(WORD)) {
-    if (textTerms(m[0]).some((t) => wanted.has(t))) {
-      if (first < 0) first = m.index;
-      spans.push([m.index, m.index + m[0].length]);
+  for (const { word, index: at } of wordsOf(flat)) {
+    if (textTerms(word).some((t) => wanted.has(t))) {
+      if (first < 0) first = at;
+      spans.push([at, at + word.length]);
     }
   }
   let start = 0;

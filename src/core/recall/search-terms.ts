@@ -12,9 +12,52 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-/** Letters of scripts written without spaces between words: indexed as overlapping pairs. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-const WORD = /[\p{L}\p{N}]+/gu;
+// Words are found by a scan over character codes, not by Unicode property classes: \p{L} and
+// \p{Script=…} make V8 build ICU tables, a quarter of a node start, and a hook pays that on
+// every prompt. A character is part of a word when it is an ASCII letter or digit, or any other
+// character outside the blocks of punctuation, symbols and spaces (so accented letters, Hangul,
+// Cyrillic, Han all count); emoji and other astral characters do not.
+function isWordCode(c: number): boolean {
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  if (c < 0xc0) return c === 0xaa || c === 0xb5 || c === 0xba; // Latin-1 punctuation and signs, but ª µ º
+  if (c === 0xd7 || c === 0xf7) return false; // × ÷
+  if (c >= 0x2000 && c <= 0x2bff) return false; // punctuation, super/subscripts, currency, arrows, maths, boxes, shapes, dingbats
+  if (c >= 0x3000 && c <= 0x303f) return false; // CJK punctuation
+  if (c >= 0xd800 && c <= 0xdfff) return false; // astral characters (emoji) as surrogate halves
+  if (c >= 0xfe10 && c <= 0xfe6f) return false; // vertical and small forms
+  if ((c >= 0xff00 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) || c >= 0xff5b)
+    return c >= 0xff66 && c <= 0xffdc; // fullwidth punctuation; halfwidth kana and Hangul are letters
+  return c !== 0xfeff;
+}
+
+/** Han, Hiragana, Katakana and Thai are written without spaces between words: indexed as overlapping pairs. */
+function isUnspacedCode(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0x3400 && c <= 0x4dbf) ||
+    (c >= 0x3040 && c <= 0x30ff) ||
+    (c >= 0x0e00 && c <= 0x0e7f) ||
+    (c >= 0xf900 && c <= 0xfaff)
+  );
+}
+
+/** The words of a text (runs of word characters), each with where it starts. */
+export function wordsOf(text: string): Array<{ word: string; index: number }> {
+  const out: Array<{ word: string; index: number }> = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const inWord = i < text.length && isWordCode(text.charCodeAt(i));
+    if (inWord && start < 0) start = i;
+    else if (!inWord && start >= 0) {
+      out.push({ word: text.slice(start, i), index: start });
+      start = -1;
+    }
+  }
+  return out;
+}
+
+const ASCII_CAMEL = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+const ASCII_ONLY = /^[A-Za-z0-9]+$/;
 
 /** At most this many distinct terms of a query count: a pasted page still answers at once. */
 export const MAX_QUERY_TERMS = 32;
@@ -51,9 +94,10 @@ function foldStem(word: string): string {
   return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s.endsWith('i') && s.length > 3 ? `${s.slice(0, -1)}y` : s;
 }
 
-/** camelCase and PascalCase parts of an identifier ("retryDelayMs" → retry, delay, ms). */
+/** camelCase and PascalCase parts of an ASCII identifier ("retryDelayMs" → retry, delay, ms). */
 function camelParts(word: string): string[] {
-  const parts = word.split(/(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u);
+  if (!ASCII_ONLY.test(word) || word === word.toLowerCase()) return [];
+  const parts = word.split(ASCII_CAMEL);
   return parts.length > 1 ? parts : [];
 }
 
@@ -64,9 +108,8 @@ function camelParts(word: string): string[] {
  * Japanese, Thai) give overlapping character pairs.
  */
 export function textTerms(text: string, out: string[] = []): string[] {
-  for (const m of text.matchAll(WORD)) {
-    const raw = m[0];
-    if (UNSPACED.test(raw)) {
+  for (const { word: raw } of wordsOf(text)) {
+    if (isUnspacedCode(raw.charCodeAt(0))) {
       pushUnspaced(raw.toLowerCase(), out);
       continue;
     }
