@@ -35,7 +35,7 @@ import {
   type Tier,
   tierOf,
 } from './search-index.ts';
-import { listLogFiles, listSources, type SourceFile, type Stamp, sameStamp, stampOf } from './search-sources.ts';
+import { listLogNames, listSources, logFile, type SourceFile, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
 export interface UpdateResult {
   manifest: Manifest;
@@ -74,7 +74,8 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   let pieces: Piece[] = [];
   let nextGid = 0;
   let sources: Record<string, SourceRecord> = {};
-  let logs: Record<string, SourceRecord> | null = null;
+  /** Log file name → the global id of its document (-1 for a log with nothing to index). */
+  let logs: Map<string, number> | null = null;
   if (old !== null) {
     try {
       pieces = old.segments.map((s) => ({
@@ -93,12 +94,12 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 
   const dead = new Set<number>();
   const fresh: IndexDoc[] = [];
-  const freshOf: Array<{ table: 'sources' | 'logs'; key: string; stamp: Stamp; count: number }> = [];
-  const take = (table: 'sources' | 'logs', file: SourceFile, stamp: Stamp) => {
+  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number }> = [];
+  const take = (file: SourceFile, stamp: Stamp | null) => {
     const docs = documentsOf(file, read);
     if (docs === null) return false;
     fresh.push(...docs);
-    freshOf.push({ table, key: file.key, stamp, count: docs.length });
+    freshOf.push({ key: file.key, stamp, count: docs.length });
     return true;
   };
 
@@ -112,7 +113,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     if (rec && rec[0] === st.size && rec[1] === st.mtimeMs && rec[2] === st.ino) continue;
     if (rec) for (const g of rec[3]) dead.add(g);
     delete sources[file.key];
-    take('sources', file, st);
+    take(file, st);
   }
   for (const key of Object.keys(sources)) {
     if (current.has(key)) continue;
@@ -123,25 +124,21 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   // Archive logs are written once: only a change of their folder (a log added or removed) makes us look at them.
   const logsDir = stampOf(paths.memoriesDir);
   const logsChanged = old === null || !sameStamp(logsDir, old.logs.dir);
+  const newLogs = new Set<string>();
   if (logsChanged) {
-    logs = old === null ? {} : readLogs(dir, old.logs.file);
+    logs = old === null ? new Map() : readLogs(dir, old.logs.file);
     if (logs === null) return update(paths, true);
-    // Written once: a log already indexed is not looked at again, only new names are read and gone ones dropped.
-    const present = new Set<string>();
-    for (const file of listLogFiles(paths)) {
-      present.add(file.key);
-      if (logs[file.key]) continue;
-      const st = stampOf(file.abs);
-      if (st === null) {
-        present.delete(file.key);
-        continue;
-      }
-      take('logs', file, st);
+    // Written once: a log already indexed is not looked at again; only new names are read, gone ones dropped.
+    const listed = new Set(listLogNames(paths));
+    for (const name of listed) {
+      if (logs.has(name)) continue;
+      const file = logFile(paths, name);
+      if (take(file, null)) newLogs.add(file.key);
     }
-    for (const key of Object.keys(logs)) {
-      if (present.has(key)) continue;
-      for (const g of logs[key]![3]) dead.add(g);
-      delete logs[key];
+    for (const [name, gid] of logs) {
+      if (listed.has(name)) continue;
+      dead.add(gid);
+      logs.delete(name);
     }
   }
 
@@ -149,10 +146,10 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   const freshGids = fresh.map(() => nextGid++);
   let at = 0;
   for (const f of freshOf) {
-    const rec: SourceRecord = [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, freshGids.slice(at, at + f.count)];
+    const gids = freshGids.slice(at, at + f.count);
     at += f.count;
-    if (f.table === 'sources') sources[f.key] = rec;
-    else logs![f.key] = rec;
+    if (f.stamp !== null) sources[f.key] = [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
+    else logs!.set(f.key.slice(f.key.lastIndexOf('/') + 1), gids[0] ?? -1);
   }
   for (const p of pieces) {
     for (let i = 0; i < p.gids.length; i++) if (dead.has(p.gids[i]!)) p.deleted.add(i);
@@ -197,7 +194,8 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   let logsFile = old?.logs.file ?? null;
   if (logs !== null) {
     logsFile = `logs-${uniqueSuffix()}.json`;
-    writeFileAtomic(paths, join(dir, logsFile), JSON.stringify(logs), { durable: false });
+    // Two parallel arrays parse and write far faster than an object with a hundred thousand keys.
+    writeFileAtomic(paths, join(dir, logsFile), JSON.stringify({ names: [...logs.keys()], gids: [...logs.values()] }), { durable: false });
   }
   const manifest: Manifest = {
     format: INDEX_FORMAT,
@@ -208,7 +206,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     segments,
     stats: liveStats(dir, segments),
     sources,
-    logs: { dir: logsDir, file: logsFile, count: logs ? Object.keys(logs).length : (old?.logs.count ?? 0) },
+    logs: { dir: logsDir, file: logsFile, count: logs ? logs.size : (old?.logs.count ?? 0) },
   };
   writeFileAtomic(paths, join(dir, 'manifest.json'), JSON.stringify(manifest), { durable: false });
   sweep(paths, dir, manifest);
@@ -276,11 +274,15 @@ function gidBytes(gids: ArrayLike<number>): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-function readLogs(dir: string, file: string | null): Record<string, SourceRecord> | null {
-  if (file === null) return {};
+function readLogs(dir: string, file: string | null): Map<string, number> | null {
+  if (file === null) return new Map();
   try {
-    const value = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, SourceRecord>;
-    return value !== null && typeof value === 'object' ? value : null;
+    const v = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { names?: unknown; gids?: unknown };
+    const { names, gids } = v;
+    if (!Array.isArray(names) || !Array.isArray(gids) || names.length !== gids.length) return null;
+    const out = new Map<string, number>();
+    for (let i = 0; i < names.length; i++) out.set(String(names[i]), Number(gids[i]));
+    return out;
   } catch {
     return null;
   }

@@ -65,19 +65,24 @@ export function listSources(paths: EchoPaths): SourceFile[] {
   return out;
 }
 
-export function listLogFiles(paths: EchoPaths): SourceFile[] {
-  let names: string[];
+/** Names of the archive logs (`archive-log-NNN.md`), in order. */
+export function listLogNames(paths: EchoPaths): string[] {
   try {
-    names = readdirSync(paths.memoriesDir);
+    return readdirSync(paths.memoriesDir)
+      .filter((n) => LOG_FILE.test(n))
+      .sort();
   } catch {
     return [];
   }
-  // One path computation for the folder, not one per log: there can be a hundred thousand.
-  const shown = displayPath(paths, paths.memoriesDir);
-  return names
-    .filter((n) => LOG_FILE.test(n))
-    .sort()
-    .map((n) => ({ key: `${shown}/${n}`, abs: join(paths.memoriesDir, n), source: 'log' as const }));
+}
+
+export function logFile(paths: EchoPaths, name: string): SourceFile {
+  const abs = join(paths.memoriesDir, name);
+  return { key: displayPath(paths, abs), abs, source: 'log' };
+}
+
+export function listLogFiles(paths: EchoPaths): SourceFile[] {
+  return listLogNames(paths).map((n) => logFile(paths, n));
 }
 
 export function stampOf(abs: string): Stamp | null {
