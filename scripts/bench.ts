@@ -166,6 +166,7 @@ const say = (s: string) => {
   console.log(s);
 };
 
+const benchStarted = Date.now();
 const root = mkdtempSync(join(tmpdir(), 'rune-bench-'));
 try {
   const env = { PATH: process.env.PATH, HOME: join(root, 'home') };
@@ -293,7 +294,9 @@ try {
   say(
     `SessionEnd reading a fresh 50 MB transcript from byte 0 (the worst case; normally Stop has read all but the tail): ${r50.ms.toFixed(0)} ms, peak RSS ${(r50.rssKb / 1024).toFixed(0)} MB, against ${(rBare.rssKb / 1024).toFixed(0)} MB for the same hook with no transcript — the file is streamed, not held.`,
   );
-  say(`\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}.`);
+  say(
+    `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}. This run took ${((Date.now() - benchStarted) / 60_000).toFixed(1)} minutes.`,
+  );
 } finally {
   rmSync(root, { recursive: true, force: true });
 }
