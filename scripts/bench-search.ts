@@ -67,7 +67,7 @@ function allDocs(project: string): IndexDoc[] {
     } catch {
       return [];
     }
-    return documentsOf(f, read) ?? [];
+    return documentsOf(paths, f, read) ?? [];
   });
 }
 

@@ -1,13 +1,15 @@
 // What every subcommand gets: parsed options, the project's store, and the
 // output functions. Only main.ts builds it from `process`.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { EchoesError } from '../core/errors.ts';
+import { quoteInput } from '../core/text.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { assertSafeName, type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
 import { listRoles } from '../store/memory/role-listing.ts';
+import type { CliSelf } from '../store/team/team-setup.ts';
 
 export interface CliIO {
   argv: string[];
@@ -17,6 +19,8 @@ export interface CliIO {
   readStdin: () => string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where this CLI runs from (node and the bundle), for the merge driver `team init` installs. */
+  self?: CliSelf;
 }
 
 export interface CommandContext {
@@ -50,7 +54,7 @@ export const COMMON_OPTIONS = {
 export function findProject(io: CliIO, explicit?: string): string {
   if (explicit) {
     const dir = resolve(io.cwd, explicit);
-    if (!existsSync(dir)) throw new EchoesError('bad-argument', `--project ${explicit}: no such folder`);
+    if (!isFolder(dir)) throw new EchoesError('bad-argument', `--project ${quoteInput(explicit)}: no such folder`);
     return dir;
   }
   if (io.env.CLAUDE_PROJECT_DIR) return resolve(io.env.CLAUDE_PROJECT_DIR);
@@ -63,11 +67,20 @@ export function findProject(io: CliIO, explicit?: string): string {
   }
 }
 
+const isFolder = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 export function parseCommandArgs(cmd: Command, args: string[]) {
   try {
     return parseArgs({ args, options: { ...COMMON_OPTIONS, ...cmd.options }, allowPositionals: true, strict: true });
   } catch (err) {
-    const msg = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+    // Node quotes the refused option whole: a 1 MB argument must not come back whole.
+    const msg = (err instanceof Error ? err.message.split('\n')[0]! : String(err)).replace(/'([^']{40})[^']*'/g, "'$1…'");
     throw new EchoesError(
       'bad-argument',
       `${cmd.name}: ${msg.replace(/\. To specify a positional.*$/, '')} (see rune-echoes ${cmd.name} --help)`,
@@ -96,6 +109,6 @@ export function targetRoles(ctx: CommandContext, only: string | undefined): stri
   const roles = listRoles(ctx.paths);
   if (only === undefined) return roles;
   assertSafeName(only, 'role');
-  if (!roles.includes(only)) throw new EchoesError('not-found', `no role "${only}" yet (roles: ${roles.join(', ') || 'none'})`);
+  if (!roles.includes(only)) throw new EchoesError('not-found', `no role "${quoteInput(only)}" yet (roles: ${roles.join(', ') || 'none'})`);
   return [only];
 }

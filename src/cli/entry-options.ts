@@ -6,7 +6,8 @@ import { ENTRY_FIELDS, type EntryField } from '../core/entry/entry-fields.ts';
 import { slugifyTitle } from '../core/entry/entry-ids.ts';
 import { parseTags } from '../core/entry/field-values.ts';
 import { EchoesError } from '../core/errors.ts';
-import { oneLine } from '../core/text.ts';
+import { filterSecrets } from '../core/security/secret-filter.ts';
+import { oneLine, quoteInput } from '../core/text.ts';
 import { stringOpt } from './cli-context.ts';
 
 const OPTION_FIELDS = ENTRY_FIELDS.filter((f): f is EntryField & { cli: NonNullable<EntryField['cli']> } => f.cli !== null);
@@ -24,14 +25,14 @@ export function confidenceOption(raw: string | undefined, fallback: number): num
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
-    throw new EchoesError('bad-argument', `--confidence must be a number from 0 to 1, got ${JSON.stringify(raw)}`);
+    throw new EchoesError('bad-argument', `--confidence must be a number from 0 to 1, got "${quoteInput(String(raw))}"`);
   }
   return n;
 }
 
 export function layerOption(raw: string | undefined, fallback: Layer): Layer {
   if (raw === undefined) return fallback;
-  if (!isLayer(raw)) throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(raw)}`);
+  if (!isLayer(raw)) throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got "${quoteInput(String(raw))}"`);
   return raw;
 }
 
@@ -52,7 +53,10 @@ export interface EntryDefaults {
 }
 
 export function entryFromOptions(values: Record<string, unknown>, learningWords: string[], opts: EntryDefaults): EchoEntry {
-  const learning = oneLine(learningWords.join(' '));
+  // Secrets are filtered from whole texts before anything is flattened, cut or derived from them
+  // (a title cut at 80 characters could keep half a key that no rule knows any more).
+  // Evidence is left to the entry filter, which drops a sensitive one whole.
+  const learning = oneLine(filterSecrets(learningWords.join(' ')).text);
   if (!learning)
     throw new EchoesError('bad-argument', 'the learning text is missing: add it after the options, e.g. … "Prefer X because Y"');
   const entry: EchoEntry = {
@@ -86,7 +90,7 @@ export function entryFromOptions(values: Record<string, unknown>, learningWords:
         set[f.prop] = parseTags(raw);
         break;
       default:
-        set[f.prop] = oneLine(raw);
+        set[f.prop] = oneLine(f.prop === 'evidence' ? raw : filterSecrets(raw).text);
     }
   }
   entry.title = oneLine(entry.title);

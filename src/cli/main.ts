@@ -1,5 +1,6 @@
 // The CLI bundle's entry: the only place that touches process.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { cli } from './cli.ts';
 import { splitArgs } from './split-args.ts';
 
@@ -14,6 +15,8 @@ cli({
   readStdin: () => (fromStdin ? '' : readFileSync(0, 'utf8')),
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  // This file is the CLI bundle (dist/cli.mjs) once built.
+  self: { node: process.execPath, cli: fileURLToPath(import.meta.url) },
 }).then((code) => {
   process.exitCode = code;
 });

@@ -16,6 +16,16 @@ export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * A value that must stay on its one line of a markdown file (a header field, a
+ * list item): every control character and Unicode line or paragraph separator
+ * becomes a space, runs of white space one space. Nothing it returns can start
+ * a new line, heading or list item.
+ */
+export function markdownLine(text: string): string {
+  return oneLine(text.replace(/[\p{Cc}\u2028\u2029]/gu, ' '));
+}
+
 /** Replaces each line break (CRLF, LF or a lone CR) with one space; every other character stays. */
 export function withoutLineBreaks(text: string): string {
   return text.replace(/\r\n|\r|\n/g, ' ');
@@ -56,4 +66,9 @@ export function isSafeName(name: string): boolean {
 /** "1 entry", "3 entries": a count with its noun in the right number. */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** What a message quotes of a user's input: one line, at most `max` characters, never a whole megabyte. */
+export function quoteInput(text: string, max = 60): string {
+  return clip(oneLine(text), max);
 }

@@ -8,5 +8,10 @@ export async function preCompact(ctx: HookContext): Promise<void> {
   if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; nothing to checkpoint');
   const trigger = input.trigger === 'auto' ? 'precompact auto' : 'precompact manual';
   const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
-  await advanceSession(paths, ref, { now, deadline, update: (state) => checkpointSpan(paths, state, trigger, now, deadline).state });
+  await advanceSession(paths, ref, {
+    now,
+    deadline,
+    log: ctx.log,
+    update: (state) => checkpointSpan(paths, state, trigger, now, deadline).state,
+  });
 }

@@ -2,8 +2,8 @@
 // build the context, note the run, run the handler, print protocol JSON, exit
 // 0. Whatever happens, the session goes on: errors become one line in
 // `.claude/echoes/.log`.
-import { readFileSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync, writeSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
@@ -45,6 +45,16 @@ const STRING_FIELDS = [
 ] as const;
 
 /** Keeps the known fields that have the type they should; a hostile or newer input cannot crash a handler. */
+const PATH_FIELDS = ['cwd', 'transcript_path', 'agent_transcript_path'] as const;
+
+const isFolder = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 export function readHookInput(value: unknown): HookInput {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   const v = value as Record<string, unknown>;
@@ -53,6 +63,13 @@ export function readHookInput(value: unknown): HookInput {
     const s = v[key];
     if (typeof s === 'string' && s.length > 0 && s.length <= 4096 && !s.includes('\u0000')) input[key] = s;
   }
+  // Paths are absolute, as Claude Code sends them; a relative one would be read against wherever the
+  // hook happens to run. The project folder must exist: a made-up one would be created by the first write.
+  for (const key of PATH_FIELDS) {
+    const s = input[key];
+    if (s !== undefined && !isAbsolute(s)) delete input[key];
+  }
+  if (input.cwd !== undefined && !isFolder(input.cwd)) delete input.cwd;
   if (typeof v.stop_hook_active === 'boolean') input.stop_hook_active = v.stop_hook_active;
   if (typeof v.tool_name === 'string' && v.tool_name.length <= 256) input.tool_name = v.tool_name;
   const toolInput = v.tool_input;

@@ -6,6 +6,7 @@ import { pastDeadline } from '../store/fs/role-lock.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
+import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
 import { scanSessions } from '../store/session/session-state.ts';
@@ -32,6 +33,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       const state = await advanceSession(paths, ref, {
         now,
         deadline,
+        log: ctx.log,
         watchTerms: watchTermsOf(entries),
         update: (s) => {
           if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
@@ -53,8 +55,12 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     ctx.log('no session_id or transcript_path on stdin; no summary written');
   }
   await step('consolidation', async () => {
-    const { errors } = await consolidateAll(paths, config, { now, prune: true, summaries, deadline });
+    // SessionStart and SessionEnd of one session share one small pruning budget.
+    const sessionId = input.session_id ?? 'unknown';
+    const maxMoves = autoPruneBudget(paths, sessionId, config.prunePerSession);
+    const { errors, moved } = await consolidateAll(paths, config, { now, prune: true, summaries, deadline, maxMoves });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
+    spendAutoPrune(paths, sessionId, moved, deadline);
   });
   await step('usage log', () => compactUsage(paths, config.relevanceWindow, deadline));
   // Sessions that ended before this one get their final archive logs now.
@@ -62,7 +68,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     const scan = scanSessions(paths, input.session_id ?? '');
     if (scan.pendingFinal.length === 0) return;
     const { flushEndedSessions } = await import('../store/session/session-recovery.ts');
-    await flushEndedSessions(paths, scan, now, deadline);
+    await flushEndedSessions(paths, scan, now, deadline, ctx.log);
   });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
 }

@@ -8,6 +8,7 @@ import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomi
 import { withLock } from '../store/fs/role-lock.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
+import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
@@ -45,7 +46,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
       recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
     }
-    const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths.ephemeral), { text: null, unreadable: false });
+    const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths, paths.ephemeral), { text: null, unreadable: false });
     consumed = ephemeral.text ?? '';
     lastSession = consumed;
     if (ephemeral.unreadable) {
@@ -59,19 +60,22 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
         recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
     roles = await roleSummaries(paths);
-    const { errors, reports } = await guarded(
+    // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
+    const maxMoves = await guarded(ctx, 'prune budget', () => autoPruneBudget(paths, sessionId, config.prunePerSession), 0);
+    const { errors, reports, moved } = await guarded(
       ctx,
       'consolidation',
-      () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline }),
-      { errors: [], reports: [] },
+      () => consolidateAll(paths, config, { now, prune: true, summaries: roles, deadline, maxMoves }),
+      { errors: [], reports: [], moved: 0 },
     );
     for (const e of errors) ctx.log(`consolidation: ${e}`);
+    await guarded(ctx, 'prune budget', () => spendAutoPrune(paths, sessionId, moved, deadline), undefined);
     // Read again only if consolidation rewrote a memory file.
     if (reports.length) roles = await roleSummaries(paths);
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
-  if (compact) lastSession = readTextOrNull(givenFile(paths)) ?? '';
+  if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
   const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
   for (const e of errors) ctx.log(e);
   if (!compact) {
@@ -79,7 +83,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       ctx,
       'given summary',
       () => {
-        if (readTextOrNull(givenFile(paths)) !== lastSession) writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+        if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
+          writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
       },
       undefined,
     );
@@ -95,7 +100,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
             paths,
             'ephemeral',
             () => {
-              if (readTextOrNull(paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+              if (readTextOrNull(paths, paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
             },
             { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
           );

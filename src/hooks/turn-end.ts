@@ -31,6 +31,6 @@ export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   await advanceSession(
     paths,
     { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() },
-    { now, deadline },
+    { now, deadline, log: ctx.log },
   );
 }

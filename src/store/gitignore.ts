@@ -2,6 +2,7 @@
 // plugin owns exactly one line of .gitignore and touches nothing else.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { planStoreGitignore } from '../core/team/shared-files.ts';
 import { readTextOrNull, writeFileAtomic } from './fs/atomic-file.ts';
 import type { EchoPaths } from './fs/echo-paths.ts';
 
@@ -27,8 +28,8 @@ export function planGitignore(text: string | null, versionControlled: boolean): 
 export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boolean {
   // Only a git project has a .gitignore to keep: never create one in $HOME or a plain folder.
   if (!isGitProject(paths)) return false;
-  ensureInnerGitignore(paths);
-  const next = planGitignore(readTextOrNull(paths.gitignore), versionControlled);
+  ensureStoreGitignore(paths);
+  const next = planGitignore(readTextOrNull(paths, paths.gitignore), versionControlled);
   if (next === null) return false;
   writeFileAtomic(paths, paths.gitignore, next);
   return true;
@@ -44,13 +45,16 @@ export function ensureStoreIgnored(paths: EchoPaths, versionControlled: boolean)
   syncGitignore(paths, versionControlled);
 }
 
-/** Hook bookkeeping stays out of git even when the team commits the store. */
-export const INNER_GITIGNORE =
-  '# Rune Echoes bookkeeping: never committed, even with echoes.version_controlled: true\n.state/\n.locks/\n.log\nmemories/.locks/\n';
-
-function ensureInnerGitignore(paths: EchoPaths): void {
-  const file = join(paths.echoes, '.gitignore');
-  if (!existsSync(file)) writeFileAtomic(paths, file, INNER_GITIGNORE);
+/**
+ * The store's own .gitignore keeps session state and bookkeeping out of git even
+ * when the team commits the store (core/team/shared-files.ts says what). An
+ * older file gains the lines it lacks; every other line stays. True when written.
+ */
+export function ensureStoreGitignore(paths: EchoPaths): boolean {
+  const next = planStoreGitignore(readTextOrNull(paths, paths.storeGitignore));
+  if (next === null) return false;
+  writeFileAtomic(paths, paths.storeGitignore, next);
+  return true;
 }
 
 /** Inside a git work tree: the project or any folder above it has `.git` (a monorepo package counts). */

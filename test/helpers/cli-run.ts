@@ -1,10 +1,14 @@
 // Runs the CLI in-process through `cli()` with a fake io on a temp project.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cli } from '../../src/cli/cli.ts';
 import type { TempProject } from './temp-project.ts';
 
 export const CLI_NOW = new Date('2026-05-01T10:00:00Z');
+
+/** The built CLI: what a merge driver that `team init` installs from these tests runs. */
+export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.mjs', import.meta.url));
 
 export interface Run {
   code: number;
@@ -33,6 +37,7 @@ export async function runCli(tp: TempProject, argv: string[], opts: RunOptions =
     },
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
+    self: { node: process.execPath, cli: BUILT_CLI },
   });
   return { code, stdout, stderr };
 }

@@ -563,6 +563,12 @@ test("every subcommand's --json output parses as JSON", async (t) => {
     status: ['status'],
     remembrance: ['remembrance', '--verify'],
     promote: ['promote', 'json-fact', '--category', 'tooling'],
+    import: ['import', '--dry-run'],
+    migrate: ['migrate', '--dry-run'],
+    export: ['export', '--to', 'claude-md', '--dry-run'],
+    // Outside git, `team off` only switches the option; merge-file merges three files into the second.
+    team: ['team', 'off'],
+    'merge-file': ['merge-file', tp.write('o.md', '# A\n'), tp.write('a.md', '# A\nours\n'), tp.write('b.md', '# A\n')],
   };
   // retry-without-jitter is still a pending finding; consolidate it so forget has something to forget.
   consolidate(tp, 'reviewer');

@@ -1,40 +1,18 @@
 // The bundled hooks as real processes with real stdin on temporary projects.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { HOOKS } from '../../src/hooks/hook-registry.ts';
-import { type BundleResult, runBundle, runHookSync } from '../helpers/run-bundle.ts';
+import { echoesPath, hookProject, protocol, startContext } from '../helpers/hook-process.ts';
+import { runBundle, runHookSync } from '../helpers/run-bundle.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
-function project(t: { after: (fn: () => void) => void }): { dir: string; home: string; env: Record<string, string> } {
-  const root = mkdtempSync(join(tmpdir(), 'rune-hooks-'));
-  const dir = join(root, 'proj');
-  const home = join(root, 'home');
-  mkdirSync(dir);
-  mkdirSync(home);
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  return { dir, home, env: { HOME: home } };
-}
-
-const echoes = (dir: string, ...p: string[]) => join(dir, '.claude', 'echoes', ...p);
+const project = hookProject;
+const echoes = echoesPath;
 const read = (p: string) => readFileSync(p, 'utf8');
-
-/** A hook's stdout must be one JSON object and nothing else; it must exit 0. */
-function protocol(r: BundleResult): Record<string, unknown> {
-  assert.equal(r.code, 0, `exit code 0 (stderr: ${r.stderr})`);
-  const lines = r.stdout.trim().split('\n');
-  assert.equal(lines.length, 1, `one line of stdout, got ${JSON.stringify(r.stdout)}`);
-  return JSON.parse(lines[0]!) as Record<string, unknown>;
-}
-
-function context(r: BundleResult): string {
-  const out = protocol(r) as { hookSpecificOutput?: { hookEventName: string; additionalContext: string } };
-  assert.equal(out.hookSpecificOutput?.hookEventName, 'SessionStart');
-  return out.hookSpecificOutput!.additionalContext;
-}
+const context = startContext;
 
 const finding = (title: string, evidence: string, confidence: number, learning: string) =>
   `### [2026-11-20] Pattern: ${title}\n- **layer**: inscribed\n- **source**: test\n- **confidence**: ${confidence}\n- **evidence**: ${evidence}\n- **verified**: 2026-11-20\n- **supersedes**: none\n- ${learning}\n`;

@@ -12,7 +12,7 @@ import { updateIndex } from '../../src/store/recall/search-indexer.ts';
 import { cliJson, runCli } from '../helpers/cli-run.ts';
 import { runBundle, runCliSync } from '../helpers/run-bundle.ts';
 import { hitKey, RANKING_QUERIES, writeSearchFixture } from '../helpers/search-fixture.ts';
-import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
+import { diffSnapshots, makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 
 function fixture(t: { after(fn: () => void): void }): TempProject {
   const tp = makeTempProject(t);
@@ -234,8 +234,10 @@ test('bad input: one line each, nothing crashes, the rest is still searched', as
   const tp = fixture(t);
   tp.write('docs/solutions/tooling/broken.md', '---\ntitle: [unclosed\ntags: {\n---\nThe zanzibar tool crashes.\n');
   tp.write('docs/solutions/tooling/binary.md', '\u0000\u0001\u0002');
+  const beforeStop = tp.snapshot();
   const stop = await runCli(tp, ['search', 'the', 'of', 'and', 'with']);
   assert.equal(stop.code, 1);
+  assert.deepEqual(diffSnapshots(beforeStop, tp.snapshot()), [], 'a refused search writes nothing');
   assert.equal(stop.stdout, '');
   assert.match(stop.stderr, /^rune-echoes: "the of and with" has no words to search for .*\n$/);
   const long = await runCli(tp, ['search', 'retry '.repeat(1700)]);

@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
-import { appendLine, createFileExclusive, ensureDir, readTextOrNull, removeFile, writeFileAtomic } from '../../src/store/fs/atomic-file.ts';
+import {
+  appendLine,
+  createFileExclusive,
+  ensureDir,
+  readTextFile,
+  readTextOrNull,
+  removeFile,
+  writeFileAtomic,
+} from '../../src/store/fs/atomic-file.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -213,10 +221,24 @@ test('appendLine adds a newline when missing and never doubles it', (t) => {
 
 test('readTextOrNull is null only for a missing file', (t) => {
   const tp = makeTempProject(t);
-  assert.equal(readTextOrNull(join(tp.dir, 'missing.md')), null);
-  tp.write('present.md', '');
-  assert.equal(readTextOrNull(join(tp.dir, 'present.md')), '');
-  assert.throws(() => readTextOrNull(tp.dir));
+  assert.equal(readTextOrNull(tp.paths, join(tp.paths.echoes, 'missing.md')), null);
+  tp.write('.claude/echoes/present.md', '');
+  assert.equal(readTextOrNull(tp.paths, join(tp.paths.echoes, 'present.md')), '');
+  assert.throws(() => readTextOrNull(tp.paths, tp.paths.echoes));
+});
+
+test('reads refuse a store file that is a symlink leading out of the memory folders', (t) => {
+  const tp = makeTempProject(t);
+  const outside = tp.write('home/.aws/credentials', '[default]\naws_secret_access_key = x\n');
+  mkdirSync(tp.paths.echoes, { recursive: true });
+  symlinkSync(outside, join(tp.paths.echoes, 'EPHEMERAL.md'));
+  assert.throws(() => readTextOrNull(tp.paths, join(tp.paths.echoes, 'EPHEMERAL.md')), /outside/);
+  assert.throws(() => readTextFile(tp.paths, join(tp.paths.echoes, 'EPHEMERAL.md')), /outside/);
+  assert.throws(() => readTextOrNull(tp.paths, outside), /outside the memory folders/);
+  // A link that stays inside the store is fine.
+  tp.write('.claude/echoes/reviewer/MEMORY.md', 'x');
+  symlinkSync(join(tp.paths.echoes, 'reviewer', 'MEMORY.md'), join(tp.paths.echoes, 'alias.md'));
+  assert.equal(readTextOrNull(tp.paths, join(tp.paths.echoes, 'alias.md')), 'x');
 });
 
 test('removeFile removes inside the store, ignores a missing file, and refuses outside', (t) => {

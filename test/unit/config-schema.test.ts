@@ -46,6 +46,7 @@ test('every key is read when valid', () => {
     '  budget_tokens: 800',
     '  memory_max_lines: 200',
     '  knowledge_max_lines: 400',
+    '  prune_per_session: 4',
     '  relevance_window: 10',
     '  roles: [planner, code-reviewer, qa2]',
     '  ignore: ["**/*.key", "private/**"]',
@@ -61,12 +62,13 @@ test('every key is read when valid', () => {
     budgetTokens: 800,
     memoryMaxLines: 200,
     knowledgeMaxLines: 400,
+    prunePerSession: 4,
     relevanceWindow: 10,
     roles: ['planner', 'code-reviewer', 'qa2'],
     ignore: ['**/*.key', 'private/**'],
     renames: { 'old-agent': 'new-agent' },
   });
-  assert.equal(CONFIG_KEYS.length, 10);
+  assert.equal(CONFIG_KEYS.length, 11);
 });
 
 test("a key with a wrong value warns once, names the key, and keeps that key's default only", () => {

@@ -63,7 +63,7 @@ test('same pattern with different evidence is a new entry with a unique id', () 
   assert.equal(r.appends[0]!.evidence, '`src/user.py:2`');
 });
 
-test('findings that duplicate each other merge into one append first', () => {
+test('findings that duplicate each other merge into one append first, keeping what each one said', () => {
   const a = makeEntry({
     title: 'Flaky retry test',
     evidence: 'CI run 812',
@@ -83,7 +83,7 @@ test('findings that duplicate each other merge into one append first', () => {
   assert.deepEqual(
     r.appends.map((e) => [e.id, e.confidence, e.verified, e.learning]),
     [
-      ['flaky-retry-test', 0.7, '2026-03-02', 'first text'],
+      ['flaky-retry-test', 0.7, '2026-03-02', 'first text\nsecond text'],
       ['other-thing', 0.5, '2026-03-01', 'A learning.'],
     ],
   );
@@ -176,7 +176,13 @@ test('a merge into a hand-written entry changes its verified and confidence line
     '> quoted note',
     '',
   ].join('\n');
-  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
+  const finding = makeEntry({
+    title: existingEntry.title,
+    evidence: existingEntry.evidence,
+    verified: '2026-03-09',
+    confidence: 0.9,
+    learning: 'New files often keep imports:',
+  });
   const { doc } = consolidateDocument(parseEchoDocument(handWritten), [finding]);
   const expected = handWritten
     .replace('- **confidence**: 0.85', '- **confidence**: 0.9')
@@ -188,10 +194,37 @@ test('a merge into a hand-written entry changes its verified and confidence line
 test('a merge into an entry without an id writes the id and the new date, nothing else', () => {
   const v1 =
     '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**Confidence**: LOW\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\nbody line\n';
-  const finding = makeEntry({ title: existingEntry.title, evidence: existingEntry.evidence, verified: '2026-03-09', confidence: 0.9 });
+  const finding = makeEntry({
+    title: existingEntry.title,
+    evidence: existingEntry.evidence,
+    verified: '2026-03-09',
+    confidence: 0.9,
+    learning: 'Body line',
+  });
   const { doc } = consolidateDocument(parseEchoDocument(v1), [finding]);
   assert.equal(
     serializeEchoDocument(doc),
     '# Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n**id**: unused-imports-in-new-files\n**Confidence**: 0.9\n**Evidence**: `src/auth.py:1-5` — 3 unused imports found\n**verified**: 2026-03-09\nbody line\n',
   );
+});
+
+test('a merge that brings a new learning adds it to the entry body and keeps every byte that was there', () => {
+  const handWritten =
+    '<!-- echo-schema: v2 -->\n# Reviewer Memory\n\n### [2026-02-11] Pattern: Unused imports in new files\n- **id**: unused-imports-in-new-files\n- **layer**: inscribed\n- **confidence**: 0.85\n- **evidence**: `src/auth.py:1-5` — 3 unused imports found\n- **verified**: 2026-02-11\nNew files keep imports.\n\n| a | b |\n|---|---|\n\n### [2026-02-12] Pattern: Next\n- **layer**: traced\n- **confidence**: 0.5\n- x\n';
+  const finding = makeEntry({
+    title: existingEntry.title,
+    evidence: existingEntry.evidence,
+    verified: '2026-02-11',
+    confidence: 0.5,
+    learning: 'Barrel files re-export them too.',
+  });
+  const once = consolidateDocument(parseEchoDocument(handWritten), [finding]);
+  const text = serializeEchoDocument(once.doc);
+  assert.equal(text, handWritten.replace('|---|---|\n\n', '|---|---|\n- Barrel files re-export them too.\n\n'));
+  assert.deepEqual(
+    once.placements.map((p) => p.action),
+    ['updated'],
+  );
+  const again = consolidateDocument(once.doc, [finding]);
+  assert.equal(serializeEchoDocument(again.doc), text, 'idempotent');
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { appendEntries, removeEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
+import { appendEntries, moveOutEntries, removeEntries, replaceEntry, upgradeToV2 } from '../../src/core/entry/document-edits.ts';
 import {
   countLines,
   documentEntries,
@@ -308,6 +308,29 @@ test('removeEntries drops exactly the blocks of the removed entries', () => {
         .join('');
       assert.equal(serializeEchoDocument(rest).replace(/^\uFEFF/, ''), kept.replace(/^\uFEFF/, ''));
       assert.equal(removedText.length, ids.length);
+    }),
+    runs(300),
+  );
+});
+
+test('moveOutEntries loses no byte: what stays and what moved are the whole input, each entry block intact', () => {
+  fc.assert(
+    fc.property(anyText, fc.func(fc.boolean()), (text, choose) => {
+      const doc = parseEchoDocument(text);
+      const ids = documentEntries(doc)
+        .map((e) => e.id)
+        .filter((id) => choose(id));
+      const { doc: rest, moved } = moveOutEntries(doc, ids);
+      assert.deepEqual(
+        moved.map((m) => m.entry.id),
+        ids,
+      );
+      const stays = serializeEchoDocument(rest).replace(/^\uFEFF/, '');
+      assert.equal(stays.length + moved.reduce((n, m) => n + m.text.length, 0), text.replace(/^\uFEFF/, '').length);
+      for (const m of moved) {
+        const block = doc.blocks.find((b) => b.type === 'entry' && b.entry.id === m.entry.id)!;
+        assert.ok(m.text.startsWith(block.text.replace(/^\uFEFF/, '')), 'the entry block leaves byte for byte');
+      }
     }),
     runs(300),
   );

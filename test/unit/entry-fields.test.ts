@@ -23,6 +23,7 @@ const EVERY_PROPERTY: Record<keyof Required<EchoEntry>, 'field' | 'bookkeeping'>
   layer: 'field',
   source: 'field',
   confidence: 'field',
+  confidenceWord: 'field',
   evidence: 'field',
   verified: 'field',
   supersedes: 'field',
@@ -108,7 +109,16 @@ test('every field with a CLI flag is an option of record and remember, and sets 
 });
 
 test('every field round-trips through the markdown the table renders', () => {
-  const e = makeEntry({ tags: ['a', 'b'], symptom: 'sym', rootCause: 'cause', solution: 'fix', status: 'retracted', supersedes: 'old-id' });
+  const e = makeEntry({
+    tags: ['a', 'b'],
+    symptom: 'sym',
+    rootCause: 'cause',
+    solution: 'fix',
+    status: 'retracted',
+    supersedes: 'old-id',
+    confidence: 0.3,
+    confidenceWord: 'LOW',
+  });
   const back = documentEntries(parseEchoDocument(renderEntry(e)))[0]!;
   for (const f of ENTRY_FIELDS) assert.deepEqual(back[f.prop], e[f.prop], f.prop);
 });
@@ -122,4 +132,27 @@ test('show --json and search read the table: every field appears, every searchab
     const v = e[f.prop];
     for (const word of Array.isArray(v) ? v : [String(v)]) assert.ok(text.includes(word), `${f.prop} is searched`);
   }
+});
+
+test("a legacy confidence word keeps its word beside the number, and only while the number is the word's", () => {
+  const legacy = documentEntries(parseEchoDocument('## Observations — Task: scan (2026-03-11)\n- **Confidence**: LOW\n- Seen once.\n'))[0]!;
+  assert.equal(legacy.confidence, 0.3);
+  assert.equal(legacy.confidenceWord, 'LOW');
+  assert.match(renderEntry(legacy), /^- \*\*confidence\*\*: 0\.3 \(LOW\)$/m);
+  const back = documentEntries(parseEchoDocument(renderEntry(legacy)))[0]!;
+  assert.equal(back.confidenceWord, 'LOW');
+  assert.equal(back.confidence, 0.3);
+  // A merge that raises the confidence drops the word: 0.85 is not LOW any more.
+  assert.match(renderEntry({ ...legacy, confidence: 0.85 }), /^- \*\*confidence\*\*: 0\.85$/m);
+  const high = documentEntries(
+    parseEchoDocument('## Inscribed — Big review (2026-03-01)\n**Confidence**: HIGH (4 research agents)\n\n1. Lesson.\n'),
+  )[0]!;
+  assert.equal(high.confidenceWord, 'HIGH');
+  assert.equal(documentEntries(parseEchoDocument(renderEntry(makeEntry({ confidence: 0.9 }))))[0]!.confidenceWord, undefined);
+});
+
+test('the filter lets only LOW, MEDIUM or HIGH through as a confidence word', () => {
+  const bad = sanitizeEntry({ ...makeEntry(), confidenceWord: 'LOWER' as never }, []).entry;
+  assert.equal(bad.confidenceWord, undefined);
+  assert.equal(sanitizeEntry({ ...makeEntry(), confidenceWord: 'MEDIUM' }, []).entry.confidenceWord, 'MEDIUM');
 });

@@ -1,6 +1,6 @@
 // Properties of the lifecycle core over generated entries (fast-check):
 // consolidation is idempotent and loses or doubles nothing; pruning never
-// touches etched entries and always gets under the limit when it can; scores
+// touches etched entries, stops at the limit and keeps the best lessons; scores
 // stay within 0..1.
 
 import assert from 'node:assert/strict';
@@ -117,16 +117,23 @@ test('consolidation never changes the layer of an existing entry, so etched stay
       for (const u of consolidate(existing, findings).updates) {
         const before = byId.get(u.id)!;
         assert.equal(u.layer, before.layer);
-        assert.deepEqual({ ...u, verified: before.verified, confidence: before.confidence }, before, 'only verified and confidence move');
+        assert.deepEqual(
+          { ...u, verified: before.verified, confidence: before.confidence, learning: before.learning },
+          before,
+          'only verified, confidence and the learning move',
+        );
+        // A blank learning said nothing: it is replaced, not grown.
+        if (before.learning.trim() !== '')
+          assert.ok(u.learning.startsWith(before.learning), 'the learning only grows: nothing it said is lost');
       }
     }),
     RUNS,
   );
 });
 
-test('pruning never archives or compresses etched entries and gets under the limit unless etched alone exceed it', () => {
+test('pruning never touches etched entries, stops at the limit, keeps the best lessons and gets under the limit when lessons take the room', () => {
   // The limit is drawn relative to the file's size, and half the files are
-  // recent, so that all three stages (status, age rules, 20% steps) run often.
+  // recent, so that all three stages (status, age rules, lowest scores) run often.
   const arb = fc.tuple(entryListArb(30), fc.boolean()).chain(([entries, recent]) =>
     fc.record({
       entries: recent ? fc.constant(entries).map(recentCopies) : fc.constant(entries),
@@ -135,31 +142,53 @@ test('pruning never archives or compresses etched entries and gets under the lim
       limitShare: fc.double({ min: -0.2, max: 1.1, noNaN: true }),
       events: eventsArb(entries.map((e) => e.id)),
       window: fc.integer({ min: 1, max: 25 }),
+      maxMoves: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
     }),
   );
   fc.assert(
-    fc.property(arb, ({ entries, lines, otherLines, limitShare, events, window }) => {
+    fc.property(arb, ({ entries, lines, otherLines, limitShare, events, window, maxMoves }) => {
       // The limit falls between what must stay (other text and etched) and the
       // whole file most of the time; a negative share puts it below what must stay.
       const fixed = otherLines + entries.reduce((s, e, i) => s + (e.layer === 'etched' ? lines[i]! : 0), 0);
       const movable = lines.reduce((a, b) => a + b, 0) + otherLines - fixed;
       const maxLines = Math.max(0, fixed + Math.floor(movable * limitShare));
       const items = entries.map((entry, i) => ({ entry, lines: lines[i]! }));
-      const plan = planPrune({ entries: items, otherLines, maxLines, events, now: NOW, window });
+      const plan = planPrune({ entries: items, otherLines, maxLines, events, now: NOW, window, maxMoves });
       const byId = new Map(items.map((x) => [x.entry.id, x]));
       const removed = [...plan.archive, ...plan.compress];
       assert.equal(new Set(removed).size, removed.length, 'no entry is chosen twice');
       for (const id of removed) assert.notEqual(byId.get(id)!.entry.layer, 'etched');
       for (const id of plan.compress) assert.equal(byId.get(id)!.entry.layer, 'traced');
       for (const id of removed) assert.ok(plan.reasons.has(id));
+      if (maxMoves !== undefined) assert.ok(removed.length <= maxMoves, 'never more than the per-run limit');
 
       const total = otherLines + items.reduce((s, x) => s + x.lines, 0);
       const after = total - removed.reduce((s, id) => s + byId.get(id)!.lines, 0);
       assert.equal(plan.linesAfter, after);
       if (total <= maxLines) assert.equal(removed.length, 0, 'nothing moves within the limit');
-      const etchedLines = otherLines + items.filter((x) => x.entry.layer === 'etched').reduce((s, x) => s + x.lines, 0);
-      if (etchedLines <= maxLines) assert.ok(after <= maxLines, `after ${after} > ${maxLines}`);
+      // Stops at the limit: the last entry chosen was needed.
+      const last = removed.at(-1);
+      if (last !== undefined) assert.ok(after + byId.get(last)!.lines > maxLines, 'an entry moved although the file already fit');
+      // The last lessons stay: a file that had live lessons still has one.
+      const live = items.filter((x) => x.entry.layer !== 'etched' && x.entry.status === undefined);
+      if (live.length > 0)
+        assert.ok(
+          live.some((x) => !removed.includes(x.entry.id)),
+          'every lesson was pruned',
+        );
+      // Lessons are not archived for lack of room when the user's own text fills the file.
+      if (fixed >= maxLines) for (const id of removed) assert.doesNotMatch(plan.reasons.get(id)!, /^lowest score/);
       assert.equal(plan.overLimit, after > maxLines);
+      if (plan.overLimit) {
+        if (plan.deferred > 0) assert.equal(plan.overReason, 'per-run-limit');
+        else if (fixed >= maxLines) assert.ok(plan.overReason === 'hand-written' || plan.overReason === 'etched');
+        else {
+          // Only the floor of best lessons (a fifth of the limit, or the single best one) is left.
+          assert.equal(plan.overReason, 'best-lessons');
+          const left = live.filter((x) => !removed.includes(x.entry.id));
+          assert.ok(left.length === 1 || left.reduce((s, x) => s + x.lines, 0) <= maxLines * 0.2, 'more than the floor stayed');
+        }
+      }
     }),
     RUNS,
   );

@@ -36,12 +36,13 @@ test('stale inscribed and old traced entries are archived by the rules, fresh on
         { id: 'old-traced', layer: 'traced', verified: '2026-04-01' }, // 61 days, score 0.12
         { id: 'young-traced', layer: 'traced', verified: '2026-05-25' },
       ],
-      { maxLines: 40 },
+      { maxLines: 25 },
     ),
   );
   assert.deepEqual(plan.archive, ['old-traced', 'stale-inscribed']);
   assert.deepEqual(plan.compress, []);
   assert.equal(plan.linesAfter, 22);
+  assert.equal(plan.overLimit, false);
   assert.match(plan.reasons.get('stale-inscribed')!, /unreferenced for 151 days/);
   assert.match(plan.reasons.get('old-traced')!, /61 days old/);
 });
@@ -53,37 +54,34 @@ test('a recent reference in the usage log keeps an old inscribed entry out of th
       [
         { id: 'old-but-used', layer: 'inscribed', verified: '2025-06-01' },
         { id: 'other', layer: 'inscribed', verified: '2026-05-31' },
+        { id: 'newest', layer: 'inscribed', verified: '2026-06-01' },
       ],
-      {
-        maxLines: 100,
-        otherLines: 85,
-        events,
-      },
+      { maxLines: 100, otherLines: 75, events },
     ),
   );
   // Referenced 12 days ago with relevance 1.0 (score 0.58): the age rule does
-  // not apply. The step then removes the lowest score, 'other' at
-  // 0.28 + 0 + 0.3 × (1 − 1/90) ≈ 0.577.
+  // not apply. The step removes the lowest score, 'other' at
+  // 0.28 + 0 + 0.3 × (1 − 1/90) ≈ 0.577, the lowest of three (bottom 40%).
   assert.deepEqual(plan.archive, ['other']);
-  assert.equal(plan.reasons.get('other'), 'lowest score 0.58 (bottom 20%)');
+  assert.equal(plan.reasons.get('other'), 'lowest score 0.58 (bottom 40%)');
 });
 
-test('when the rules are not enough the lowest scores go in 20% steps, traced ones to knowledge.md', () => {
+test('when the rules are not enough the lowest scores go one by one until the file fits, traced ones to knowledge.md', () => {
   const entries: Array<Partial<EchoEntry>> = [];
   for (let i = 0; i < 10; i++) {
     entries.push({ id: `t${i}`, layer: 'traced', verified: `2026-05-${String(10 + i).padStart(2, '0')}` });
     entries.push({ id: `i${i}`, layer: 'inscribed', verified: `2026-05-${String(10 + i).padStart(2, '0')}` });
   }
   entries.push({ id: 'rock', layer: 'etched', verified: '2001-01-01' });
-  // 21 entries × 10 + 2 = 212 lines; limit 170 → 5 entries must go. A 20% step
-  // of the 20 candidates is 4 entries, so two steps remove 8, all traced.
+  // 21 entries × 10 + 2 = 212 lines; limit 170 → 5 entries must go, the five
+  // lowest scores (all traced), and not one more.
   const plan = planPrune(input(entries, { maxLines: 170 }));
-  assert.deepEqual(plan.compress, ['t0', 't1', 't2', 't3', 't4', 't5', 't6', 't7']);
+  assert.deepEqual(plan.compress, ['t0', 't1', 't2', 't3', 't4']);
   assert.deepEqual(plan.archive, []);
-  assert.equal(plan.linesAfter, 132);
+  assert.equal(plan.linesAfter, 162);
   assert.equal(plan.overLimit, false);
   assert.equal(plan.reasons.get('t0'), 'lowest score 0.20 (bottom 20%)');
-  assert.equal(plan.reasons.get('t7'), 'lowest score 0.27 (bottom 40%)');
+  assert.equal(plan.reasons.get('t4'), 'lowest score 0.24 (bottom 40%)');
 });
 
 test('superseded and retracted entries go first, to the archive even when traced', () => {
@@ -94,7 +92,7 @@ test('superseded and retracted entries go first, to the archive even when traced
         { id: 'b', layer: 'inscribed', verified: '2026-05-31', status: 'superseded' },
         { id: 'c', layer: 'traced', verified: '2026-05-20' },
       ],
-      { maxLines: 25 },
+      { maxLines: 15 },
     ),
   );
   assert.deepEqual(plan.archive, ['a', 'b']);
@@ -103,7 +101,7 @@ test('superseded and retracted entries go first, to the archive even when traced
   assert.deepEqual(plan.compress, []);
 });
 
-test('etched entries are never pruned, even when they alone exceed the limit; inscribed go to the archive', () => {
+test('etched entries are never pruned, and a file over its limit because of them keeps its lessons', () => {
   const plan = planPrune(
     input(
       [
@@ -114,9 +112,11 @@ test('etched entries are never pruned, even when they alone exceed the limit; in
       { maxLines: 15 },
     ),
   );
-  assert.deepEqual(plan.archive, ['x']);
-  assert.equal(plan.linesAfter, 22);
+  assert.deepEqual(plan.archive, []);
+  assert.deepEqual(plan.compress, []);
+  assert.equal(plan.linesAfter, 32);
   assert.equal(plan.overLimit, true);
+  assert.equal(plan.overReason, 'etched');
 });
 
 test('equal scores are broken by id, so the plan does not depend on input order', () => {
@@ -125,4 +125,60 @@ test('equal scores are broken by id, so the plan does not depend on input order'
   const b = planPrune(input([...entries].reverse(), { maxLines: 42 }));
   assert.deepEqual(a.archive, ['a']);
   assert.deepEqual(b.archive, a.archive);
+});
+
+test('a file five times over its limit stops at the limit instead of losing every entry', () => {
+  // Issue 8: 50 fresh lessons of 15 lines (752 lines, limit 150) were archived
+  // in steps of a fifth of the pool until none was left.
+  const fresh = Array.from({ length: 50 }, (_, i) => ({ id: `fresh-${String(i).padStart(2, '0')}`, verified: '2026-05-20' }));
+  const room = planPrune({ ...input([]), entries: fresh.map((e) => ({ entry: makeEntry(e), lines: 15 })) });
+  assert.equal(room.archive.length, 41, '752 → 137 lines: 41 of 50 go, 9 stay');
+  assert.equal(room.linesAfter, 137);
+  assert.equal(room.overLimit, false);
+  // The same file with every lesson past the age rules: the rules stop at the limit too.
+  const stale = planPrune({
+    ...input([]),
+    entries: fresh.map((e) => ({ entry: makeEntry({ ...e, verified: '2025-01-01' }), lines: 15 })),
+  });
+  assert.equal(stale.archive.length, 41);
+  assert.match(stale.reasons.get(stale.archive[0]!)!, /unreferenced for \d+ days/);
+});
+
+test('the best lessons always stay, even when each alone is longer than the limit', () => {
+  const plan = planPrune({
+    ...input([]),
+    maxLines: 50,
+    entries: [
+      { entry: makeEntry({ id: 'older', verified: '2026-04-01' }), lines: 80 },
+      { entry: makeEntry({ id: 'newer', verified: '2026-05-30' }), lines: 80 },
+    ],
+  });
+  assert.deepEqual(plan.archive, ['older']);
+  assert.equal(plan.overLimit, true);
+  assert.equal(plan.overReason, 'best-lessons');
+});
+
+test('a file over its limit because of hand-written text keeps new lessons; stale ones still go', () => {
+  const plan = planPrune({
+    ...input([], { maxLines: 150, otherLines: 160 }),
+    entries: [
+      { entry: makeEntry({ id: 'today', verified: '2026-06-01' }), lines: 15 },
+      { entry: makeEntry({ id: 'last-week', verified: '2026-05-25' }), lines: 15 },
+      { entry: makeEntry({ id: 'long-forgotten', verified: '2025-01-01' }), lines: 15 },
+    ],
+  });
+  assert.deepEqual(plan.archive, ['long-forgotten']);
+  assert.equal(plan.overReason, 'hand-written');
+  assert.equal(plan.handWrittenLines, 160);
+});
+
+test('maxMoves caps what moves in one run and counts what waits', () => {
+  const many = Array.from({ length: 30 }, (_, i) => ({ id: `old-${String(i).padStart(2, '0')}`, verified: '2025-01-01' }));
+  const all = planPrune(input(many, { maxLines: 100 }));
+  const capped = planPrune(input(many, { maxLines: 100, maxMoves: 10 }));
+  assert.equal(all.archive.length, 21);
+  assert.deepEqual(capped.archive, all.archive.slice(0, 10));
+  assert.equal(capped.deferred, 11);
+  assert.equal(capped.linesAfter, 202);
+  assert.equal(capped.overReason, 'per-run-limit');
 });

@@ -186,14 +186,14 @@ test('e-mail addresses are redacted only when asked', () => {
   assert.equal(filterSecrets('icon@2x.png and lodash@4.17.21 and git@github.com', { emails: true }).redactions.length, 0);
 });
 
-test('a finding with a secret in its evidence keeps the learning and loses the evidence', () => {
+test('a finding with a secret in its evidence keeps the learning and loses the evidence, all but the place it cites', () => {
   const out = filterFinding({
     title: 'Hard-coded credentials in config',
     learning: 'Config loader falls back to a literal password instead of failing.',
     evidence: '`src/config.ts:12` — password = "Fake!Passw0rd"',
   });
   assert.equal(out.learning, 'Config loader falls back to a literal password instead of failing.');
-  assert.equal(out.evidence, EVIDENCE_REMOVED);
+  assert.equal(out.evidence, `${EVIDENCE_REMOVED} src/config.ts:12`);
   assert.equal(out.evidenceStripped, true);
   assert.equal(out.title, 'Hard-coded credentials in config');
   assert.deepEqual(out.redactions, [{ kind: 'password', count: 1 }]);
@@ -250,7 +250,13 @@ test('1 MB pathological inputs are filtered, with the expected output', { timeou
   const runs = fill(`${'aZ0_-'.repeat(400)}==@@=@`);
   assert.equal(filterSecrets(runs, { emails: true }).text, runs);
 
-  const value = fill('x1');
+  // A megabyte-long random value (a repeated unit like `x1x1…` is filler, not a key).
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  let seed = 12345;
+  const value = Array.from({ length: MB }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return alphabet[seed % alphabet.length];
+  }).join('');
   assert.equal(filterSecrets(`token=${value}`).text, 'token=[REDACTED:api-key]');
 
   const emails = fill('a@b.');
@@ -308,4 +314,44 @@ test('with e-mails on, real data yields only example addresses of an e-mail vali
   // The python-to-rust-port transcript tests an is_valid_email function with
   // addresses such as user@domain.org; nothing else in the data is an e-mail.
   assert.ok(total <= 12, `${total} e-mail redactions`);
+});
+
+test("sensitive evidence keeps only real places as its identity: a key's base64 lines have slashes but are not places", () => {
+  const body = [
+    'hBFPRQayl0L3Ku1xIIRZz5rPyplkb+XUBog06i+HxaDn3pFUtF7zMV0UUUTNtmAH',
+    'CCCGajZ2q7K9Jk++//1bIoKZnkE1gZD3R79qinldUFV2iDc0MzawMq3Dg5R5NP8C',
+  ];
+  for (const evidence of [
+    `deploy/tls.key:1 -----BEGIN PRIVATE KEY-----\n${body.join('\n')}\n-----END PRIVATE KEY-----`,
+    `deploy/tls.key:1 -----BEGIN PRIVATE KEY----- ${body.join(' ')}`,
+    `deploy/tls.key:1 token=${body[1]!.replace(/\+/g, 'x')} in k8s/secret.yaml`,
+  ]) {
+    const out = filterFinding({ learning: 'A key is committed.', evidence });
+    assert.equal(out.evidenceStripped, true, evidence.slice(0, 40));
+    assert.match(out.evidence, /^\(evidence removed: sensitive\) deploy\/tls\.key:1(, k8s\/secret\.yaml)?$/, out.evidence);
+  }
+});
+
+test('evidence that claims to be reduced already is checked again: only a fingerprint or real places survive', () => {
+  assert.equal(
+    filterFinding({ learning: 'x', evidence: `${EVIDENCE_REMOVED} #0123456789ab` }).evidence,
+    `${EVIDENCE_REMOVED} #0123456789ab`,
+  );
+  assert.equal(filterFinding({ learning: 'x', evidence: `${EVIDENCE_REMOVED} src/a.ts:3` }).evidence, `${EVIDENCE_REMOVED} src/a.ts:3`);
+  const forged = filterFinding({
+    learning: 'x',
+    evidence: `${EVIDENCE_REMOVED} AKIA${'Q7ZK2M4N6P8R3T5V'} ghp_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`,
+  });
+  assert.equal(forged.evidence, EVIDENCE_REMOVED);
+});
+
+test('a secret after a quote that never closes, and a key whose lines were joined, are still redacted', () => {
+  assert.equal(filterSecrets('DB_PASSWORD = "b98pFurbUZDjZ4LSKSk3jXimei93').text, 'DB_PASSWORD = "[REDACTED:password]');
+  const joined =
+    'title: -----BEGIN PRIVATE KEY----- hBFPRQayl0L3Ku1xIIRZz5rPyplkb+XUBog06i+HxaDn3pFUtF7zMV0UUUTNtmAH CCCGajZ2q7K9Jk++//1bIoKZ';
+  assert.equal(filterSecrets(joined).text, 'title: [REDACTED:private-key]');
+  assert.equal(
+    filterSecrets('-----BEGIN PRIVATE KEY----- is what you must never commit').text,
+    '[REDACTED:private-key] is what you must never commit',
+  );
 });

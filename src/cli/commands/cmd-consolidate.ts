@@ -13,7 +13,13 @@ export const consolidateCommand: Command = {
     const roles = targetRoles(ctx, only);
     const prune = values.prune === true;
     const events = prune ? readUsage(ctx.paths) : [];
-    const reports = roles.map((role) => consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events }));
+    // --prune prunes as the hooks do, a few entries per run; `prune` does the whole plan.
+    let maxMoves = ctx.config.prunePerSession;
+    const reports = roles.map((role) => {
+      const r = consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events, maxMoves });
+      maxMoves -= (r.pruned?.archive.length ?? 0) + (r.pruned?.compress.length ?? 0);
+      return r;
+    });
     if (ctx.json) {
       printJson(ctx, {
         roles: reports.map((r) => ({
@@ -24,6 +30,7 @@ export const consolidateCommand: Command = {
           linesAfter: r.linesAfter,
           pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [],
           keptUnparsed: r.keptUnparsed ?? [],
+          setAside: r.setAside ?? [],
         })),
       });
     } else {
@@ -32,6 +39,7 @@ export const consolidateCommand: Command = {
           `${r.role}: ${r.findingsFiles} findings file(s), ${r.appended.length} added, ${r.updated.length} merged, ${r.linesAfter} lines\n`,
         );
         for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
+        for (const aside of r.setAside ?? []) ctx.io.stdout(`  a findings file was not safe to read: moved unread to ${aside}\n`);
       }
       if (reports.length === 0) ctx.io.stdout('No roles yet.\n');
     }

@@ -1,5 +1,6 @@
 // rune-echoes forget: move an entry to archive/forgotten.md with a tombstone.
 import { EchoesError } from '../../core/errors.ts';
+import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { forgetEntry } from '../../store/memory/role-edits.ts';
@@ -19,11 +20,12 @@ export const forgetCommand: Command = {
       .roles.filter((r) => (roleOpt === undefined || r.role === roleOpt) && r.entries.some((e) => e.id === id))
       .map((r) => r.role);
     if (holders.length === 0)
-      throw new EchoesError('not-found', `no entry "${id}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);
-    if (holders.length > 1) throw new EchoesError('bad-argument', `"${id}" exists in ${holders.join(' and ')}; add --role to choose`);
+      throw new EchoesError('not-found', `no entry "${quoteInput(id)}"${roleOpt ? ` in ${roleOpt}` : ''}; list ids with rune-echoes show`);
+    if (holders.length > 1)
+      throw new EchoesError('bad-argument', `"${quoteInput(id)}" exists in ${holders.join(' and ')}; add --role to choose`);
     const role = holders[0]!;
     const entry = forgetEntry(ctx.paths, role, id, ctx.io.now);
-    if (!entry) throw new EchoesError('not-found', `entry "${id}" disappeared from ${role} meanwhile; nothing changed`);
+    if (!entry) throw new EchoesError('not-found', `entry "${quoteInput(id)}" disappeared from ${role} meanwhile; nothing changed`);
     if (ctx.json) printJson(ctx, { role, id, title: entry.title, archivedTo: `${role}/archive/forgotten.md` });
     else ctx.io.stdout(`forgot ${role}/${id} ("${entry.title}"); kept in ${role}/archive/forgotten.md\n`);
     return 0;

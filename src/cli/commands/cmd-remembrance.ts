@@ -2,7 +2,7 @@
 // and with --verify check each echo_ref against the entry it came from.
 import { isSolutionCategory, SOLUTION_CATEGORIES } from '../../core/remembrance/solution-doc.ts';
 import { ensureStoreIgnored } from '../../store/gitignore.ts';
-import { searchMemory } from '../../store/recall/search-index.ts';
+import { searchMemory, searchTerms } from '../../store/recall/search-index.ts';
 import { type Drift, listSolutions, type SolutionFile, solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { type Command, printJson } from '../cli-context.ts';
 
@@ -28,6 +28,7 @@ export const remembranceCommand: Command = {
       docs = all.filter((s) => s.doc.category === arg || s.path.startsWith(`docs/solutions/${arg}/`));
     } else if (arg !== '') {
       mode = 'search';
+      searchTerms(arg);
       ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);
       const { hits } = await searchMemory(ctx.paths, { query: arg, limit: 50, kinds: ['solution'] });
       const byPath = new Map(all.map((s) => [s.path, s]));

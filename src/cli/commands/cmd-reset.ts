@@ -1,9 +1,8 @@
 // rune-echoes reset: back up, then empty. Without --yes it only says what it would do.
 
-import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { resetRole } from '../../store/memory/role-edits.ts';
 import { listRoles } from '../../store/memory/role-listing.ts';
-import { type Command, printJson } from '../cli-context.ts';
+import { type Command, printJson, targetRoles } from '../cli-context.ts';
 
 export const resetCommand: Command = {
   name: 'reset',
@@ -11,7 +10,8 @@ export const resetCommand: Command = {
   usage: 'rune-echoes reset [role] --yes',
   options: { yes: { type: 'boolean' } },
   run(ctx, values, positionals) {
-    const roles = positionals.length ? positionals.map((r) => assertSafeName(r, 'role')) : listRoles(ctx.paths);
+    // A named role must exist: `reset nobody --yes` is a typo to report, not a store to create.
+    const roles = positionals.length ? positionals.flatMap((r) => targetRoles(ctx, r)) : listRoles(ctx.paths);
     if (values.yes !== true) {
       if (ctx.json) printJson(ctx, { wouldReset: roles, done: false });
       else ctx.io.stdout(`would back up and empty: ${roles.join(', ') || '(no roles)'}; run again with --yes to do it\n`);

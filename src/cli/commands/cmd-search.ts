@@ -4,9 +4,10 @@ import { isLayer } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
 import type { DocKind } from '../../core/recall/search-segment.ts';
 import { dayNumber } from '../../core/recall/search-segment.ts';
+import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { ensureStoreIgnored } from '../../store/gitignore.ts';
-import { searchMemory } from '../../store/recall/search-index.ts';
+import { searchMemory, searchTerms } from '../../store/recall/search-index.ts';
 import { flushEndedSessions } from '../../store/session/session-recovery.ts';
 import { scanSessions } from '../../store/session/session-state.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
@@ -19,7 +20,7 @@ export function sinceDay(raw: string, now: Date): number {
   if (rel) return Math.floor(now.getTime() / 86_400_000) - Number(rel[1]);
   const day = dayNumber(raw);
   if (day === 0)
-    throw new EchoesError('bad-argument', `--since takes a date like 2026-01-31 or a number of days like 30d, got ${JSON.stringify(raw)}`);
+    throw new EchoesError('bad-argument', `--since takes a date like 2026-01-31 or a number of days like 30d, got "${quoteInput(raw)}"`);
   return day;
 }
 
@@ -41,21 +42,23 @@ export const searchCommand: Command = {
     if (role) assertSafeName(role, 'role');
     const layer = stringOpt(values, 'layer');
     if (layer !== undefined && !isLayer(layer))
-      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
+      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got "${quoteInput(layer)}"`);
     const kindRaw = stringOpt(values, 'kind');
     const kinds = kindRaw === undefined ? undefined : kindRaw.split(',').map((k) => k.trim());
     for (const k of kinds ?? [])
       if (!(KINDS as readonly string[]).includes(k))
         throw new EchoesError(
           'bad-argument',
-          `--kind must be entry, log or solution (or several, comma-separated), got ${JSON.stringify(k)}`,
+          `--kind must be entry, log or solution (or several, comma-separated), got "${quoteInput(k)}"`,
         );
     const sinceRaw = stringOpt(values, 'since');
     const since = sinceRaw === undefined ? undefined : sinceDay(sinceRaw, ctx.io.now);
     const limitRaw = stringOpt(values, 'limit') ?? '10';
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200)
-      throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got ${JSON.stringify(limitRaw)}`);
+      throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got "${quoteInput(String(limitRaw))}"`);
+    // Refused before anything is written.
+    searchTerms(query);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
     await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
     ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);

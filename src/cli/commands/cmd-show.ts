@@ -3,6 +3,7 @@ import { isLayer } from '../../core/entry/echo-entry.ts';
 import { entryFieldValues } from '../../core/entry/entry-fields.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { scoreEntries } from '../../core/lifecycle/echo-score.ts';
+import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
@@ -20,7 +21,7 @@ export const showCommand: Command = {
     if (positionals.length > 1) throw new EchoesError('bad-argument', 'show takes at most one role name');
     const layer = stringOpt(values, 'layer');
     if (layer !== undefined && !isLayer(layer))
-      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got ${JSON.stringify(layer)}`);
+      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got "${quoteInput(String(layer))}"`);
     const events = readUsage(ctx.paths);
     const { roles } = readAllEntries(ctx.paths);
     const picked: ShowRole[] = roles
@@ -41,7 +42,10 @@ export const showCommand: Command = {
         };
       });
     if (role !== undefined && picked.length === 0)
-      throw new EchoesError('not-found', `no memory for role "${role}" yet (roles: ${roles.map((r) => r.role).join(', ') || 'none'})`);
+      throw new EchoesError(
+        'not-found',
+        `no memory for role "${quoteInput(role)}" yet (roles: ${roles.map((r) => r.role).join(', ') || 'none'})`,
+      );
     if (ctx.json) {
       printJson(ctx, {
         roles: picked.map((r) => ({

@@ -1,36 +1,65 @@
 // rune-echoes status: is the store healthy? Sizes against limits, hook runs,
 // logged errors, pending findings.
 import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
 import { readTextOrNull } from '../../store/fs/atomic-file.ts';
-import { knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
+import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
+import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { memoryConflicts } from '../../store/team/memory-conflicts.ts';
+import { type TeamHealth, teamHealth } from '../../store/team/team-setup.ts';
+import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
+import { renderConflicts, renderTeamHealth } from '../render/render-team.ts';
 
-const lines = (path: string) => {
-  const t = readTextOrNull(path);
+const lines = (paths: EchoPaths, path: string) => {
+  const t = readTextOrNull(paths, path);
   return t === null ? 0 : countLines(t);
 };
+
+function gitHealth(ask: () => TeamHealth): TeamHealth | null {
+  try {
+    return ask();
+  } catch {
+    return null;
+  }
+}
 
 export const statusCommand: Command = {
   name: 'status',
   summary: 'health: sizes against limits, last hook runs, logged errors, pending findings',
   usage: 'rune-echoes status [--json]',
   options: {},
-  run(ctx) {
+  async run(ctx) {
     const { paths, config } = ctx;
     const roles = listRoles(paths).map((role) => ({
       role,
-      memoryLines: lines(memoryFile(paths, role)),
-      knowledgeLines: lines(knowledgeFile(paths, role)),
+      memoryLines: lines(paths, memoryFile(paths, role)),
+      knowledgeLines: lines(paths, knowledgeFile(paths, role)),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
+    // Roles over their limit: what pruning will do, and what the user can do (one line each).
+    const events = roles.some((r) => r.memoryLines > config.memoryMaxLines) ? readUsage(paths) : [];
+    const outlooks: PruneOutlook[] = [];
+    for (const r of roles) {
+      if (r.memoryLines <= config.memoryMaxLines) continue;
+      try {
+        const o = pruneOutlook(paths, config, r.role, { now: ctx.io.now, events });
+        if (o) outlooks.push(o);
+      } catch {
+        /* an unreadable file is reported by show and the log */
+      }
+    }
+    // Memory other tools keep that was never imported: one line, whatever the number of files.
+    const { sourcesNotImported } = await import('../../store/adopt/import-ledger.ts');
+    const notImported = sourcesNotImported(paths, ctx.io.env.HOME || homedir());
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {
@@ -40,9 +69,9 @@ export const statusCommand: Command = {
       }
       return { hook, lastRun: last };
     });
-    const log = readTextOrNull(paths.logFile) ?? '';
+    const log = readTextOrNull(paths, paths.logFile) ?? '';
     const errors = log.split('\n').filter(Boolean);
-    const ephemeral = readTextOrNull(paths.ephemeral);
+    const ephemeral = readTextOrNull(paths, paths.ephemeral);
     let solutions = 0;
     try {
       solutions = readdirSync(paths.solutionsDir, { recursive: true }).filter((f) => String(f).endsWith('.md')).length;
@@ -54,6 +83,14 @@ export const statusCommand: Command = {
       store: paths.echoes,
       limits: { memoryMaxLines: config.memoryMaxLines, knowledgeMaxLines: config.knowledgeMaxLines },
       roles,
+      overLimit: outlooks.map((o) => ({
+        role: o.role,
+        lines: o.lines,
+        nextSession: o.automatic.archive.length + o.automatic.compress.length,
+        pruneNow: o.full.archive.length + o.full.compress.length,
+        reason: o.full.overReason,
+        advice: describeOutlook(o, config),
+      })),
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
       solutions,
@@ -63,7 +100,11 @@ export const statusCommand: Command = {
         .map(({ path, state }) => ({ path, state })),
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
+      notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
+      // Team memory (SPEC §3): null when git itself could not be asked.
+      team: gitHealth(() => teamHealth(paths, config)),
+      conflicts: memoryConflicts(paths),
     };
     if (ctx.json) {
       printJson(ctx, report);
@@ -73,11 +114,13 @@ export const statusCommand: Command = {
     if (roles.length) {
       const rows = roles.map((r) => [
         r.role,
-        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over: prunes at next session start)' : ''}`,
+        `${r.memoryLines}/${config.memoryMaxLines}${r.memoryLines > config.memoryMaxLines ? ' (over, see below)' : ''}`,
         `${r.knowledgeLines}/${config.knowledgeMaxLines}`,
         String(r.pendingFindings),
       ]);
       out.push(`${renderTable(['role', 'MEMORY.md lines', 'knowledge.md lines', 'pending findings'], rows, [30, 50, 20, 10])}\n`);
+      for (const o of outlooks) out.push(`over the limit: ${describeOutlook(o, config)}\n`);
+      if (outlooks.length) out.push('\n');
     } else out.push('No roles yet.\n\n');
     out.push(
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
@@ -87,8 +130,16 @@ export const statusCommand: Command = {
         `solution out of date: ${d.path} (${d.state === 'vanished' ? 'its entry is gone' : d.state === 'changed' ? 'its entry changed since promotion' : 'echo_ref unreadable'}; see rune-echoes remembrance --verify)\n`,
       );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
+    if (notImported.length) {
+      const kinds = [...new Set(notImported.map((s) => s.kind))];
+      out.push(
+        `memory to adopt: ${notImported.length === 1 ? '1 file' : `${notImported.length} files`} of ${kinds.join(', ')} not imported yet — see \`rune-echoes import --dry-run\`\n`,
+      );
+    }
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
+    const team = report.team === null ? ['team: git could not be run, so team memory was not checked'] : renderTeamHealth(report.team);
+    for (const line of [...team, ...renderConflicts(report.conflicts)]) out.push(`${line}\n`);
     ctx.io.stdout(out.join(''));
     return 0;
   },

@@ -10,6 +10,8 @@ export interface EchoesConfig {
   budgetTokens: number;
   memoryMaxLines: number;
   knowledgeMaxLines: number;
+  /** Entries automatic pruning may move out of MEMORY.md files per session; `prune` run by the user has no cap. */
+  prunePerSession: number;
   relevanceWindow: number;
   roles: string[];
   ignore: string[];
@@ -23,6 +25,7 @@ export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
   budgetTokens: 1500,
   memoryMaxLines: 150,
   knowledgeMaxLines: 300,
+  prunePerSession: 10,
   relevanceWindow: 20,
   roles: ['planner', 'workers', 'reviewer', 'auditor', 'team'],
   ignore: ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**'],

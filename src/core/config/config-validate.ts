@@ -29,6 +29,7 @@ const KEYS: Record<string, KeySpec> = {
   budget_tokens: { field: 'budgetTokens', check: wholeNumber(100, 100_000) }, // below 100 the wrapper and footer leave no room
   memory_max_lines: { field: 'memoryMaxLines', check: positiveInt(100_000) },
   knowledge_max_lines: { field: 'knowledgeMaxLines', check: positiveInt(100_000) },
+  prune_per_session: { field: 'prunePerSession', check: wholeNumber(0, 100_000) },
   relevance_window: { field: 'relevanceWindow', check: positiveInt(10_000) },
   roles: {
     field: 'roles',

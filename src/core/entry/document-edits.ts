@@ -3,7 +3,7 @@
 // updates change only the lines of those fields, removals drop whole blocks.
 
 import { EchoesError } from '../errors.ts';
-import { isBlank } from '../text.ts';
+import { isBlank, quoteInput } from '../text.ts';
 import {
   type Block,
   countLines,
@@ -15,7 +15,7 @@ import {
   serializeEchoDocument,
 } from './echo-document.ts';
 import type { EchoEntry } from './echo-entry.ts';
-import { scan, splitLines } from './echo-scan.ts';
+import { isThematicBreak, scan, splitLines } from './echo-scan.ts';
 import { renderEntryLines, writtenValue } from './entry-build.ts';
 import { BULLET_FIELDS, type FieldKey } from './entry-fields.ts';
 import { slugifyTitle, uniqueId } from './entry-ids.ts';
@@ -77,7 +77,7 @@ export function replaceEntry(doc: EchoDocument, id: string, entry: EchoEntry): E
 
 function entryIndex(doc: EchoDocument, id: string): number {
   const idx = doc.blocks.findIndex((b) => b.type === 'entry' && b.entry.id === id);
-  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${id}"; list ids with \`rune-echoes show\``);
+  if (idx < 0) throw new EchoesError('not-found', `no entry with id "${quoteInput(id)}"; list ids with \`rune-echoes show\``);
   return idx;
 }
 
@@ -100,6 +100,27 @@ export function updateEntryFields(doc: EchoDocument, id: string, changes: Partia
   return text === old.text ? doc : replaceBlockText(doc, idx, text, id);
 }
 
+/**
+ * Adds lines to the end of an entry's body, as `- ` bullets before its
+ * trailing blank lines; every existing line keeps its bytes. Entries pasted
+ * on one line are rewritten in canonical form.
+ */
+export function appendLearning(doc: EchoDocument, id: string, learning: string): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  const added = learning.split(/\r\n|\r|\n/).filter((l) => !isBlank(l));
+  if (added.length === 0) return doc;
+  if (old.form === 'inline') return replaceEntry(doc, id, { ...old.entry, learning: `${old.entry.learning}\n${added.join('\n')}` });
+  const lines = splitLines(old.text);
+  let k = lines.length;
+  while (k > 1 && isBlank(lines[k - 1]?.text ?? '')) k--;
+  const last = lines[k - 1] as (typeof lines)[number];
+  const insert = added.map((l) => `- ${l}${doc.eol}`).join('');
+  last.raw = last.eol ? `${last.raw}${insert}` : `${last.raw}${doc.eol}${insert.slice(0, -doc.eol.length)}`;
+  const text = lines.map((l) => l.raw).join('');
+  return replaceBlockText(doc, idx, text, id);
+}
+
 /** Puts a new text in place of block `idx` (an entry block that must stay one entry), keeping line numbers right. */
 function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: string): EchoDocument {
   const old = doc.blocks[idx]!;
@@ -108,7 +129,7 @@ function replaceBlockText(doc: EchoDocument, idx: number, text: string, id: stri
   const alone = parseEchoDocument(text);
   const fresh = alone.blocks[0];
   if (fresh?.type !== 'entry' || alone.blocks.length !== 1) {
-    throw new EchoesError('bad-argument', `entry "${id}" does not render as a single entry block`);
+    throw new EchoesError('bad-argument', `entry "${quoteInput(id)}" does not render as a single entry block`);
   }
   const first = old.line;
   const oldCount = countLines(old.text);
@@ -139,6 +160,71 @@ export function removeEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocu
     removedText.push(bom ? b.text.slice(1) : b.text);
   });
   return { doc: removed.length ? parseEchoDocument(text) : doc, removed, removedText };
+}
+
+/** A block of only `---` rules and blank lines: the separator people put between entries. */
+function isSeparator(b: Block | undefined): boolean {
+  if (b?.type !== 'verbatim') return false;
+  const lines = splitLines(b.text);
+  return lines.some((l) => isThematicBreak(l.text)) && lines.every((l) => isBlank(l.text) || isThematicBreak(l.text));
+}
+
+/**
+ * Takes entries out to move them elsewhere (the archive): each leaves with its
+ * exact bytes and with the `---` separator that sat next to it (the one after
+ * it, or for the last entry the one before), so no stray rule stays behind.
+ * Everything else keeps its bytes. `moved` is in document order; each `text`
+ * is the entry block followed by its separator, if it had one.
+ */
+export function moveOutEntries(doc: EchoDocument, ids: string[]): { doc: EchoDocument; moved: Array<{ entry: EchoEntry; text: string }> } {
+  const wanted = new Set(ids);
+  const blocks = doc.blocks;
+  const targets = blocks.flatMap((b, k) => (b.type === 'entry' && wanted.has(b.entry.id) ? [k] : []));
+  if (targets.length === 0) return { doc, moved: [] };
+  const gone = new Set<number>();
+  const separatorOf = new Map<number, number>();
+  for (const k of [...targets].reverse()) {
+    gone.add(k);
+    let next = k + 1;
+    while (next < blocks.length && gone.has(next)) next++;
+    let prev = k - 1;
+    while (prev >= 0 && gone.has(prev)) prev--;
+    if (isSeparator(blocks[next])) separatorOf.set(k, next);
+    // A separator before an entry that nothing kept follows would end the file with a stray rule.
+    else if (isSeparator(blocks[prev]) && blocks[next]?.type !== 'entry') separatorOf.set(k, prev);
+    const sep = separatorOf.get(k);
+    if (sep !== undefined) gone.add(sep);
+  }
+  const bomOf = (k: number) => (k === 0 && blocks[0]?.text.startsWith('\uFEFF') ? '\uFEFF' : '');
+  const textOf = (k: number) => (blocks[k]?.text ?? '').slice(bomOf(k).length);
+  let text = '';
+  blocks.forEach((b, k) => {
+    if (!gone.has(k)) text += b.text;
+    else text += bomOf(k);
+  });
+  const moved = targets.map((k) => {
+    const sep = separatorOf.get(k);
+    const entry = (blocks[k] as Extract<Block, { type: 'entry' }>).entry;
+    return { entry, text: textOf(k) + (sep === undefined ? '' : textOf(sep)) };
+  });
+  return { doc: parseEchoDocument(text), moved };
+}
+
+/**
+ * Gives one entry a new id: only its id line changes (one is inserted when it
+ * had none), so the rest of the block keeps its bytes. The merge driver uses it
+ * when two people's different learnings arrive under one id.
+ */
+export function renameEntry(doc: EchoDocument, id: string, newId: string): EchoDocument {
+  const idx = entryIndex(doc, id);
+  const old = doc.blocks[idx] as Extract<Block, { type: 'entry' }>;
+  // An entry pasted on one line has no id line to change: it is written in canonical form.
+  if (old.form === 'inline') {
+    const bom = idx === 0 && old.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const text = bom + renderEntryLines({ ...old.entry, id: newId, idExplicit: true }).join(doc.eol) + blockTail(old.text);
+    return replaceBlockText(doc, idx, text, newId);
+  }
+  return replaceBlockText(doc, idx, withIdLine(old.text, newId, doc.eol), newId);
 }
 
 /**

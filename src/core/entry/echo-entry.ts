@@ -12,6 +12,10 @@ export const LAYER_MAX_AGE_DAYS: Record<Layer, number> = { etched: Infinity, ins
 
 export type EntryStatus = 'superseded' | 'retracted';
 
+/** The words older files use for confidence (Rune wrote `Confidence: LOW`). */
+export const CONFIDENCE_WORDS = { LOW: 0.3, MEDIUM: 0.6, HIGH: 0.9 } as const;
+export type ConfidenceWord = keyof typeof CONFIDENCE_WORDS;
+
 export interface EchoEntry {
   /** Stable kebab id: the `id` field when present, else derived from the title. */
   id: string;
@@ -26,6 +30,8 @@ export interface EchoEntry {
   source: string;
   /** 0..1; entries written as HIGH/MEDIUM/LOW are mapped to 0.9/0.6/0.3. */
   confidence: number;
+  /** The word an older file wrote (LOW, MEDIUM, HIGH): written beside the number while the number is still the word's. */
+  confidenceWord?: ConfidenceWord;
   evidence: string;
   /** YYYY-MM-DD, or '' when unknown. */
   verified: string;

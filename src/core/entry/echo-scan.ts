@@ -61,7 +61,7 @@ function leadChar(text: string): string {
 }
 
 /** `---`, `***`, `___` (spaces allowed). `- - -` is left alone: it is a learning bullet of dashes, not a separator. */
-function isThematicBreak(text: string): boolean {
+export function isThematicBreak(text: string): boolean {
   const lead = leadChar(text);
   if (lead !== '-' && lead !== '*' && lead !== '_') return false;
   const s = text.trim();
@@ -103,6 +103,21 @@ function commentOpens(text: string): boolean {
   if (leadChar(text) !== '<') return false;
   const m = /^ {0,3}<!--/.exec(text);
   return !!m && !text.includes('-->', m[0].length);
+}
+
+/**
+ * Git's conflict markers (`<<<<<<< ours`, `|||||||`, `=======`, `>>>>>>> theirs`, seven
+ * characters at the start of a line). The middle and closing ones count only after an opening one,
+ * so a `=======` underline in prose stays prose.
+ */
+function conflictMarker(text: string, inConflict: boolean): 'open' | 'middle' | 'close' | null {
+  const c = text[0];
+  if (c !== '<' && c !== '=' && c !== '>' && c !== '|') return null;
+  if (text.startsWith('<<<<<<<') && (text.length === 7 || text[7] === ' ')) return 'open';
+  if (!inConflict) return null;
+  if (text === '=======' || (text.startsWith('|||||||') && (text.length === 7 || text[7] === ' '))) return 'middle';
+  if (text.startsWith('>>>>>>>') && (text.length === 7 || text[7] === ' ')) return 'close';
+  return null;
 }
 
 function fenceCloses(text: string, fence: Fence): boolean {
@@ -199,6 +214,16 @@ export function scan(lines: Line[]): Scan {
   let schemaLine = -1;
   let schemaRaw: string | null = null;
   let orphanReported = false;
+  let conflictStart = -1;
+  const conflictIssue = (end: number) =>
+    issues.push({
+      code: 'merge-conflict',
+      line: conflictStart + 1,
+      message:
+        end < 0
+          ? `unresolved merge conflict from line ${conflictStart + 1}, never closed: keep what is right and delete the marker lines`
+          : `unresolved merge conflict, lines ${conflictStart + 1}–${end + 1}: keep what is right and delete the marker lines`,
+    });
   const cut = (at: number, next: EntryForm | null) => {
     if (at > start) segments.push({ start, end: at, form });
     start = at;
@@ -213,6 +238,20 @@ export function scan(lines: Line[]): Scan {
     }
     if (comment) {
       if (text.includes('-->')) comment = false;
+      continue;
+    }
+    // A marker line ends the entry before it and is text itself: the entries between the
+    // markers (both sides' versions) are still read, and an edit never rewrites a marker.
+    const marker = conflictMarker(text, conflictStart >= 0);
+    if (marker) {
+      if (marker === 'open') {
+        if (conflictStart >= 0) conflictIssue(-1);
+        conflictStart = i;
+      } else if (marker === 'close') {
+        conflictIssue(i);
+        conflictStart = -1;
+      }
+      cut(i, null);
       continue;
     }
     const opened = fenceOpen(text);
@@ -249,6 +288,7 @@ export function scan(lines: Line[]): Scan {
     }
   }
   cut(lines.length, null);
+  if (conflictStart >= 0) conflictIssue(-1);
   if (fence)
     issues.push({
       code: 'unclosed-fence',

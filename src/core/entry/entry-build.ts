@@ -3,11 +3,11 @@
 // is lenient and reports problems as issues; writing is strict.
 
 import { isBlank, withoutLineBreaks } from '../text.ts';
-import type { EchoEntry, EntryStatus, Layer, ParseIssue } from './echo-entry.ts';
-import { BULLET_FIELDS, ENTRY_FIELDS, type EntryField, type FieldKey } from './entry-fields.ts';
+import { CONFIDENCE_WORDS, type EchoEntry, type EntryStatus, type Layer, type ParseIssue } from './echo-entry.ts';
+import { BESIDE_FIELDS, BULLET_FIELDS, ENTRY_FIELDS, type EntryField, type FieldKey } from './entry-fields.ts';
 import { isValidId, slugifyTitle } from './entry-ids.ts';
 import { type FieldLine, formatField, parseFieldLine } from './field-syntax.ts';
-import { formatConfidence, formatTags, normalizeLayer, parseConfidence, parseIsoDate, parseTags } from './field-values.ts';
+import { confidenceWord, formatConfidence, formatTags, normalizeLayer, parseConfidence, parseIsoDate, parseTags } from './field-values.ts';
 
 export interface RawEntry {
   /** 1-based line of the heading. */
@@ -81,9 +81,16 @@ function readField(f: EntryField, written: FieldLine | undefined, line: number, 
       ctx.extra.push([written?.name ?? f.key, value]);
       return undefined;
     }
+    case 'confidence-word':
+      return value === undefined ? undefined : (confidenceWord(value) ?? undefined);
     case 'text':
       return value ?? f.absent;
   }
+}
+
+/** The bullet a `beside` field sits in. */
+function hostOf(f: EntryField): EntryField | undefined {
+  return BULLET_FIELDS.find((b) => b.key === f.key);
 }
 
 /**
@@ -117,13 +124,19 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
     const got = seen.get(f.prop as FieldKey);
     values[f.prop] = readField(f, got?.field, got?.line ?? raw.line, ctx);
   }
+  for (const f of BESIDE_FIELDS) {
+    const host = hostOf(f);
+    const got = host ? seen.get(host.prop as FieldKey) : undefined;
+    values[f.prop] = readField(f, got?.field, got?.line ?? raw.line, ctx);
+  }
   const explicitId = values.id as string | null;
   // Legacy Rune entries never had a verified field; their heading date is the
   // last time anyone confirmed them.
   if (!values.verified && !raw.strict) values.verified = date;
 
   const entry = { kind: raw.kind, title: raw.title, learning: raw.learning, extra } as EchoEntry;
-  for (const f of BULLET_FIELDS) if (values[f.prop] !== undefined) (entry as unknown as Record<string, unknown>)[f.prop] = values[f.prop];
+  for (const f of [...BULLET_FIELDS, ...BESIDE_FIELDS])
+    if (values[f.prop] !== undefined) (entry as unknown as Record<string, unknown>)[f.prop] = values[f.prop];
   entry.id = explicitId ?? '';
   entry.idExplicit = explicitId !== null;
   entry.date = date;
@@ -145,8 +158,12 @@ export function writtenValue(f: EntryField, entry: EchoEntry): string | null {
   const v = entry[f.prop];
   if (v === undefined) return null;
   switch (f.type) {
-    case 'confidence':
-      return formatConfidence(v as number);
+    case 'confidence': {
+      // A legacy word stays beside the number while the number is still the word's.
+      const word = entry.confidenceWord;
+      const beside = word !== undefined && CONFIDENCE_WORDS[word] === v ? ` (${word})` : '';
+      return formatConfidence(v as number) + beside;
+    }
     case 'tags':
       return (v as string[]).length > 0 ? formatTags(v as string[]) : null;
     default:

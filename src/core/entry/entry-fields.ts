@@ -6,8 +6,8 @@
 
 import type { EchoEntry } from './echo-entry.ts';
 
-/** How a value is read and written; `id`, `layer`, `confidence`, `date` and `status` are checked values. */
-export type FieldType = 'id' | 'text' | 'layer' | 'confidence' | 'date' | 'tags' | 'status';
+/** How a value is read and written; `id`, `layer`, `confidence`, `confidence-word`, `date` and `status` are checked values. */
+export type FieldType = 'id' | 'text' | 'layer' | 'confidence' | 'confidence-word' | 'date' | 'tags' | 'status';
 
 /**
  * What the security filter does with the field (SPEC §7):
@@ -23,9 +23,12 @@ export type EntryProp = Exclude<keyof EchoEntry, 'idExplicit' | 'extra'>;
 
 export interface EntryField {
   prop: EntryProp;
-  /** Where it is written: in the `### [date] Kind: Title` heading, as a `- **key**:` bullet, or as the body. */
-  place: 'heading' | 'bullet' | 'body';
-  /** The key written in markdown (`root_cause`); for heading and body parts, the name people use. */
+  /**
+   * Where it is written: in the `### [date] Kind: Title` heading, as a `- **key**:` bullet, as the body,
+   * or beside the value of the bullet named `key` (`- **confidence**: 0.3 (LOW)`).
+   */
+  place: 'heading' | 'bullet' | 'body' | 'beside';
+  /** The key written in markdown (`root_cause`); for heading and body parts, the name people use; for `beside`, the bullet it sits in. */
   key: string;
   /** Other spellings read as this field. */
   aliases: readonly string[];
@@ -64,7 +67,7 @@ function row(r: Row): EntryField {
   };
 }
 
-/** In the order they are written: heading parts, then the bullets, then the body. */
+/** In the order they are written: heading parts, then the bullets (with what sits beside them), then the body. */
 export const ENTRY_FIELDS: readonly EntryField[] = [
   row({ prop: 'date', place: 'heading', key: 'date', type: 'date', filter: 'checked' }),
   row({ prop: 'kind', place: 'heading', key: 'kind', type: 'text', cli: 'kind', value: 'Pattern' }),
@@ -92,6 +95,8 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
   }),
   row({ prop: 'source', place: 'bullet', key: 'source', type: 'text', optional: true, cli: 'source', value: 'S' }),
   row({ prop: 'confidence', place: 'bullet', key: 'confidence', type: 'confidence', filter: 'checked', cli: 'confidence', value: '0..1' }),
+  // Legacy words keep their word beside the number: `Confidence: LOW` is written `0.3 (LOW)`.
+  row({ prop: 'confidenceWord', place: 'beside', key: 'confidence', type: 'confidence-word', optional: true, filter: 'checked' }),
   row({
     prop: 'evidence',
     place: 'bullet',
@@ -143,6 +148,8 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
 ];
 
 export const BULLET_FIELDS: readonly EntryField[] = ENTRY_FIELDS.filter((f) => f.place === 'bullet');
+/** Values written beside a bullet's own value, each naming its bullet in `key`. */
+export const BESIDE_FIELDS: readonly EntryField[] = ENTRY_FIELDS.filter((f) => f.place === 'beside');
 
 /** Properties that hold a bullet field. */
 export type FieldKey =

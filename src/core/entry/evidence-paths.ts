@@ -49,3 +49,26 @@ function isPathShaped(p: string): boolean {
   const dot = p.lastIndexOf('.');
   return dot >= 2 || p.length - dot - 1 >= 2; // `e.g` and `i.e` are prose
 }
+
+/**
+ * The places an evidence string cites, with their line ranges as written:
+ * `api/settings.py:12`, `src/a.ts:10-20`, `lib/x.ts#L3`. What stays of a
+ * finding's evidence when the rest had to go: enough to tell two findings
+ * about different places apart.
+ */
+export function evidenceLocations(evidence: string): string[] {
+  const found: string[] = [];
+  for (const raw of evidence.split(TOKEN_SPLIT)) {
+    const token = raw
+      .replace(TRIM_START, '')
+      .replace(/[.;!?*\]}]+$/, '')
+      .replace(/:$/, '');
+    if (!token || token.includes('://') || /^[^/@]+@/.test(token)) continue;
+    const path = normalizeCitedPath(token);
+    if (!isPathShaped(path)) continue;
+    const lines = /(?:#L\d+(?:-L?\d+)?|(?::\d+(?:[-:]\d+)*)+)$/i.exec(token)?.[0] ?? '';
+    const place = `${path}${lines}`;
+    if (!found.includes(place)) found.push(place);
+  }
+  return found;
+}

@@ -2,9 +2,9 @@
 // back (strictly): confidence, layers, tags, dates and the learning text.
 
 import { isBlank } from '../text.ts';
-import { isLayer, type Layer } from './echo-entry.ts';
+import { CONFIDENCE_WORDS, type ConfidenceWord, isLayer, type Layer } from './echo-entry.ts';
 
-const CONFIDENCE_WORDS: Record<string, number> = { high: 0.9, medium: 0.6, med: 0.6, low: 0.3 };
+const WORD_OF: Record<string, ConfidenceWord> = { high: 'HIGH', medium: 'MEDIUM', med: 'MEDIUM', low: 'LOW' };
 
 /** 0..1 from `0.85`, `"0.9"`, `85%`, `HIGH (5 Ashes…)`; null when unreadable or out of range. */
 export function parseConfidence(raw: string): number | null {
@@ -17,8 +17,15 @@ export function parseConfidence(raw: string): number | null {
     const n = Number(num[1]) / (num[2] ? 100 : 1);
     return Number.isFinite(n) && n >= 0 && n <= 1 ? n : null;
   }
-  const word = /^([A-Za-z]+)/.exec(s);
-  return word ? (CONFIDENCE_WORDS[(word[1] ?? '').toLowerCase()] ?? null) : null;
+  const word = confidenceWord(s);
+  return word ? CONFIDENCE_WORDS[word] : null;
+}
+
+/** The legacy word of a confidence value: `LOW`, `high (5 Ashes…)`, `0.3 (LOW)` → LOW/HIGH; null for a bare number. */
+export function confidenceWord(raw: string): ConfidenceWord | null {
+  const s = raw.trim().replace(/^["'`]+|["'`]+$/g, '');
+  const m = /^([A-Za-z]+)/.exec(s) ?? /^[0-9.]+%?[ \t]*\([ \t]*([A-Za-z]+)[ \t]*\)/.exec(s);
+  return m ? (WORD_OF[(m[1] ?? '').toLowerCase()] ?? null) : null;
 }
 
 /** `1` → `1.0` as in the seed; other values print exactly so they read back equal. */

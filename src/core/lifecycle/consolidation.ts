@@ -3,10 +3,10 @@
 // writing MEMORY.md and deleting the findings files, so running it twice on
 // the same findings must change nothing the second time.
 
-import { appendEntries, updateEntryFields } from '../entry/document-edits.ts';
+import { appendEntries, appendLearning, updateEntryFields } from '../entry/document-edits.ts';
 import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
+import { isValidId, slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 
 export interface Placement {
   /** Index of the finding in the input. */
@@ -57,8 +57,17 @@ function findingDay(f: EchoEntry): string {
   return !DAY_RE.test(f.verified.trim()) && DAY_RE.test(f.date.trim()) ? f.date : f.verified;
 }
 
-export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Consolidation {
-  // Findings that repeat each other merge first, keeping the first one's text.
+/** `learning` with `more` added on a line of its own, unless it already says it (case and spacing aside). */
+function withLearning(learning: string, more: string): string {
+  const add = more.trim();
+  if (add === '' || normalizeForMatch(learning).includes(normalizeForMatch(add))) return learning;
+  return learning.trim() === '' ? add : `${learning}\n${add}`;
+}
+
+/** `keepIds`: a new entry keeps an id its finding carries (an imported fact's own id), made unique. */
+export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: { keepIds?: boolean } = {}): Consolidation {
+  // Findings that repeat each other merge first: the first one's text, and any
+  // learning another one adds (a merge never drops what a finding said).
   const groups = new Map<string, { merged: EchoEntry; members: number[] }>();
   findings.forEach((f, i) => {
     const key = matchKey(f);
@@ -68,6 +77,7 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Conso
     } else {
       group.merged.verified = laterDay(group.merged.verified, findingDay(f));
       group.merged.confidence = higher(group.merged.confidence, f.confidence);
+      group.merged.learning = withLearning(group.merged.learning, f.learning);
       group.members.push(i);
     }
   });
@@ -87,16 +97,19 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[]): Conso
     let id: string;
     let action: Placement['action'];
     if (target !== undefined) {
-      // Only the date and the confidence move. The layer is never touched,
-      // so an etched entry stays etched and nothing is promoted behind the user's back.
+      // The date and the confidence move, and a learning the entry does not yet say
+      // is added to it. The layer is never touched, so an etched entry stays
+      // etched and nothing is promoted behind the user's back.
       const verified = laterDay(target.verified, merged.verified);
       const confidence = higher(target.confidence, merged.confidence);
+      const learning = withLearning(target.learning, merged.learning);
       id = target.id;
       // Object.is: a NaN confidence from a broken file must not count as a change forever.
-      action = verified !== target.verified || !Object.is(confidence, target.confidence) ? 'updated' : 'unchanged';
-      if (action === 'updated') updates.push({ ...target, verified, confidence });
+      const changed = verified !== target.verified || !Object.is(confidence, target.confidence) || learning !== target.learning;
+      action = changed ? 'updated' : 'unchanged';
+      if (changed) updates.push({ ...target, verified, confidence, learning });
     } else {
-      id = uniqueId(slugifyTitle(merged.title), taken);
+      id = uniqueId(opts.keepIds && merged.idExplicit && isValidId(merged.id) ? merged.id : slugifyTitle(merged.title), taken);
       taken.add(id);
       action = 'appended';
       appends.push({ ...merged, id, idExplicit: true, tags: [...merged.tags], extra: merged.extra.map(([k, v]) => [k, v]) });
@@ -118,10 +131,16 @@ export interface DocumentConsolidation extends Consolidation {
  * confidence of their entry, in place (the entry's other lines keep their
  * bytes); new ones are appended after every existing line.
  */
-export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[]): DocumentConsolidation {
-  const result = consolidate(documentEntries(doc), findings.map(asStored));
+export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], opts: { keepIds?: boolean } = {}): DocumentConsolidation {
+  const existing = documentEntries(doc);
+  const result = consolidate(existing, findings.map(asStored), opts);
+  const before = new Map(existing.map((e) => [e.id, e]));
   let next = doc;
-  for (const u of result.updates) next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence });
+  for (const u of result.updates) {
+    next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence });
+    const old = before.get(u.id)?.learning ?? '';
+    if (u.learning !== old) next = appendLearning(next, u.id, u.learning.slice(old.length).replace(/^\n/, ''));
+  }
   next = appendEntries(next, result.appends);
   return { ...result, doc: next };
 }

@@ -4,11 +4,12 @@
 // must still have their shape, and the learning itself is always kept.
 // The result is built from the table alone, so a property the table does not
 // know cannot reach disk unfiltered.
-import { type EchoEntry, isLayer } from '../entry/echo-entry.ts';
+import { CONFIDENCE_WORDS, type EchoEntry, isLayer } from '../entry/echo-entry.ts';
 import { orderedLikeTable } from '../entry/entry-build.ts';
 import { ENTRY_FIELDS, type EntryField } from '../entry/entry-fields.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
 import { parseIsoDate } from '../entry/field-values.ts';
+import type { Fingerprint } from './fingerprint.ts';
 import { filterEvidence, filterSecrets, isAboutEmail } from './secret-filter.ts';
 
 export interface SanitizeResult {
@@ -27,6 +28,8 @@ function checkedValue(f: EntryField, v: unknown): unknown {
       return typeof v === 'string' && isLayer(v) ? v : 'inscribed';
     case 'confidence':
       return typeof v === 'number' ? v : 0.5;
+    case 'confidence-word':
+      return typeof v === 'string' && Object.hasOwn(CONFIDENCE_WORDS, v) ? v : undefined;
     case 'status':
       return v === 'superseded' || v === 'retracted' ? v : undefined;
     default:
@@ -34,7 +37,12 @@ function checkedValue(f: EntryField, v: unknown): unknown {
   }
 }
 
-export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[]): SanitizeResult {
+export interface SanitizeOptions {
+  /** Keeps evidence that lost everything else distinguishable (see filterEvidence). */
+  fingerprint?: Fingerprint;
+}
+
+export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[], options: SanitizeOptions = {}): SanitizeResult {
   const emails = !isAboutEmail(`${entry.title}\n${entry.learning}`);
   // NUL bytes would make the file unreadable as text for good: never write one.
   const clean = (text: string): string => filterSecrets(text.replace(/\u0000/g, ''), { emails }).text;
@@ -46,7 +54,7 @@ export function sanitizeEntry(entry: EchoEntry, ignoreGlobs: readonly string[]):
     if (f.filter === 'checked') {
       out[f.prop] = checkedValue(f, v);
     } else if (f.filter === 'evidence') {
-      const filtered = filterEvidence(String(v).replace(/\u0000/g, ''), { emails, ignore: ignoreGlobs });
+      const filtered = filterEvidence(String(v).replace(/\u0000/g, ''), { emails, ignore: ignoreGlobs, ...options });
       evidenceStripped ||= filtered.stripped !== null;
       out[f.prop] = filtered.text;
     } else if (Array.isArray(v)) {

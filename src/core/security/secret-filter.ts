@@ -3,8 +3,12 @@
 // evidence is sensitive keeps its learning but loses the evidence.
 // Pure and linear in the length of the text; the rules are in secret-rules.ts.
 
+import { evidenceLocations } from '../entry/evidence-paths.ts';
+import type { Fingerprint } from './fingerprint.ts';
+import { KeywordScanner } from './keyword-scan.ts';
 import { DEFAULT_IGNORE_GLOBS, evidencePaths, isIgnoredPath } from './path-ignore.ts';
 import { removePrivate } from './private-spans.ts';
+import { looksRandom } from './secret-heuristics.ts';
 import { EMAIL_RULE, SECRET_RULES, type SecretRule } from './secret-rules.ts';
 
 export { removePrivate } from './private-spans.ts';
@@ -41,23 +45,48 @@ export function filterSecrets(text: string, options: FilterOptions = {}): Filter
   const counts = new Map<string, number>();
   const { text: visible, removed } = removePrivate(text);
   if (removed > 0) counts.set('private', removed);
+  const out = render(visible, secretSpans(visible, options), visible.length, counts);
+  return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
+}
 
-  const rules = options.emails ? [...SECRET_RULES, EMAIL_RULE] : SECRET_RULES;
+/** How far past the cut a text is read, so a secret that crosses the cut is still recognised whole. */
+export const HEAD_MARGIN = 4096;
+
+/**
+ * The first `keep` characters of a text, filtered before they are cut (SPEC §7:
+ * never cut first): the head is read with a margin past the cut, the secrets
+ * found in it are redacted, and the cut falls where `keep` falls in the
+ * original text, so a secret that crosses it is redacted, not halved.
+ */
+export function filterHead(text: string, keep: number, options: FilterOptions = {}): string {
+  if (text.length <= keep) return filterSecrets(text, options).text;
+  const { text: visible } = removePrivate(text.slice(0, keep + HEAD_MARGIN));
+  return render(visible, secretSpans(visible, options), Math.min(keep, visible.length), new Map());
+}
+
+/** The merged spans to redact in a text without `<private>` parts. */
+function secretSpans(visible: string, options: FilterOptions): Span[] {
+  const rules = options.emails ? RULES_WITH_EMAIL : SECRET_RULES;
   const spans = [...privateKeySpans(visible)];
+  const present = KEYWORDS.find(visible);
   rules.forEach((r, i) => {
+    if (r.keywords && r.keywords.length > 0 && !r.keywords.some((k) => present.has(k))) return;
     collectSpans(visible, r, i + 1, spans);
   });
-  const merged = mergeSpans(spans);
+  return mergeSpans(spans);
+}
 
+/** The text up to `limit` (an offset in it) with every span replaced by its marker; a span crossing the limit is replaced whole. */
+function render(visible: string, spans: Span[], limit: number, counts: Map<string, number>): string {
   let out = '';
   let at = 0;
-  for (const span of merged) {
+  for (const span of spans) {
+    if (span.start >= limit) break;
     out += `${visible.slice(at, span.start)}[REDACTED:${span.kind}]`;
     at = span.end;
     counts.set(span.kind, (counts.get(span.kind) ?? 0) + 1);
   }
-  out += visible.slice(at);
-  return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
+  return at < limit ? out + visible.slice(at, limit) : out;
 }
 
 /** True when filterSecrets would change the text. */
@@ -116,16 +145,50 @@ export interface FilteredEvidence {
   redactions: Redaction[];
 }
 
+export interface EvidenceOptions extends FilterOptions {
+  ignore: readonly string[];
+  /** Tells evidence that named no place apart from other evidence (a keyed hash; see fingerprint.ts). */
+  fingerprint?: Fingerprint;
+}
+
 /**
  * Evidence is dropped as a whole when it holds a secret (or, for a finding not
  * about e-mail, an address) or cites a path on the ignore list: a
- * half-redacted quote can still give the secret away.
+ * half-redacted quote can still give the secret away. What stays is a
+ * non-secret identity — the places it cited (`api/settings.py:12`), else a
+ * keyed fingerprint — so that findings about different evidence are never
+ * merged into one for having both lost theirs.
  */
-export function filterEvidence(evidence: string, options: FilterOptions & { ignore: readonly string[] }): FilteredEvidence {
+export function filterEvidence(evidence: string, options: EvidenceOptions): FilteredEvidence {
+  if (evidence.startsWith(EVIDENCE_REMOVED)) {
+    // Already reduced (a merge, a re-run): the identity is checked again, since anyone can write this prefix.
+    const rest = evidence.slice(EVIDENCE_REMOVED.length).trim();
+    const kept = /^#[0-9a-f]{12}$/.test(rest) ? ` ${rest}` : placesOf(rest, options);
+    return { text: `${EVIDENCE_REMOVED}${kept}`, stripped: null, redactions: [] };
+  }
   const filtered = filterSecrets(evidence, options);
-  const sensitive =
-    filtered.redactions.some((r) => r.kind !== 'private') || evidencePaths(evidence).some((p) => isIgnoredPath(p, options.ignore));
-  return { text: sensitive ? EVIDENCE_REMOVED : filtered.text, stripped: sensitive ? 'sensitive' : null, redactions: filtered.redactions };
+  const ignored = evidencePaths(evidence).some((p) => isIgnoredPath(p, options.ignore));
+  const sensitive = ignored || filtered.redactions.some((r) => r.kind !== 'private');
+  if (!sensitive) return { text: filtered.text, stripped: null, redactions: filtered.redactions };
+  const places = ignored ? '' : placesOf(filtered.text, options);
+  const identity = places || (options.fingerprint ? ` #${options.fingerprint(evidence)}` : '');
+  return { text: `${EVIDENCE_REMOVED}${identity}`, stripped: 'sensitive', redactions: filtered.redactions };
+}
+
+/**
+ * The places a (filtered) evidence cites, as ` a.py:1, b.ts:3`, or ''. A place
+ * must not be a secret's remains: nothing redacted, nothing the filter still
+ * catches, and no random-looking part (a key's base64 body has slashes too).
+ */
+function placesOf(text: string, options: EvidenceOptions): string {
+  const places = evidenceLocations(text).filter(
+    (p) =>
+      !p.includes('REDACTED') &&
+      !isIgnoredPath(p, options.ignore) &&
+      filterSecrets(p, options).text === p &&
+      !p.split(/[/\\]/).some((part) => part.length >= 12 && looksRandom(part.replace(/[:#].*$/, ''))),
+  );
+  return places.length > 0 ? ` ${places.join(', ')}` : '';
 }
 
 const EMAIL_TOPIC = /\b(?:e-?mails?|mail(?:s|er|ers|box|boxes|ing)?|smtp|imap|pop3|mx records?|inbox|newsletters?|unsubscribe)\b/i;
@@ -144,7 +207,17 @@ function sumRedactions(lists: Redaction[][]): Redaction[] {
 
 // ---- spans ----------------------------------------------------------------
 
+const RULES_WITH_EMAIL: readonly SecretRule[] = [...SECRET_RULES, EMAIL_RULE];
+
+/** Finds, in one pass, which rule keywords a text holds: most rules are skipped for most texts. */
+const KEYWORDS = new KeywordScanner(RULES_WITH_EMAIL.flatMap((r) => r.keywords ?? []));
+
 function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): void {
+  if (r.scan) {
+    for (const [start, end, kind] of r.scan(text)) if (end > start) into.push({ start, end, kind: kind ?? r.kind, rank });
+    return;
+  }
+  if (!r.pattern) return;
   for (const m of text.matchAll(r.pattern)) {
     let range: [number, number] | undefined = m.indices?.[0];
     const groups = m.indices?.groups;
@@ -188,8 +261,12 @@ const PEM_HEADER = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** Body of a key: base64, real or JSON-escaped newlines, `Proc-Type:` headers. */
 const PEM_BODY_CHAR = /[A-Za-z0-9+/=\s\\:,.-]/;
-/** A key cut off before its footer: the header and the base64 lines after it. */
-const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=]{1,200})*/y;
+/**
+ * A key cut off before its footer: the header and the base64 lines after it,
+ * also when the lines were joined by spaces (a title made one line). Words
+ * after a space must be long to count, so prose after a header stays.
+ */
+const PEM_TRUNCATED = /(?:[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]*[A-Za-z0-9+/=]{1,200}|[ \t]+[A-Za-z0-9+/=]{16,200})*/y;
 const PEM_MAX_BODY = 64 * 1024;
 
 function privateKeySpans(text: string): Span[] {

@@ -1,6 +1,7 @@
 // The texts written from session summaries (SPEC §13): EPHEMERAL.md, archive
 // logs and their ARCHIVE.md lines. Every one passes the security filter.
 import { filterSecrets } from '../security/secret-filter.ts';
+import { clip, markdownLine } from '../text.ts';
 import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
 import type { SessionSummary } from './summary-model.ts';
 
@@ -22,39 +23,47 @@ export function filterSummary(s: SessionSummary): SessionSummary {
 
 export type ArchiveTrigger = 'precompact manual' | 'precompact auto' | 'session-end' | 'recovery';
 
-const minute = (ts: string | null): string => (ts ? ts.slice(0, 16).replace('T', ' ') : '?');
-const shortId = (id: string | null): string => (!id ? 'unknown' : id.length > 8 ? `${id.slice(0, 8)}…` : id);
+// Session ids, branches and times come from hook input and transcript lines, which anyone can write:
+// each is made one plain line before it lands in a header, so none can forge a section.
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?$/;
+const time = (ts: string | null): string | null => (ts && ISO_TIME.test(ts) ? ts : null);
+const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(v), max) : '');
+const sessionOf = (s: SessionSummary): string => header(s.sessionId) || 'unknown';
+const minute = (ts: string | null): string => (time(ts) ? ts!.slice(0, 16).replace('T', ' ') : '?');
+const shortId = (id: string): string => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 
 function span(s: SessionSummary): string {
-  const sameDay = s.firstTs && s.lastTs && s.lastTs.slice(0, 10) === s.firstTs.slice(0, 10);
+  const sameDay = time(s.firstTs) && time(s.lastTs) && s.lastTs!.slice(0, 10) === s.firstTs!.slice(0, 10);
   return `${minute(s.firstTs)} → ${sameDay ? s.lastTs!.slice(11, 16) : minute(s.lastTs)}`;
 }
 
 export function renderEphemeral(s: SessionSummary): string {
-  const branch = s.branch ? `, branch ${s.branch}` : '';
-  const title = `Last session — ${span(s)} (session ${shortId(s.sessionId)}${branch})`;
+  const branch = header(s.branch) ? `, branch ${header(s.branch)}` : '';
+  const title = `Last session — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
 }
 
 /** Header lines that identify one checkpoint of one session (see renderArchiveLog). */
 export function archiveLogIdentity(s: SessionSummary, trigger: ArchiveTrigger): string[] {
-  return [`- session: ${s.sessionId || 'unknown'}\n`, `- trigger: ${trigger}\n`, `- span: ${s.firstTs || '?'} → ${s.lastTs || '?'}\n`];
+  return [`- session: ${sessionOf(s)}\n`, `- trigger: ${trigger}\n`, `- span: ${spanField(s)}\n`];
 }
+
+const spanField = (s: SessionSummary): string => `${time(s.firstTs) ?? '?'} → ${time(s.lastTs) ?? '?'}`;
 
 export function renderArchiveLog(seq: number, s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
   const number = String(seq).padStart(3, '0');
   const meta = [
-    `- session: ${s.sessionId || 'unknown'}`,
+    `- session: ${sessionOf(s)}`,
     `- trigger: ${trigger}`,
-    `- span: ${s.firstTs || '?'} → ${s.lastTs || '?'}`,
-    ...(s.branch ? [`- branch: ${s.branch}`] : []),
+    `- span: ${spanField(s)}`,
+    ...(header(s.branch) ? [`- branch: ${header(s.branch)}`] : []),
     `- written: ${now.toISOString()}`,
   ].join('\n');
   return filterSecrets(renderSummaryMarkdown(s, { title: `Archive log ${number}`, meta })).text;
 }
 
 export function archiveIndexText(s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
-  const date = (s.lastTs || now.toISOString()).slice(0, 10);
+  const date = (time(s.lastTs) ?? now.toISOString()).slice(0, 10);
   const topics = summaryTopics(s, 4);
   return filterSecrets(`${date} · ${trigger} · ${topics.length ? topics.join(', ') : 'no topics'}`).text;
 }

@@ -2,7 +2,7 @@
 // (SPEC §13), the one-line digest form and a few topic words for ARCHIVE.md.
 // Pure string functions; printing and writing live elsewhere.
 
-import { clip, oneLine } from '../text.ts';
+import { clip, markdownLine, oneLine } from '../text.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 
 function times(n: number): string {
@@ -24,12 +24,13 @@ export function renderCommand(c: SummaryCommand): string {
 }
 
 function section(title: string, items: string[]): string[] {
-  return items.length === 0 ? [] : [`## ${title}`, ...items.map((i) => `- ${i}`)];
+  // An item is one line, whatever it holds: a request or a file name cannot open a section of its own.
+  return items.length === 0 ? [] : [`## ${title}`, ...items.map((i) => `- ${markdownLine(i)}`)];
 }
 
 /** The §13 sections; empty sections are left out. Ends with a newline. */
 export function renderSummaryMarkdown(s: SessionSummary, header: { title: string; meta?: string }): string {
-  const out: string[] = [`# ${oneLine(header.title)}`];
+  const out: string[] = [`# ${markdownLine(header.title)}`];
   if (header.meta) out.push(header.meta.trim());
   out.push(...section('Asked', s.requests));
   out.push(...section('Done and decided', s.decisions));

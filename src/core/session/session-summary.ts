@@ -5,6 +5,7 @@
 
 import { clip, oneLine } from '../text.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
+import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
 import { absolutePath, relativePath } from '../transcript/transcript-tools.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
@@ -34,7 +35,9 @@ export interface SummaryBuilder {
   finish(): SessionSummary;
 }
 
-export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): SummaryBuilder {
+export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth?: PrivateDepth } = {}): SummaryBuilder {
+  // One guard for the whole read: a private span opened in one message hides the next ones.
+  const guard = new TranscriptGuard(opts.privateDepth);
   const watch = (opts.watchTerms ?? []).filter((t) => t.trim().length > 0);
   const watchLower = watch.map((t) => t.toLowerCase());
   const named = new Set<number>();
@@ -253,7 +256,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
     addLine(line: string): void {
       if (!line.trim()) return;
       lines++;
-      for (const e of parseTranscriptLine(line)) onEvent(e);
+      for (const e of parseTranscriptLine(line, guard)) onEvent(e);
     },
     addEvents(events: TranscriptEvent[]): void {
       for (const e of events) onEvent(e);
@@ -325,6 +328,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[] } = {}): Summ
       namedTerms: watch.filter((_, i) => named.has(i)),
       searches: [...searches],
       todosSeen: todos.seen(useSide),
+      ...(guard.depth.main || guard.depth.side ? { privateDepth: guard.depth } : {}),
     };
   }
 }

@@ -66,5 +66,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     skippedLines: a.skippedLines + b.skippedLines,
     namedTerms: mergeList(a.namedTerms, b.namedTerms, CAPS.terms),
     searches: mergeList(a.searches ?? [], b.searches ?? [], 6),
+    // Where private spans stand is a state at the end of the later part (none: all closed).
+    ...(b.privateDepth ? { privateDepth: b.privateDepth } : {}),
   };
 }

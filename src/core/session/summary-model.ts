@@ -2,6 +2,8 @@
 // run and left open, each list bounded. The builder (session-summary.ts), the
 // renderers, merging and the stored records all work on this shape.
 
+import type { PrivateDepth } from '../transcript/transcript-guard.ts';
+
 export interface SummaryCommand {
   command: string;
   /** True when the last run of this command failed (error result or exit code ≠ 0). */
@@ -34,6 +36,8 @@ export interface SessionSummary {
   searches?: string[];
   /** True when this span wrote a todo list: then `openTodos` is the current state even when empty. */
   todosSeen?: boolean;
+  /** `<private>` spans still open where this part of the transcript ends: the next read starts hidden. */
+  privateDepth?: PrivateDepth;
 }
 
 export const SUMMARY_LIMITS = {

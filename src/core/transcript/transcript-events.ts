@@ -8,8 +8,8 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { stripPrivate } from '../security/private-spans.ts';
-import { readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
+import { TranscriptGuard } from './transcript-guard.ts';
+import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { TodoItem, ToolCall } from './transcript-tools.ts';
 
@@ -100,7 +100,11 @@ function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-export function parseTranscriptLine(line: string): TranscriptEvent[] {
+/**
+ * The events of one line. `guard` carries `<private>` spans from one line to
+ * the next: pass the same guard for every line of a transcript, in order.
+ */
+export function parseTranscriptLine(line: string, guard: TranscriptGuard = new TranscriptGuard()): TranscriptEvent[] {
   // A byte-order mark can open a file written by other tools.
   const trimmed = (line.charCodeAt(0) === 0xfeff ? line.slice(1) : line).trim();
   if (!trimmed) return [];
@@ -122,11 +126,11 @@ export function parseTranscriptLine(line: string): TranscriptEvent[] {
 
   switch (type) {
     case 'user':
-      return userLine(value, events, sidechain);
+      return userLine(value, events, sidechain, guard);
     case 'assistant':
-      return assistantLine(value, events, sidechain, cwd);
+      return assistantLine(value, events, sidechain, cwd, guard);
     case 'system':
-      return systemLine(value, events, sidechain);
+      return systemLine(value, events, sidechain, guard);
     default:
       events.push({ kind: 'ignored', lineType: type });
       return events;
@@ -145,7 +149,7 @@ function contextOf(v: Json): TranscriptEvent | null {
   return { kind: 'context', sessionId, cwd, branch: branch || null, ts };
 }
 
-function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean): TranscriptEvent[] {
+function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean, guard: TranscriptGuard): TranscriptEvent[] {
   const message = v.message;
   if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
   const content = message.content;
@@ -165,7 +169,7 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean): Trans
         texts.push(block.text);
         usable = true;
       } else if (block.type === 'tool_result') {
-        events.push({ kind: 'tool-result', result: toolResult(block, v.toolUseResult), sidechain });
+        events.push({ kind: 'tool-result', result: toolResult(block, v.toolUseResult, sidechain, guard), sidechain });
         usable = true;
       } else if (block.type === 'image' || block.type === 'document') {
         usable = true;
@@ -173,7 +177,7 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean): Trans
     }
   }
   if (!usable) return [...events, { kind: 'garbage', reason: 'bad-message' }];
-  if (texts.length > 0) events.push(classifyUserText(texts.join('\n'), v.isMeta === true, sidechain));
+  if (texts.length > 0) events.push(classifyUserText(texts.join('\n'), v.isMeta === true, sidechain, guard));
   return events;
 }
 
@@ -186,10 +190,16 @@ export function stripInjected(text: string): string {
 }
 
 /** Decides whether user-role text is a request, and renders slash commands as "/name args". */
-export function classifyUserText(raw: string, isMeta: boolean, sidechain: boolean): TranscriptEvent {
+export function classifyUserText(
+  raw: string,
+  isMeta: boolean,
+  sidechain: boolean,
+  guard: TranscriptGuard = new TranscriptGuard(),
+): TranscriptEvent {
   const aside = (a: AsideKind): TranscriptEvent => ({ kind: 'aside', aside: a, sidechain });
   if (isMeta) return aside('meta');
-  const text = stripInjected(stripPrivate(raw)).trim();
+  // Claude Code's injected blocks go first: they are not the user's words and must not open a private span.
+  const text = guard.text(stripInjected(raw), sidechain).trim();
   if (!text) return aside('empty');
   if (/^\[Request interrupted by user/.test(text)) return { kind: 'interrupt', sidechain };
   if (text.includes('<command-name>')) return slashCommand(text, sidechain);
@@ -231,8 +241,9 @@ function resultText(content: unknown): string {
   return out.slice(0, RESULT_HEAD);
 }
 
-function toolResult(block: Json, structured: unknown): ToolResult {
-  const text = stripPrivate(resultText(block.content));
+function toolResult(block: Json, structured: unknown, sidechain: boolean, guard: TranscriptGuard): ToolResult {
+  // The head of a result is only looked at (exit codes), never kept: private spans go, no filtering needed.
+  const text = guard.peek(resultText(block.content), sidechain);
   let exitCode: number | null = null;
   const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
   if (m) exitCode = Number(m[1]);
@@ -244,16 +255,17 @@ function toolResult(block: Json, structured: unknown): ToolResult {
     if (typeof structured.exitCode === 'number') exitCode = structured.exitCode;
     if (isObject(structured.answers)) {
       for (const [question, answer] of Object.entries(structured.answers)) {
-        if (typeof answer === 'string') answers.push({ question: stripPrivate(question), answer: stripPrivate(answer) });
+        if (typeof answer === 'string')
+          answers.push({ question: guard.input(question, sidechain), answer: guard.input(answer, sidechain) });
       }
     }
-    if (typeof structured.plan === 'string') plan = stripPrivate(structured.plan);
+    if (typeof structured.plan === 'string') plan = guard.input(structured.plan, sidechain, PLAN_HEAD) || null;
     if (isObject(structured.task) && typeof structured.task.id === 'string') taskId = structured.task.id;
     if (Array.isArray(structured.tasks)) {
       tasks = [];
       for (const raw of structured.tasks) {
         if (!isObject(raw) || typeof raw.id !== 'string') continue;
-        const [item] = readTodos([raw]) ?? [];
+        const [item] = readTodos([raw], (s, keep) => guard.input(s, sidechain, keep)) ?? [];
         if (item) tasks.push({ ...item, id: raw.id });
       }
     }
@@ -270,7 +282,13 @@ function toolResult(block: Json, structured: unknown): ToolResult {
   };
 }
 
-function assistantLine(v: Json, events: TranscriptEvent[], sidechain: boolean, cwd: string | null): TranscriptEvent[] {
+function assistantLine(
+  v: Json,
+  events: TranscriptEvent[],
+  sidechain: boolean,
+  cwd: string | null,
+  guard: TranscriptGuard,
+): TranscriptEvent[] {
   const message = v.message;
   if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
   // API errors and "<synthetic>" placeholders are written as assistant turns but say nothing about the work.
@@ -282,7 +300,7 @@ function assistantLine(v: Json, events: TranscriptEvent[], sidechain: boolean, c
   const messageId = str(message.id) ?? str(v.uuid) ?? '';
   const content = message.content;
   if (typeof content === 'string') {
-    const text = stripPrivate(content).trim();
+    const text = guard.text(content, sidechain).trim();
     if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
     return events;
   }
@@ -290,17 +308,17 @@ function assistantLine(v: Json, events: TranscriptEvent[], sidechain: boolean, c
   for (const block of content) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      const text = stripPrivate(block.text).trim();
+      const text = guard.text(block.text, sidechain).trim();
       if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
     } else if (block.type === 'tool_use') {
-      const call = readToolCall(block);
+      const call = readToolCall(block, (s, keep) => guard.input(s, sidechain, keep));
       if (call) events.push({ kind: 'tool-use', messageId, call, cwd, sidechain });
     }
   }
   return events;
 }
 
-function systemLine(v: Json, events: TranscriptEvent[], sidechain: boolean): TranscriptEvent[] {
+function systemLine(v: Json, events: TranscriptEvent[], sidechain: boolean, guard: TranscriptGuard): TranscriptEvent[] {
   const subtype = str(v.subtype);
   if (subtype === 'compact_boundary') {
     const meta = isObject(v.compactMetadata) ? v.compactMetadata : {};
@@ -308,7 +326,7 @@ function systemLine(v: Json, events: TranscriptEvent[], sidechain: boolean): Tra
   } else if (subtype === 'stop_hook_summary' || subtype === 'turn_duration') {
     events.push({ kind: 'turn-end' });
   } else if (subtype === 'local_command' && typeof v.content === 'string' && v.content.includes('<command-name>')) {
-    events.push(classifyUserText(v.content, false, sidechain));
+    events.push(classifyUserText(v.content, false, sidechain, guard));
   } else {
     events.push({ kind: 'ignored', lineType: `system/${subtype ?? ''}` });
   }

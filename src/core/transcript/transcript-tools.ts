@@ -2,8 +2,6 @@
 // large (a Write carries the whole file), so only the few fields that matter
 // are kept, cut to a bounded length, with private text removed.
 
-import { stripPrivate } from '../security/private-spans.ts';
-
 export interface TodoItem {
   content: string;
   /** pending | in_progress | completed (other values are kept as written). */
@@ -29,8 +27,12 @@ export interface ToolCall {
   task: { op: 'create'; subject: string } | { op: 'update'; id: string; status: string | null; subject: string | null } | null;
 }
 
-const COMMAND_HEAD = 2000;
-const PLAN_HEAD = 2000;
+/** How much of a command and of a plan a summary may keep (after filtering the whole, see TranscriptGuard). */
+export const COMMAND_HEAD = 2000;
+export const PLAN_HEAD = 2000;
+
+/** Private spans removed and secrets redacted before anything is kept, cut to at most `keep` characters. */
+export type TextCleaner = (raw: string, keep?: number) => string;
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const READ_TOOLS = new Set(['Read', 'NotebookRead']);
@@ -67,19 +69,21 @@ function isPlanFile(path: string): boolean {
   return /(^|\/)\.claude\/plans\/[^/]+\.md$/.test(path) || /(^|\/)plan[\w.-]*\.md$/i.test(path);
 }
 
-export function readTodos(value: unknown): TodoItem[] | null {
+export function readTodos(value: unknown, clean: TextCleaner): TodoItem[] | null {
   if (!Array.isArray(value)) return null;
   const out: TodoItem[] = [];
   for (const item of value) {
     if (!isObject(item)) continue;
     const content = str(item.content) ?? str(item.subject);
-    if (!content) continue;
-    out.push({ content: stripPrivate(content).trim(), status: str(item.status) ?? 'pending' });
+    const text = content ? clean(content).trim() : '';
+    if (!text) continue;
+    out.push({ content: text, status: str(item.status) ?? 'pending' });
   }
   return out;
 }
 
-export function readToolCall(block: Json): ToolCall | null {
+/** What a summary needs from one tool_use block; every text passes `clean` before it is cut or kept. */
+export function readToolCall(block: Json, clean: TextCleaner): ToolCall | null {
   const name = str(block.name);
   if (!name) return null;
   const input = isObject(block.input) ? block.input : {};
@@ -94,37 +98,36 @@ export function readToolCall(block: Json): ToolCall | null {
     planFile: false,
     task: null,
   };
-  const filePath = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
+  const text = (v: unknown, keep?: number): string | null => {
+    const s = str(v);
+    const c = s ? clean(s, keep).trim() : '';
+    return c === '' ? null : c;
+  };
+  const filePath = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (EDIT_TOOLS.has(name) || READ_TOOLS.has(name)) {
-    const clean = filePath ? stripPrivate(filePath).trim() : '';
-    if (clean) call.file = { path: clean, access: EDIT_TOOLS.has(name) ? 'edit' : 'read' };
-    if (name === 'Write' && clean && isPlanFile(clean)) {
-      const content = str(input.content);
-      if (content) {
-        call.plan = stripPrivate(content.slice(0, PLAN_HEAD));
+    if (filePath) call.file = { path: filePath, access: EDIT_TOOLS.has(name) ? 'edit' : 'read' };
+    if (name === 'Write' && filePath && isPlanFile(filePath)) {
+      const plan = text(input.content, PLAN_HEAD);
+      if (plan) {
+        call.plan = plan;
         call.planFile = true;
       }
     }
   } else if (name === 'Bash') {
-    const command = str(input.command);
-    if (command) call.command = stripPrivate(command.slice(0, COMMAND_HEAD));
+    call.command = text(input.command, COMMAND_HEAD);
   } else if (name === 'Grep' || name === 'Glob') {
-    const pattern = str(input.pattern);
-    if (pattern) {
-      call.search = { pattern: stripPrivate(pattern), path: filePath ? stripPrivate(filePath) : null };
-    }
+    const pattern = text(input.pattern);
+    if (pattern) call.search = { pattern, path: filePath };
   } else if (name === 'TodoWrite') {
-    call.todos = readTodos(input.todos);
+    call.todos = readTodos(input.todos, clean);
   } else if (name === 'TaskCreate') {
-    const subject = str(input.subject);
-    if (subject) call.task = { op: 'create', subject: stripPrivate(subject).trim() };
+    const subject = text(input.subject);
+    if (subject) call.task = { op: 'create', subject };
   } else if (name === 'TaskUpdate') {
     const id = str(input.taskId);
-    const subject = str(input.subject);
-    if (id) call.task = { op: 'update', id, status: str(input.status), subject: subject ? stripPrivate(subject).trim() : null };
+    if (id) call.task = { op: 'update', id, status: str(input.status), subject: text(input.subject) };
   } else if (name === 'ExitPlanMode') {
-    const plan = str(input.plan);
-    if (plan) call.plan = stripPrivate(plan.slice(0, PLAN_HEAD));
+    call.plan = text(input.plan, PLAN_HEAD);
   }
   return call;
 }

@@ -5,6 +5,7 @@ import {
   closeSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -12,8 +13,8 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { assertWritable, type EchoPaths } from './echo-paths.ts';
+import { basename, dirname, extname, join } from 'node:path';
+import { assertReadable, assertWritable, type EchoPaths } from './echo-paths.ts';
 import { uniqueSuffix } from './unique-suffix.ts';
 
 function tempPath(target: string): string {
@@ -120,7 +121,21 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * not valid UTF-8 (binary, or another encoding): such a file is never parsed
  * into memory nor overwritten. A U+FFFD the user typed is valid text.
  */
-export function readTextFile(path: string, opts: { stripNul?: boolean } = {}): { text: string | null; unreadable: boolean } {
+export function readTextFile(
+  paths: EchoPaths,
+  path: string,
+  opts: { stripNul?: boolean } = {},
+): { text: string | null; unreadable: boolean } {
+  assertReadable(paths, path);
+  return readForeignText(path, opts);
+}
+
+/**
+ * Reads a text file outside the store that the user pointed a command at (a
+ * memory file to import, the CLAUDE.md an export rewrites), as readTextFile
+ * does but without the memory-folder check. Never for the store's own files.
+ */
+export function readForeignText(path: string, opts: { stripNul?: boolean } = {}): { text: string | null; unreadable: boolean } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -140,12 +155,38 @@ export function readTextFile(path: string, opts: { stripNul?: boolean } = {}): {
   }
 }
 
-export function readTextOrNull(path: string): string | null {
+/** A store file's text, or null when it does not exist. Refuses a symlink that leads out of the memory folders. */
+export function readTextOrNull(paths: EchoPaths, path: string): string | null {
+  assertReadable(paths, path);
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
+  }
+}
+
+/**
+ * Moves a store file out of the way, to `target` or `target-2`, `-3`… without
+ * overwriting anything. A symlink is moved as a link: what it points at is
+ * never read, written or removed. Returns where it went.
+ */
+export function moveAside(paths: EchoPaths, from: string, target: string): string {
+  assertWritable(paths, dirname(from));
+  const ext = extname(target);
+  const stem = target.slice(0, target.length - ext.length);
+  for (let n = 1; ; n++) {
+    const to = n === 1 ? target : `${stem}-${n}${ext}`;
+    assertWritable(paths, to);
+    try {
+      lstatSync(to);
+      continue; // taken
+    } catch {
+      /* free */
+    }
+    mkdirSync(dirname(to), { recursive: true });
+    renameSync(from, to);
+    return to;
   }
 }
 

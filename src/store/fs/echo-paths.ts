@@ -6,18 +6,18 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { isSafeName } from '../../core/text.ts';
+import { isSafeName, quoteInput } from '../../core/text.ts';
 
 /** Refuses role and agent names that could leave the role folder or confuse the layout. */
 export function assertSafeName(name: string, what: 'role' | 'agent'): string {
   if (!isSafeName(name)) {
     throw new EchoesError(
       'bad-name',
-      `invalid ${what} name ${JSON.stringify(name)}: use lower-case letters, digits and dashes (e.g. "reviewer")`,
+      `invalid ${what} name "${quoteInput(name)}": use lower-case letters, digits and dashes (e.g. "reviewer")`,
     );
   }
   if (what === 'role' && RESERVED_ROLE_NAMES.has(name)) {
-    throw new EchoesError('bad-name', `"${name}" is a folder of the store itself, not a role; choose another role name`);
+    throw new EchoesError('bad-name', `"${quoteInput(name)}" is a folder of the store itself, not a role; choose another role name`);
   }
   return name;
 }
@@ -43,6 +43,10 @@ export interface EchoPaths {
   locksDir: string;
   solutionsDir: string;
   gitignore: string;
+  /** `.claude/echoes/.gitignore`: what stays personal when the store is committed (team mode). */
+  storeGitignore: string;
+  /** `.claude/echoes/.gitattributes`: which memory files git merges by entry (team mode). */
+  storeGitattributes: string;
   /** Roots that writes may touch, each with the folder its real path must stay in. */
   writableRoots: Array<{ root: string; base: string }>;
 }
@@ -73,8 +77,20 @@ export function echoPaths(project: string, config: Pick<EchoesConfig, 'sessionSc
     locksDir: join(echoes, '.locks'),
     solutionsDir,
     gitignore,
+    storeGitignore: join(echoes, '.gitignore'),
+    storeGitattributes: join(echoes, '.gitattributes'),
     writableRoots,
   };
+}
+
+/**
+ * The same paths with more places writes may go, for a command the user ran
+ * that writes where others read (`export`: CLAUDE.md, Claude Code's auto
+ * memory). Each extra root is judged from itself: a symlinked home folder is
+ * fine, anything outside the root is still refused.
+ */
+export function withExtraWritable(paths: EchoPaths, roots: string[]): EchoPaths {
+  return { ...paths, writableRoots: [...paths.writableRoots, ...roots.map((r) => ({ root: resolve(r), base: resolve(r) }))] };
 }
 
 export function roleDir(paths: EchoPaths, role: string): string {
@@ -123,6 +139,43 @@ function realPathOfPrefix(p: string, depth = 0): string {
  * Throws unless `target` lies inside one of the writable roots, both as
  * written and after following symlinks. A symlink that points out is refused.
  */
+/** Real paths of folders already judged to lie inside their memory root, per store: reads check each folder once. */
+const insideFolders = new WeakMap<EchoPaths, Set<string>>();
+
+/**
+ * Throws unless reading `target` reads a file inside the memory folders, after
+ * following symlinks: a cloned repository could ship `.claude/echoes/EPHEMERAL.md`
+ * pointing at `~/.aws/credentials`, and what the store reads can reach the model.
+ * A missing file passes (reading it finds nothing).
+ */
+export function assertReadable(paths: EchoPaths, target: string): string {
+  const abs = resolve(target);
+  const allowed = paths.writableRoots.find((r) => isWithin(abs, r.root));
+  if (!allowed) throw new EchoesError('unsafe-path', `refusing to read ${abs}: outside the memory folders`);
+  let link = false;
+  try {
+    link = lstatSync(abs).isSymbolicLink();
+  } catch {
+    return abs; // not there: nothing to read
+  }
+  const dir = dirname(abs);
+  let checked = insideFolders.get(paths);
+  if (!checked) {
+    checked = new Set();
+    insideFolders.set(paths, checked);
+  }
+  // A root that is itself a file (.gitignore, the config file) is judged by its own path, not its folder's.
+  const byFolder = !link && abs !== allowed.root;
+  if (byFolder && checked.has(dir)) return abs;
+  const realRoot = realPathOfPrefix(allowed.root);
+  const expectedRoot = join(realPathOfPrefix(allowed.base), relative(allowed.base, allowed.root));
+  if (realRoot !== expectedRoot || !isWithin(realPathOfPrefix(byFolder ? dir : abs), realRoot)) {
+    throw new EchoesError('unsafe-path', `refusing to read ${abs}: it leads outside ${allowed.root} through a symlink`);
+  }
+  if (byFolder) checked.add(dir);
+  return abs;
+}
+
 export function assertWritable(paths: EchoPaths, target: string): string {
   const abs = resolve(target);
   const allowed = paths.writableRoots.find((r) => isWithin(abs, r.root));

@@ -12,6 +12,8 @@ import { listFindingsFiles, listRoles } from './role-listing.ts';
 
 export interface ConsolidateAllResult {
   reports: ConsolidationReport[];
+  /** Entries pruning moved out of MEMORY.md files, all roles together. */
+  moved: number;
   /** One line per problem, for the log: a broken role, a findings file kept for its extra text. */
   errors: string[];
 }
@@ -26,10 +28,13 @@ export interface ConsolidateAllOptions {
   prune: boolean;
   summaries?: RoleSummary[];
   deadline?: Deadline;
+  /** Entries pruning may move, all roles together (the automatic per-session cap); unbounded when absent. */
+  maxMoves?: number;
 }
 
 export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opts: ConsolidateAllOptions): Promise<ConsolidateAllResult> {
   const { now, prune, deadline } = opts;
+  let budget = opts.maxMoves ?? Number.POSITIVE_INFINITY;
   let summaries = opts.summaries;
   // Line counts come from the entry cache, read once (not once per role).
   if (prune && !summaries) summaries = await (await import('./entry-cache.ts')).roleSummaries(paths);
@@ -37,24 +42,40 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
   const work: string[] = [];
   for (const role of listRoles(paths)) {
     const pending = listFindingsFiles(paths, role).length > 0;
-    const over = prune && !pending && (lines.get(role) ?? 0) > config.memoryMaxLines;
+    // A role only over its limit is worth a visit while the run may still move entries.
+    const over = prune && budget > 0 && !pending && (lines.get(role) ?? 0) > config.memoryMaxLines;
     if (pending || over) work.push(role);
   }
   const reports: ConsolidationReport[] = [];
   const errors: string[] = [];
-  if (work.length === 0) return { reports, errors };
+  let moved = 0;
+  if (work.length === 0) return { reports, errors, moved };
   const { consolidateRole } = await import('./role-consolidation.ts');
   const events = prune ? readUsage(paths) : [];
   for (const role of work) {
     try {
-      const report = consolidateRole(paths, config, role, { now, prune, events, deadline });
+      const maxMoves = Number.isFinite(budget) ? budget : undefined;
+      const report = consolidateRole(paths, config, role, {
+        now,
+        prune,
+        events,
+        deadline,
+        ...(maxMoves === undefined ? {} : { maxMoves }),
+      });
       reports.push(report);
+      const n = (report.pruned?.archive.length ?? 0) + (report.pruned?.compress.length ?? 0);
+      moved += n;
+      budget -= n;
       for (const kept of report.keptUnparsed ?? [])
         errors.push(`${role}: a findings file held text that is not an echo entry; its entries were merged and the file kept as ${kept}`);
+      for (const aside of report.setAside ?? [])
+        errors.push(
+          `${role}: a findings file was not safe to read (not UTF-8 text, or a symlink leading outside the store); moved unread to ${aside}`,
+        );
     } catch (err) {
       // One broken role must not stop the others.
       errors.push(`${role}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
-  return { reports, errors };
+  return { reports, errors, moved };
 }

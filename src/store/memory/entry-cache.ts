@@ -29,7 +29,7 @@ const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'entries-cache.json
 
 function readCache(paths: EchoPaths): Map<string, CachedRole> {
   try {
-    const raw = JSON.parse(readTextOrNull(cacheFile(paths)) ?? 'null') as { version?: number; roles?: CachedRole[] } | null;
+    const raw = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as { version?: number; roles?: CachedRole[] } | null;
     if (raw?.version === CACHE_VERSION && Array.isArray(raw.roles)) return new Map(raw.roles.map((r) => [r.role, r]));
   } catch {
     /* a torn or foreign cache is just a miss */
@@ -72,7 +72,7 @@ async function parseRole(paths: EchoPaths, role: string): Promise<RoleSummary> {
   const { countLines, documentEntries } = await import('../../core/entry/echo-document.ts');
   const { readEchoFile, roleTitle } = await import('./memory-files.ts');
   try {
-    const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));
+    const { text, doc } = readEchoFile(paths, memoryFile(paths, role), roleTitle(role));
     return { role, lines: text === null ? 0 : countLines(text), entries: text === null ? [] : documentEntries(doc) };
   } catch (err) {
     return { role, lines: 0, entries: [], error: err instanceof Error ? err.message : String(err) };

@@ -29,13 +29,37 @@ export const roleTitle = (role: string): string =>
 /** YYYY-MM-DD of a moment, for backup and tombstone names. */
 export const day = (now: Date): string => now.toISOString().slice(0, 10);
 
+export interface ReadOptions {
+  /**
+   * The caller will rewrite the file. One that git left with conflict markers
+   * (a pull from before the merge driver was installed) is then refused until a
+   * person resolves it: an edit would only bury the conflict deeper. Findings
+   * wait in their files meanwhile; `status` lists the lines.
+   */
+  forEdit?: boolean;
+}
+
 /** Reads a memory file; a missing one is a fresh document, an unreadable one an error (never overwritten). */
-export function readEchoFile(path: string, title: string): { text: string | null; doc: EchoDocument } {
-  const { text, unreadable } = readTextFile(path);
+export function readEchoFile(
+  paths: EchoPaths,
+  path: string,
+  title: string,
+  opts: ReadOptions = {},
+): { text: string | null; doc: EchoDocument } {
+  const { text, unreadable } = readTextFile(paths, path);
   if (unreadable) {
     throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to start fresh)`);
   }
-  return { text, doc: parseEchoDocument(text ?? newMemoryDocumentText(title)) };
+  const doc = parseEchoDocument(text ?? newMemoryDocumentText(title));
+  if (opts.forEdit) {
+    const at = doc.issues.filter((i) => i.code === 'merge-conflict').map((i) => i.line);
+    if (at.length > 0)
+      throw new EchoesError(
+        'conflicted',
+        `${path} has an unresolved merge conflict (markers from line${at.length > 1 ? 's' : ''} ${at.join(', ')}); nothing written: keep what is right, delete the marker lines, then run again`,
+      );
+  }
+  return { text, doc };
 }
 
 /** Entries of a document with the number of lines each block takes. */
@@ -62,7 +86,8 @@ export function writeBackup(paths: EchoPaths, role: string, stem: string, text: 
 /** Appends entries to an echo file (archive or knowledge), creating it with a header. */
 export function appendToEchoFile(paths: EchoPaths, path: string, title: string, entries: EchoEntry[]): void {
   if (entries.length === 0) return;
-  const { doc } = readEchoFile(path, title);
+  // Appending after the last line leaves conflict markers (if any) as they were: not made worse.
+  const { doc } = readEchoFile(paths, path, title);
   // Idempotent: a re-run after a kill must not archive the same entry twice.
   // The whole rendered entry is the key, so two different entries never collide.
   const present = new Set(documentEntries(doc).map((e) => renderEntry(e)));
@@ -70,11 +95,45 @@ export function appendToEchoFile(paths: EchoPaths, path: string, title: string, 
   if (fresh.length) writeFileAtomic(paths, path, serializeEchoDocument(appendEntries(doc, fresh)));
 }
 
+/**
+ * Appends entry blocks to an archive file exactly as they were, each after a
+ * header line saying when and why it moved (a `##` heading, so it also ends a
+ * legacy entry above it). Idempotent: a re-run after a kill finds the bytes
+ * it already wrote and does not add them twice.
+ */
+export function appendArchivedBlocks(paths: EchoPaths, path: string, title: string, blocks: Array<{ header: string; text: string }>): void {
+  if (blocks.length === 0) return;
+  const { text: current, unreadable } = readTextFile(paths, path);
+  if (unreadable) {
+    throw new EchoesError('unreadable', `${path} is not a text memory file; left as it is (move it away to archive again)`);
+  }
+  let text = current ?? newMemoryDocumentText(title);
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const present = new Map<string, number>();
+  const occurrences = (needle: string): number => {
+    let n = 0;
+    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) n++;
+    return n;
+  };
+  let added = false;
+  for (const b of blocks) {
+    // Two identical blocks archived together are two entries: count them.
+    const seen = (present.get(b.text) ?? 0) + 1;
+    present.set(b.text, seen);
+    if (occurrences(b.text) >= seen) continue;
+    if (!text.endsWith('\n') && !text.endsWith('\r')) text += eol;
+    text += `${eol}${b.header}${eol}${b.text}`;
+    if (!b.text.endsWith('\n') && !b.text.endsWith('\r')) text += eol;
+    added = true;
+  }
+  if (added) writeFileAtomic(paths, path, text);
+}
+
 /** Tombstones of forgotten entries: consolidation never brings these back. */
 export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
 
 export function forgottenKeys(paths: EchoPaths, role: string): Set<string> {
-  const text = readTextOrNull(forgottenPath(paths, role));
+  const text = readTextOrNull(paths, forgottenPath(paths, role));
   if (text === null) return new Set();
   return new Set(documentEntries(parseEchoDocument(text)).map(matchKey));
 }
@@ -85,7 +144,7 @@ export function readAllEntries(paths: EchoPaths): {
 } {
   const roles = listRoles(paths).map((role) => {
     try {
-      const { text, doc } = readEchoFile(memoryFile(paths, role), roleTitle(role));
+      const { text, doc } = readEchoFile(paths, memoryFile(paths, role), roleTitle(role));
       return {
         role,
         entries: text === null ? [] : documentEntries(doc),

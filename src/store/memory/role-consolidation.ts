@@ -3,17 +3,21 @@
 // when allowed, write MEMORY.md atomically, and only then delete the findings
 // that it now holds. Safe to run from many processes at once and to kill at
 // any instant: re-running is idempotent.
+import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { countLines, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
+import { EchoesError } from '../../core/errors.ts';
 import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
 import type { PrunePlan } from '../../core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
-import { readTextFile, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
-import { assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { filterSecrets, isAboutEmail } from '../../core/security/secret-filter.ts';
+import { moveAside, readTextFile, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
+import { archiveDir, assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
+import { storeFingerprint } from '../fs/store-key.ts';
 import { day, forgottenKeys, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
@@ -23,6 +27,8 @@ export interface ConsolidationReport {
   findingsFiles: number;
   /** Findings files that held more than entries, moved to archive/ (paths). */
   keptUnparsed?: string[];
+  /** Findings files that could not be read safely (not UTF-8 text, or a symlink leading out), moved to archive/ unread. */
+  setAside?: string[];
   appended: string[];
   updated: string[];
   pruned: PrunePlan | null;
@@ -33,6 +39,8 @@ export interface LifecycleOptions {
   now: Date;
   /** Pruning runs only between sessions (SPEC §5). */
   prune: boolean;
+  /** At most this many entries leave MEMORY.md when pruning (the automatic per-run cap); unbounded when absent. */
+  maxMoves?: number;
   events: UsageEvent[];
   deadline?: Deadline;
 }
@@ -45,16 +53,25 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     `role-${role}`,
     () => {
       const path = memoryFile(paths, role);
-      const { text, doc } = readEchoFile(path, roleTitle(role));
-      const readFindings = (file: string) => readTextFile(file, { stripNul: true }).text;
-      const files = listFindingsFiles(paths, role).map((f) => ({ ...f, text: readFindings(f.path) }));
-      const readable = files
-        .filter((f): f is typeof f & { text: string } => f.text !== null)
-        .map((f) => ({ ...f, ...readFindingsText(f.text) }));
+      const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
+      const readFindings = (file: string) => readTextFile(paths, file, { stripNul: true });
+      const setAside: string[] = [];
+      const readable: Array<{ agent: string; path: string; text: string } & ReturnType<typeof readFindingsText>> = [];
+      for (const f of listFindingsFiles(paths, role)) {
+        const read = readFindingsSafely(f.path, readFindings);
+        if (read.text !== null) readable.push({ ...f, text: read.text, ...readFindingsText(read.text) });
+        else if (read.setAside) {
+          // Left in place it would be re-read and skipped by every session; the archive keeps its bytes for the user.
+          setAside.push(
+            moveAside(paths, f.path, join(archiveDir(paths, role), `${read.setAside}-${f.agent}-findings-${day(opts.now)}.md`)),
+          );
+        }
+      }
+      const fingerprint = storeFingerprint(paths);
       const forgotten = forgottenKeys(paths, role);
       const findings = readable
         .flatMap((f) => f.entries)
-        .map((e) => sanitizeEntry(e, config.ignore).entry)
+        .map((e) => sanitizeEntry(e, config.ignore, { fingerprint }).entry)
         // Etched memory is the user's (SPEC §4): a finding, however written, enters as inscribed.
         .map((e): EchoEntry => (e.layer === 'etched' ? { ...e, layer: 'inscribed' } : e))
         .filter((e) => !forgotten.has(matchKey(e)));
@@ -65,7 +82,11 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       let pruned: PrunePlan | null = null;
       if (opts.prune && countLines(serializeEchoDocument(next)) > config.memoryMaxLines) {
         pruned = planPruneOf(next, config, opts);
-        next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, opts.now, config.knowledgeMaxLines);
+        next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, {
+          now: opts.now,
+          knowledgeMaxLines: config.knowledgeMaxLines,
+          by: 'automatic pruning between sessions',
+        });
       }
 
       const out = serializeEchoDocument(next);
@@ -75,14 +96,24 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       // A file with text that is not an entry is moved to the archive, never deleted with it.
       const kept: string[] = [];
       for (const f of readable) {
-        if (readFindings(f.path) !== f.text) continue;
-        if (f.leftover.trim() !== '') kept.push(writeBackup(paths, role, `unparsed-${f.agent}-findings-${day(opts.now)}`, f.text));
+        if (readFindings(f.path).text !== f.text) continue;
+        // Kept for the user to read, and filtered like every text the store writes (SPEC §7).
+        if (f.leftover.trim() !== '')
+          kept.push(
+            writeBackup(
+              paths,
+              role,
+              `unparsed-${f.agent}-findings-${day(opts.now)}`,
+              filterSecrets(f.text, { emails: !isAboutEmail(f.text) }).text,
+            ),
+          );
         removeFile(paths, f.path);
       }
       return {
         role,
         findingsFiles: readable.length,
         keptUnparsed: kept,
+        setAside,
         appended: appends.map((e) => e.id),
         updated: updates.map((e) => e.id),
         pruned,
@@ -91,4 +122,22 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     },
     { deadline: opts.deadline },
   );
+}
+
+/**
+ * One findings file's text, or why it is set aside: `unreadable` (binary, or
+ * not UTF-8) or `unsafe` (a symlink leading out of the memory folders, whose
+ * target is never read).
+ */
+function readFindingsSafely(
+  path: string,
+  read: (path: string) => { text: string | null; unreadable: boolean },
+): { text: string | null; setAside?: 'unreadable' | 'unsafe' } {
+  try {
+    const { text, unreadable } = read(path);
+    return unreadable ? { text: null, setAside: 'unreadable' } : { text };
+  } catch (err) {
+    if (err instanceof EchoesError && err.code === 'unsafe-path') return { text: null, setAside: 'unsafe' };
+    throw err;
+  }
 }

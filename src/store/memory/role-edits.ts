@@ -6,13 +6,14 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
 import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
-import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
+import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
+import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
-import { appendToEchoFile, day, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { appendToEchoFile, day, forgottenKeys, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
 /** Appends entries to an agent's findings file, filtered, under the role lock. */
@@ -27,14 +28,15 @@ export function recordFindings(
   assertSafeName(agent, 'agent');
   const path = join(roleDir(paths, role), `${agent}-findings.md`);
   let stripped = 0;
+  const fingerprint = storeFingerprint(paths);
   const clean = entries.map((e) => {
-    const s = sanitizeEntry(e, config.ignore);
+    const s = sanitizeEntry(e, config.ignore, { fingerprint });
     if (s.evidenceStripped) stripped += 1;
     return s.entry;
   });
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
-    const { doc } = readEchoFile(path, `${roleTitle(role)} — findings of ${agent}`);
+    const { doc } = readEchoFile(paths, path, `${roleTitle(role)} — findings of ${agent}`);
     const next = appendEntries(doc, clean);
     writeFileAtomic(paths, path, serializeEchoDocument(next));
     return { path, recorded: documentEntries(next).slice(-clean.length), stripped };
@@ -45,7 +47,7 @@ export function recordFindings(
 export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Date): EchoEntry | null {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
     if (text === null) return null;
     const { doc: rest, removed } = removeEntries(doc, [id]);
     const entry = removed[0];
@@ -63,21 +65,50 @@ export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Dat
 
 /** Adds one entry straight to MEMORY.md (through consolidation, so a repeat merges). */
 export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: string, entry: EchoEntry): ConsolidationReport {
+  return addEntries(paths, config, role, [entry]).report;
+}
+
+/**
+ * Adds entries straight to MEMORY.md under the role's lock, through the
+ * normal write path: the security filter, then consolidation (a repeat merges,
+ * new ones get unique ids; `keepIds` keeps an id an imported fact carries).
+ * With `skipForgotten`, an entry the user forgot stays forgotten.
+ */
+export function addEntries(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  entries: EchoEntry[],
+  opts: { keepIds?: boolean; skipForgotten?: boolean } = {},
+): { report: ConsolidationReport; forgotten: number; stripped: number } {
+  assertSafeName(role, 'role');
   ensureStoreIgnored(paths, config.versionControlled);
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
-    const clean = sanitizeEntry(entry, config.ignore).entry;
-    const { updates, appends, doc: next } = consolidateDocument(doc, [clean]);
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
+    let stripped = 0;
+    const fingerprint = storeFingerprint(paths);
+    const clean = entries.map((e) => {
+      const s = sanitizeEntry(e, config.ignore, { fingerprint });
+      if (s.evidenceStripped) stripped++;
+      return s.entry;
+    });
+    const forgotten = opts.skipForgotten ? forgottenKeys(paths, role) : new Set<string>();
+    const kept = clean.filter((e) => !forgotten.has(matchKey(e)));
+    const { updates, appends, doc: next } = consolidateDocument(doc, kept, { keepIds: opts.keepIds === true });
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);
     return {
-      role,
-      findingsFiles: 0,
-      appended: appends.map((e) => e.id),
-      updated: updates.map((e) => e.id),
-      pruned: null,
-      linesAfter: countLines(out),
+      report: {
+        role,
+        findingsFiles: 0,
+        appended: appends.map((e) => e.id),
+        updated: updates.map((e) => e.id),
+        pruned: null,
+        linesAfter: countLines(out),
+      },
+      forgotten: clean.length - kept.length,
+      stripped,
     };
   });
 }
@@ -86,7 +117,7 @@ export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: stri
 export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: string | null } {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
-    const text = readTextOrNull(path);
+    const text = readTextOrNull(paths, path);
     if (text === null) return { backup: null };
     const backup = writeBackup(paths, role, `MEMORY-${day(now)}-reset`, text);
     writeFileAtomic(paths, path, newMemoryDocumentText(roleTitle(role)));

@@ -1,9 +1,12 @@
 // Pruning a role's MEMORY.md over its limit and compressing its knowledge.md
 // (SPEC §5): a backup first, then the archive and knowledge files, then the
-// caller writes MEMORY.md. Runs only between sessions or on request.
+// caller writes MEMORY.md. Runs only between sessions (a few entries at a
+// time) or on request (`prune`, the whole plan). Archived entries keep their
+// exact bytes under a header line saying when and why they moved.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
+import { appendEntries, moveOutEntries, removeEntries } from '../../core/entry/document-edits.ts';
 import {
   countLines,
   documentEntries,
@@ -19,10 +22,14 @@ import { estimateTokens } from '../../core/text.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { archiveDir, type EchoPaths, knowledgeFile, memoryFile } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
-import { appendToEchoFile, day, entryLines, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { appendArchivedBlocks, appendToEchoFile, day, entryLines, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 
-/** What pruning would move out of a memory document under the configured limits. */
-export function planPruneOf(doc: EchoDocument, config: EchoesConfig, opts: { now: Date; events: UsageEvent[] }): PrunePlan {
+/** What pruning would move out of a memory document under the configured limits (`maxMoves`: the automatic per-run cap). */
+export function planPruneOf(
+  doc: EchoDocument,
+  config: EchoesConfig,
+  opts: { now: Date; events: UsageEvent[]; maxMoves?: number },
+): PrunePlan {
   const { entries, otherLines } = entryLines(doc);
   return planPrune({
     entries,
@@ -31,8 +38,12 @@ export function planPruneOf(doc: EchoDocument, config: EchoesConfig, opts: { now
     events: opts.events,
     now: opts.now,
     window: config.relevanceWindow,
+    ...(opts.maxMoves === undefined ? {} : { maxMoves: opts.maxMoves }),
   });
 }
+
+/** Who pruned, for the archive's header lines. */
+export type PrunedBy = 'automatic pruning between sessions' | 'rune-echoes prune';
 
 /** Applies a prune plan to `doc`: backup first, then archive and knowledge, then the caller writes MEMORY.md. */
 export function applyPrune(
@@ -41,19 +52,36 @@ export function applyPrune(
   doc: EchoDocument,
   originalText: string,
   plan: PrunePlan,
-  now: Date,
-  knowledgeMaxLines: number,
-  onCompressed?: (k: KnowledgeCompression) => void,
+  opts: { now: Date; knowledgeMaxLines: number; by: PrunedBy; onCompressed?: (k: KnowledgeCompression) => void },
 ): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
-  writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
-  const { doc: rest, removed } = removeEntries(doc, [...plan.archive, ...plan.compress]);
-  const byId = new Map(removed.map((e) => [e.id, e]));
-  const pick = (ids: string[]) => ids.map((id) => byId.get(id)).filter((e): e is EchoEntry => e !== undefined);
-  appendToEchoFile(paths, join(archiveDir(paths, role), 'pruned.md'), `${roleTitle(role)} — archived entries`, pick(plan.archive));
-  appendToEchoFile(paths, knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`, pick(plan.compress));
-  const compressed = compressKnowledgeFile(paths, role, knowledgeMaxLines, now);
-  if (compressed) onCompressed?.(compressed);
+  const { now } = opts;
+  // Automatic pruning moves a few entries per session: one backup a day is enough, since every
+  // entry it moves lands byte for byte in the archive. `prune` run by the user always backs up.
+  const daily = join(archiveDir(paths, role), `MEMORY-${day(now)}.md`);
+  if (opts.by === 'rune-echoes prune' || !existsSync(daily)) writeBackup(paths, role, `MEMORY-${day(now)}`, originalText);
+  const { doc: rest, moved } = moveOutEntries(doc, [...plan.archive, ...plan.compress]);
+  const archived = new Set(plan.archive);
+  appendArchivedBlocks(
+    paths,
+    join(archiveDir(paths, role), 'pruned.md'),
+    `${roleTitle(role)} — archived entries`,
+    moved
+      .filter((m) => archived.has(m.entry.id))
+      .map((m) => ({
+        header: `## Archived ${day(now)} from MEMORY.md by ${opts.by} — ${plan.reasons.get(m.entry.id) ?? 'pruned'}`,
+        text: m.text,
+      })),
+  );
+  const compressed = new Set(plan.compress);
+  appendToEchoFile(
+    paths,
+    knowledgeFile(paths, role),
+    `${roleTitle(role)} — knowledge`,
+    moved.filter((m) => compressed.has(m.entry.id)).map((m): EchoEntry => m.entry),
+  );
+  const knowledge = compressKnowledgeFile(paths, role, opts.knowledgeMaxLines, now);
+  if (knowledge) opts.onCompressed?.(knowledge);
   return rest;
 }
 
@@ -74,6 +102,8 @@ export function planKnowledgeCompression(
 ): { summary: KnowledgeCompression; next: string; entries: EchoEntry[] } | null {
   if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
+  // Compression rewrites the file: not while it holds conflict markers (status lists them).
+  if (doc.issues.some((i) => i.code === 'merge-conflict')) return null;
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
   const { doc: rest } = removeEntries(
@@ -99,7 +129,7 @@ export function planKnowledgeCompression(
  */
 export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): KnowledgeCompression | null {
   const path = knowledgeFile(paths, role);
-  const planned = planKnowledgeCompression(readTextFile(path).text, maxLines, now);
+  const planned = planKnowledgeCompression(readTextFile(paths, path).text, maxLines, now);
   if (planned === null) return null;
   appendToEchoFile(
     paths,
@@ -113,10 +143,10 @@ export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: 
 
 /** knowledge.md as it would be once the entries pruning compresses are appended to it (nothing is written). */
 function knowledgeAfterPrune(paths: EchoPaths, role: string, memory: EchoDocument, plan: PrunePlan): string | null {
-  const { text } = readTextFile(knowledgeFile(paths, role));
+  const { text } = readTextFile(paths, knowledgeFile(paths, role));
   if (plan.compress.length === 0) return text;
   const { removed } = removeEntries(memory, plan.compress);
-  const { doc } = readEchoFile(knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`);
+  const { doc } = readEchoFile(paths, knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`);
   return serializeEchoDocument(appendEntries(doc, removed));
 }
 
@@ -137,7 +167,7 @@ export function pruneRole(
 ): PruneReport {
   const run = () => {
     const path = memoryFile(paths, role);
-    const { text, doc } = readEchoFile(path, roleTitle(role));
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: !opts.dryRun });
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
     if (opts.dryRun) {
@@ -147,8 +177,13 @@ export function pruneRole(
     // Pruning may compress knowledge.md itself (entries moved in pushed it over); otherwise it is checked here.
     let knowledge: KnowledgeCompression | null = null;
     if (text !== null) {
-      const next = applyPrune(paths, role, doc, text, plan, opts.now, config.knowledgeMaxLines, (k) => {
-        knowledge = k;
+      const next = applyPrune(paths, role, doc, text, plan, {
+        now: opts.now,
+        knowledgeMaxLines: config.knowledgeMaxLines,
+        by: 'rune-echoes prune',
+        onCompressed: (k) => {
+          knowledge = k;
+        },
       });
       const out = serializeEchoDocument(next);
       if (out !== text) writeFileAtomic(paths, path, out);
@@ -157,4 +192,56 @@ export function pruneRole(
     return { role, plan, linesBefore, dryRun: false, knowledge };
   };
   return opts.dryRun ? run() : withLock(paths, `role-${role}`, run);
+}
+
+/** What pruning will do to a role: the next automatic run (capped) and `prune` run now (the whole plan). */
+export interface PruneOutlook {
+  role: string;
+  lines: number;
+  automatic: PrunePlan;
+  full: PrunePlan;
+}
+
+/** Reads the role's MEMORY.md and plans both ways; null when it is within its limit. */
+export function pruneOutlook(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  opts: { now: Date; events: UsageEvent[] },
+): PruneOutlook | null {
+  const { text, doc } = readEchoFile(paths, memoryFile(paths, role), roleTitle(role));
+  const lines = text === null ? 0 : countLines(text);
+  if (lines <= config.memoryMaxLines) return null;
+  return {
+    role,
+    lines,
+    automatic: planPruneOf(doc, config, { ...opts, maxMoves: config.prunePerSession }),
+    full: planPruneOf(doc, config, opts),
+  };
+}
+
+/** One line for `status`: why a role is over its limit and what the user can do about it. */
+export function describeOutlook(o: PruneOutlook, config: EchoesConfig): string {
+  const moves = (p: PrunePlan) => p.archive.length + p.compress.length;
+  const auto = moves(o.automatic);
+  const full = moves(o.full);
+  const parts: string[] = [];
+  if (full > 0 && auto === full) parts.push(`the next session start moves ${full} to the archive`);
+  else if (full > 0) {
+    parts.push(
+      config.prunePerSession === 0
+        ? `automatic pruning is off (prune_per_session: 0); \`rune-echoes prune\` moves ${full} now`
+        : `sessions move at most ${config.prunePerSession} at a time; \`rune-echoes prune\` moves ${full} now (see --dry-run first)`,
+    );
+  }
+  const rest = full > 0 ? 'after that ' : '';
+  if (o.full.overReason === 'hand-written')
+    parts.push(
+      `${rest}${o.full.handWrittenLines} lines are hand-written text, not entries, so new lessons are kept: shorten that text or move it to knowledge.md`,
+    );
+  else if (o.full.overReason === 'etched')
+    parts.push(`${rest}${o.full.etchedLines} lines are etched entries, never pruned: forget some or raise memory_max_lines`);
+  else if (o.full.overReason === 'best-lessons')
+    parts.push(`${rest}only its best lessons are left, which always stay: forget some or raise memory_max_lines`);
+  return `${o.role}: ${o.lines}/${config.memoryMaxLines} lines — ${parts.join('; ') || 'nothing to prune'}`;
 }

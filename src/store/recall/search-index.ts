@@ -28,7 +28,8 @@ import {
 } from '../../core/recall/search-segment.ts';
 import { snippetOf } from '../../core/recall/search-snippet.ts';
 import { queryTerms } from '../../core/recall/search-terms.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { quoteInput } from '../../core/text.ts';
+import { assertReadable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { listSources, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
@@ -72,11 +73,16 @@ export interface Manifest {
 
 export const indexDir = (paths: EchoPaths) => join(paths.stateDir, 'search');
 
+/** A file of the index, read only if it lies inside the memory folders (checked once per folder). */
+export function readIndexFile(paths: EchoPaths, path: string): Buffer {
+  return readFileSync(assertReadable(paths, path));
+}
+
 /** The manifest, or null when it is missing, torn, of another format or version, or built for another place. */
 export function readManifest(paths: EchoPaths): Manifest | null {
   let m: Manifest;
   try {
-    m = JSON.parse(readFileSync(join(indexDir(paths), 'manifest.json'), 'utf8')) as Manifest;
+    m = JSON.parse(readIndexFile(paths, join(indexDir(paths), 'manifest.json')).toString('utf8')) as Manifest;
   } catch {
     return null;
   }
@@ -129,7 +135,7 @@ function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): Op
     .filter((s) => tiers.includes(s.tier))
     .map((s) => {
       const dir = join(indexDir(paths), s.dir);
-      const attrs = decodeAttrs(readFileSync(join(dir, 'attrs.bin')), s.meta.docs);
+      const attrs = decodeAttrs(readIndexFile(paths, join(dir, 'attrs.bin')), s.meta.docs);
       const shards = new Map<number, Shard>();
       const view: SegmentView = {
         attrs,
@@ -139,7 +145,7 @@ function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): Op
           const k = termShard(term, s.meta.shards);
           let shard = shards.get(k);
           if (shard === undefined) {
-            shard = decodeShard(readFileSync(join(dir, `p-${k}.bin`)));
+            shard = decodeShard(readIndexFile(paths, join(dir, `p-${k}.bin`)));
             shards.set(k, shard);
           }
           return shard.lookup(term);
@@ -149,9 +155,9 @@ function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): Op
     });
 }
 
-function readStored(dir: string, doc: number): StoredDoc {
+function readStored(paths: EchoPaths, dir: string, doc: number): StoredDoc {
   const idx = new Uint8Array(8);
-  const fd = openSync(join(dir, 'store.idx'), 'r');
+  const fd = openSync(assertReadable(paths, join(dir, 'store.idx')), 'r');
   try {
     if (readSync(fd, idx, 0, 8, doc * 4) !== 8) throw new IndexFormatError('search store index is short');
   } finally {
@@ -159,7 +165,7 @@ function readStored(dir: string, doc: number): StoredDoc {
   }
   const [a, b] = storeRange(idx, 0);
   const bytes = new Uint8Array(b - a);
-  const sfd = openSync(join(dir, 'store.bin'), 'r');
+  const sfd = openSync(assertReadable(paths, join(dir, 'store.bin')), 'r');
   try {
     if (readSync(sfd, bytes, 0, bytes.length, a) !== bytes.length) throw new IndexFormatError('search store is short');
   } finally {
@@ -204,6 +210,15 @@ export interface SearchResult {
   };
 }
 
+/** The query's terms; a query with none (only very common words, or no words at all) is refused in one line. */
+export function searchTerms(query: string): string[] {
+  const terms = queryTerms(query);
+  if (terms.length === 0) {
+    throw new EchoesError('bad-argument', `"${quoteInput(query)}" has no words to search for (only very common ones); add a specific word`);
+  }
+  return terms;
+}
+
 export interface SearchOptions {
   deadline?: Deadline;
   /** How long to wait for another process's index update (ms). */
@@ -221,13 +236,7 @@ function isMissingFile(err: unknown): boolean {
  * for a query with no searchable words; a broken index is rebuilt silently.
  */
 export async function searchMemory(paths: EchoPaths, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchResult> {
-  const terms = queryTerms(req.query);
-  if (terms.length === 0) {
-    throw new EchoesError(
-      'bad-argument',
-      `"${req.query.slice(0, 60)}" has no words to search for (only very common ones); add a specific word`,
-    );
-  }
+  const terms = searchTerms(req.query);
   let filesRead = 0;
   let rebuilt = false;
   let stale = false;
@@ -276,7 +285,7 @@ function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: Search
   );
   return ranked.map((r) => {
     const seg = segments[r.segment]!;
-    const d = readStored(seg.dir, r.doc);
+    const d = readStored(paths, seg.dir, r.doc);
     const snip = snippetOf(d.text, d.line, terms);
     return {
       at: `${d.path}:${snip.line}`,

@@ -6,8 +6,9 @@
 // past a tenth of it, postings to postings, without re-reading any file.
 // Everything happens under the index lock; files are written first, the
 // manifest last, so a reader sees the old index or the new one.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { EchoesError } from '../../core/errors.ts';
 import { echoFileDocs, sessionDocs, solutionDocs } from '../../core/recall/search-docs.ts';
 import {
   buildSegment,
@@ -29,6 +30,7 @@ import {
   indexDir,
   isFresh,
   type Manifest,
+  readIndexFile,
   readManifest,
   type SourceRecord,
   TIERS,
@@ -82,7 +84,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
         tier: s.tier,
         dir: s.dir,
         meta: s.meta,
-        gids: readGids(join(dir, s.dir), s.meta.docs),
+        gids: readGids(paths, join(dir, s.dir), s.meta.docs),
         deleted: new Set(s.deleted),
       }));
       nextGid = old.nextGid;
@@ -96,7 +98,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   const fresh: IndexDoc[] = [];
   const freshOf: Array<{ key: string; stamp: Stamp | null; count: number }> = [];
   const take = (file: SourceFile, stamp: Stamp | null) => {
-    const docs = documentsOf(file, read);
+    const docs = documentsOf(paths, file, read);
     if (docs === null) return false;
     fresh.push(...docs);
     freshOf.push({ key: file.key, stamp, count: docs.length });
@@ -126,7 +128,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   const logsChanged = old === null || !sameStamp(logsDir, old.logs.dir);
   const newLogs = new Set<string>();
   if (logsChanged) {
-    logs = old === null ? new Map() : readLogs(dir, old.logs.file);
+    logs = old === null ? new Map() : readLogs(paths, dir, old.logs.file);
     if (logs === null) return update(paths, true);
     // Written once: a log already indexed is not looked at again; only new names are read, gone ones dropped.
     const listed = new Set(listLogNames(paths));
@@ -204,7 +206,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     memoriesDir: paths.memoriesDir,
     nextGid,
     segments,
-    stats: liveStats(dir, segments),
+    stats: liveStats(paths, dir, segments),
     sources,
     logs: { dir: logsDir, file: logsFile, count: logs ? logs.size : (old?.logs.count ?? 0) },
   };
@@ -216,7 +218,7 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 /** Where the new documents go: a delta beside the base, merged into it once it has grown. */
 function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
   const dir = indexDir(paths);
-  const load = (p: Piece): SegmentData => p.data ?? decodeSegment(p.meta, (f) => readFileSync(join(dir, p.dir!, f)));
+  const load = (p: Piece): SegmentData => p.data ?? decodeSegment(p.meta, (f) => readIndexFile(paths, join(dir, p.dir!, f)));
   const merged = (parts: Piece[]): Piece => {
     const { data, remap } = mergeSegments(parts.map((p) => ({ data: load(p), deleted: p.deleted })));
     const gids: number[] = [];
@@ -238,11 +240,13 @@ function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
 }
 
 /** The documents a file gives the index (null when it cannot be read now); its display path goes on `read`. */
-export function documentsOf(file: SourceFile, read: string[]): IndexDoc[] | null {
+export function documentsOf(paths: EchoPaths, file: SourceFile, read: string[]): IndexDoc[] | null {
   let text: string | null;
   try {
-    text = readTextFile(file.abs).text;
-  } catch {
+    text = readTextFile(paths, file.abs).text;
+  } catch (err) {
+    // A symlink that leads out of the memory folders is never read: recorded with nothing to search.
+    if (err instanceof EchoesError && err.code === 'unsafe-path') return [];
     return null;
   }
   read.push(file.key);
@@ -260,8 +264,8 @@ export function documentsOf(file: SourceFile, read: string[]): IndexDoc[] | null
   }
 }
 
-function readGids(segDir: string, docs: number): Uint32Array {
-  const bytes = readFileSync(join(segDir, 'gids.bin'));
+function readGids(paths: EchoPaths, segDir: string, docs: number): Uint32Array {
+  const bytes = readIndexFile(paths, join(segDir, 'gids.bin'));
   if (bytes.byteLength !== docs * 4) throw new Error('gids size');
   const out = new Uint32Array(docs);
   for (let i = 0; i < docs; i++) out[i] = bytes.readUInt32LE(i * 4);
@@ -274,10 +278,10 @@ function gidBytes(gids: ArrayLike<number>): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-function readLogs(dir: string, file: string | null): Map<string, number> | null {
+function readLogs(paths: EchoPaths, dir: string, file: string | null): Map<string, number> | null {
   if (file === null) return new Map();
   try {
-    const v = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { names?: unknown; gids?: unknown };
+    const v = JSON.parse(readIndexFile(paths, join(dir, file)).toString('utf8')) as { names?: unknown; gids?: unknown };
     const { names, gids } = v;
     if (!Array.isArray(names) || !Array.isArray(gids) || names.length !== gids.length) return null;
     const out = new Map<string, number>();
@@ -288,14 +292,14 @@ function readLogs(dir: string, file: string | null): Map<string, number> | null 
   }
 }
 
-function liveStats(dir: string, segments: Manifest['segments']): Manifest['stats'] {
+function liveStats(paths: EchoPaths, dir: string, segments: Manifest['segments']): Manifest['stats'] {
   const stats: Manifest['stats'] = { memory: { docs: 0, totalLen: 0 }, logs: { docs: 0, totalLen: 0 } };
   for (const s of segments) {
     const t = stats[s.tier];
     t.docs += s.meta.docs - s.deleted.length;
     t.totalLen += s.meta.totalLen;
     if (s.deleted.length === 0) continue;
-    const attrs = decodeAttrs(readFileSync(join(dir, s.dir, 'attrs.bin')), s.meta.docs);
+    const attrs = decodeAttrs(readIndexFile(paths, join(dir, s.dir, 'attrs.bin')), s.meta.docs);
     for (const d of s.deleted) t.totalLen -= attrs.len(d);
   }
   return stats;

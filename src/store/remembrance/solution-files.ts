@@ -34,7 +34,7 @@ export function listSolutions(paths: EchoPaths): SolutionFile[] {
     let text: string | null;
     let unreadable = false;
     try {
-      ({ text, unreadable } = readTextFile(abs));
+      ({ text, unreadable } = readTextFile(paths, abs));
     } catch {
       continue;
     }

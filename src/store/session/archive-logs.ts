@@ -68,13 +68,13 @@ export function writeNextArchiveLog(paths: EchoPaths, draft: ArchiveLogDraft, de
       const existing = listArchiveLogs(paths);
       if (draft.isSame) {
         for (const n of existing.slice(-SAME_LOG_LOOKBACK).reverse()) {
-          const text = readTextOrNull(join(paths.memoriesDir, logFileName(n)));
+          const text = readTextOrNull(paths, join(paths.memoriesDir, logFileName(n)));
           if (text !== null && draft.isSame(text)) return n;
         }
       }
       let seq = (existing.at(-1) ?? 0) + 1;
       while (!createFileExclusive(paths, join(paths.memoriesDir, logFileName(seq)), draft.render(seq))) seq += 1;
-      if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+      if (readTextOrNull(paths, paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
       appendLine(paths, paths.archiveIndex, formatIndexLine(seq, draft.indexLine(seq)));
       return seq;
     },
@@ -98,7 +98,7 @@ export function indexedSequences(indexText: string | null): Set<number> {
  */
 export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string) => string, deadline: Deadline = NO_DEADLINE): number[] {
   const logs = listArchiveLogs(paths);
-  const text = readTextOrNull(paths.archiveIndex);
+  const text = readTextOrNull(paths, paths.archiveIndex);
   const seen = indexedSequences(text);
   const missing = logs.filter((s) => !seen.has(s));
   if (missing.length === 0) return [];
@@ -107,11 +107,11 @@ export function repairArchiveIndex(paths: EchoPaths, describe: (logText: string)
     'archive-index',
     () => {
       // Read again under the lock: the first look was only to avoid taking it.
-      const again = indexedSequences(readTextOrNull(paths.archiveIndex));
-      if (readTextOrNull(paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
+      const again = indexedSequences(readTextOrNull(paths, paths.archiveIndex));
+      if (readTextOrNull(paths, paths.archiveIndex) === null) writeFileAtomic(paths, paths.archiveIndex, ARCHIVE_HEADER);
       for (const seq of missing) {
         if (again.has(seq)) continue;
-        const log = readTextOrNull(join(paths.memoriesDir, logFileName(seq))) ?? '';
+        const log = readTextOrNull(paths, join(paths.memoriesDir, logFileName(seq))) ?? '';
         appendLine(paths, paths.archiveIndex, formatIndexLine(seq, describe(log)));
       }
     },
@@ -130,5 +130,5 @@ export function latestLogSince(paths: EchoPaths, sinceMs: number): string | null
   } catch {
     return null;
   }
-  return readTextOrNull(file);
+  return readTextOrNull(paths, file);
 }

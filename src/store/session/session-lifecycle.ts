@@ -13,6 +13,7 @@ import {
 import { mergeSummaries } from '../../core/session/summary-merge.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { emptySummary, isEmptySummary } from '../../core/session/summary-model.ts';
+import { oneLine } from '../../core/text.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock, withLockAsync } from '../fs/role-lock.ts';
@@ -38,6 +39,8 @@ export interface AdvanceOptions {
   /** Entry ids and titles to note when the conversation names them. */
   watchTerms?: string[];
   deadline?: Deadline;
+  /** Told once when a transcript cannot be read (the session is then set aside until its transcript changes). */
+  log?: (message: string) => void;
   /** Runs under the session's lock with the fresh state; the state it returns (if any) is saved. */
   update?: (state: SessionState) => SessionState | undefined;
 }
@@ -64,19 +67,34 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
         // A shorter file than we read means it was replaced: read it again from the start.
         // The draft and span are kept (merging drops repeated lines): nothing read is lost.
         if (size >= 0 && size < state.offset) state = { ...state, offset: 0 };
-        if (size > state.offset) {
+        // A transcript that failed to read (a directory, no permission) is tried again only once it changes:
+        // one bad session must not fail every later hook.
+        const failedBefore = state.transcriptError?.size === size && state.transcriptError.path === transcript;
+        if (size > state.offset && !failedBefore) {
           // Loaded only when there is something to read: most hook runs find nothing new.
           const { readTranscript } = await import('./transcript-reader.ts');
-          const part = await readTranscript(transcript, { fromOffset: state.offset, watchTerms });
-          // Filtered before it is kept: the state file is a persisted text like any other.
-          const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
-          state = {
-            ...state,
-            transcriptPath: transcript,
-            offset: part.endOffset,
-            draft: mergeSummaries(state.draft ?? emptySummary(), piece),
-            span: mergeSummaries(state.span ?? emptySummary(), piece),
-          };
+          try {
+            // The draft remembers where private spans stood at the offset: a span opened before it still hides what follows.
+            const part = await readTranscript(transcript, {
+              fromOffset: state.offset,
+              watchTerms,
+              privateDepth: state.draft?.privateDepth,
+            });
+            // Filtered before it is kept: the state file is a persisted text like any other.
+            const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
+            const { transcriptError: _cleared, ...rest } = state;
+            state = {
+              ...rest,
+              transcriptPath: transcript,
+              offset: part.endOffset,
+              draft: mergeSummaries(state.draft ?? emptySummary(), piece),
+              span: mergeSummaries(state.span ?? emptySummary(), piece),
+            };
+          } catch (err) {
+            const message = `session ${oneLine(ref.sessionId).slice(0, 80)}: ${errorText(err)}`;
+            opts.log?.(`${message}; set aside until it changes`);
+            state = { ...state, transcriptError: { path: transcript, size, message } };
+          }
         }
       }
       state = { ...state, updatedAt: now.toISOString() };
@@ -131,10 +149,12 @@ export function writeEphemeral(
     paths,
     'ephemeral',
     () => {
-      if (readTextFile(paths.ephemeral).unreadable) return 'kept-unreadable';
+      if (readTextFile(paths, paths.ephemeral).unreadable) return 'kept-unreadable';
       writeFileAtomic(paths, paths.ephemeral, text);
       return 'written';
     },
     ephemeralLockOptions(paths, deadline),
   );
 }
+
+const errorText = (err: unknown): string => oneLine(err instanceof Error ? err.message : String(err)).slice(0, 300);

@@ -7,15 +7,24 @@
 //   become the summary handed on, and its span a `recovery` archive log.
 import { renderEphemeral } from '../../core/session/session-records.ts';
 import { isEmptySummary } from '../../core/session/summary-model.ts';
+import { oneLine } from '../../core/text.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
 import { pruneEndedStates, type SessionScan, type SessionState } from './session-state.ts';
 
 /** Writes the final archive logs of sessions that ended (other than the one running). */
-export async function flushEndedSessions(paths: EchoPaths, scan: SessionScan, now: Date, deadline: Deadline = NO_DEADLINE): Promise<void> {
+export async function flushEndedSessions(
+  paths: EchoPaths,
+  scan: SessionScan,
+  now: Date,
+  deadline: Deadline = NO_DEADLINE,
+  log: (m: string) => void = () => {},
+): Promise<void> {
   for (const s of scan.pendingFinal) {
-    await advanceSession(paths, s, { now, deadline, update: (state) => checkpointSpan(paths, state, 'session-end', now, deadline).state });
+    await isolated(s, log, () =>
+      advanceSession(paths, s, { now, deadline, log, update: (state) => checkpointSpan(paths, state, 'session-end', now, deadline).state }),
+    );
   }
   // Once per finished session is often enough to keep the settled states bounded.
   if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
@@ -30,19 +39,32 @@ export async function recoverCrashedSessions(
 ): Promise<string | null> {
   const [latest, ...older] = scan.unfinished;
   const recover = (s: SessionState) =>
-    advanceSession(paths, s, {
-      now,
-      deadline,
-      update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
-    });
+    isolated(s, log, () =>
+      advanceSession(paths, s, {
+        now,
+        deadline,
+        log,
+        update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
+      }),
+    );
   // Older unfinished sessions get their archive log but are not handed on.
   for (const s of older) await recover(s);
   if (latest) {
     const state = await recover(latest);
-    if (state.draft && !isEmptySummary(state.draft)) {
+    if (state?.draft && !isEmptySummary(state.draft)) {
       log(`recovered the summary of session ${latest.sessionId}, which did not end cleanly`);
       return renderEphemeral(state.draft);
     }
   }
   return null;
+}
+
+/** One session's recovery: whatever fails in it is logged, and the others still run. */
+async function isolated(s: SessionState, log: (m: string) => void, run: () => Promise<SessionState>): Promise<SessionState | null> {
+  try {
+    return await run();
+  } catch (err) {
+    log(`session ${oneLine(s.sessionId).slice(0, 80)}: ${err instanceof Error ? err.message : String(err)}`);
+    return null;
+  }
 }

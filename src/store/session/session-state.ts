@@ -23,6 +23,8 @@ export interface SessionState {
   updatedAt: string;
   /** The Claude Code process that last ran a hook for this session. */
   ownerPid?: number;
+  /** Set when the transcript could not be read: not tried again until its size changes. */
+  transcriptError?: { path: string; size: number; message: string };
 }
 
 /** EPHEMERAL.md's lock sits beside the session files: in user scope they are shared by every project. */
@@ -52,7 +54,7 @@ export function newSessionState(sessionId: string, transcriptPath: string, now: 
 }
 
 export function readSessionState(paths: EchoPaths, id: string): SessionState | null {
-  const text = readTextOrNull(sessionStateFile(paths, id)) ?? readTextOrNull(endedStateFile(paths, id));
+  const text = readTextOrNull(paths, sessionStateFile(paths, id)) ?? readTextOrNull(paths, endedStateFile(paths, id));
   if (text === null) return null;
   try {
     const v = JSON.parse(text) as SessionState;

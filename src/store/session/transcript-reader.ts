@@ -11,12 +11,15 @@ import { stat } from 'node:fs/promises';
 import { EchoesError } from '../../core/errors.ts';
 import { createSummaryBuilder } from '../../core/session/session-summary.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
+import type { PrivateDepth } from '../../core/transcript/transcript-guard.ts';
 
 export interface ReadTranscriptOptions {
   /** Byte offset to start at (a previous read's endOffset). Past the end of a replaced file: reads from 0. */
   fromOffset?: number;
   /** Entry ids/titles to look for in the conversation text (see SessionSummary.namedTerms). */
   watchTerms?: string[];
+  /** `<private>` spans left open by the previous read of this transcript. */
+  privateDepth?: PrivateDepth;
   /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
   maxBytes?: number;
 }
@@ -60,7 +63,7 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
 
   let start = Math.max(0, Math.floor(opts.fromOffset ?? 0));
   if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
-  const builder = createSummaryBuilder({ watchTerms: opts.watchTerms });
+  const builder = createSummaryBuilder({ watchTerms: opts.watchTerms, privateDepth: opts.privateDepth });
   let endOffset = start;
   let lineCount = 0;
   const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;

@@ -12,7 +12,7 @@ export function appendUsage(paths: EchoPaths, event: UsageEvent, deadline: Deadl
 }
 
 export function readUsage(paths: EchoPaths): UsageEvent[] {
-  const text = readTextOrNull(paths.usageLog);
+  const text = readTextOrNull(paths, paths.usageLog);
   return text === null ? [] : parseUsageLog(text).events;
 }
 
@@ -34,7 +34,7 @@ export function compactUsage(paths: EchoPaths, window: number, deadline: Deadlin
     paths,
     'usage',
     () => {
-      const text = readTextOrNull(paths.usageLog);
+      const text = readTextOrNull(paths, paths.usageLog);
       if (text === null) return { before: 0, after: 0 };
       const { events } = parseUsageLog(text);
       const sessions = [...new Set(events.map((e) => e.session))];

@@ -1,0 +1,247 @@
+// Claude Code's auto memory (and native subagent memory, and recall-echo's
+// curated MEMORY.md, which share its shape): an index MEMORY.md whose lines
+// point at topic files (`- [Title](feedback_x.md) — hook`), or a monolithic
+// one with `##` sections of notes; and topic files with `name`,
+// `description` and `type` frontmatter.
+//
+// What becomes an entry: each index line (title from the link, the hook as
+// the learning), each run of notes under a `##` heading (titled by it), each
+// topic file (title from its name or description, the body as the learning).
+// What stays verbatim: titles, headings, text before the first section or
+// after a `---` rule, and what `rune-echoes export` wrote there itself.
+
+import { parseDocument } from 'yaml';
+import { slugifyTitle } from '../entry/entry-ids.ts';
+import { clip, isBlank } from '../text.ts';
+import { EXPORT_BEGIN, EXPORT_END, EXPORT_TOPIC_KEY } from './export-section.ts';
+import {
+  blankAt,
+  headingLevel,
+  headingText,
+  isRule,
+  isTopItem,
+  itemBody,
+  itemEnd,
+  type Outline,
+  outline,
+  textOf,
+} from './markdown-outline.ts';
+import {
+  draftEntry,
+  evidenceAt,
+  latestDay,
+  plainText,
+  pushPart,
+  type ReadContext,
+  type SourcePart,
+  type SourceReading,
+  titleFrom,
+} from './source-reading.ts';
+
+const LINK_ITEM_RE = /^(?:\*\*)?\[([^\]]+)\]\(([^)\s]+\.md)\)(?:\*\*)?[ \t]*(?:[—–:-]+[ \t]*)?([\s\S]*)$/;
+
+/** Auto memory's four types, and the file-name prefixes that carry them in index lines. */
+const TYPE_KIND: Record<string, string> = { user: 'User', feedback: 'Feedback', project: 'Project', reference: 'Reference' };
+
+function kindOfFile(name: string): string {
+  const prefix = /^(user|feedback|project|reference)[_-]/i.exec(name.replace(/^.*\//, ''))?.[1]?.toLowerCase();
+  return (prefix && TYPE_KIND[prefix]) || 'Note';
+}
+
+/** `Market Intelligence (added 2026-03-01)` → `Market Intelligence`. */
+function sectionTitle(heading: string): string {
+  const plain = plainText(heading)
+    .replace(/\((?:added|updated|as of|since|verified|snapshot)[^)]*\)/gi, '')
+    .trim();
+  return clip(plain || plainText(heading), 100);
+}
+
+/** A tag for the section, when its heading has latin words to make one of. */
+function sectionTag(heading: string): string[] {
+  const slug = slugifyTitle(sectionTitle(heading));
+  return slug.startsWith('entry-') || slug === 'entry' ? [] : [slug.slice(0, 40).replace(/-+$/, '')];
+}
+
+/** The index MEMORY.md of auto memory, agent memory or recall-echo, index-style or monolithic. */
+export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
+  const o = outline(text);
+  const parts: SourcePart[] = [];
+  const n = o.lines.length;
+  let section: string | null = null;
+  let afterRule = false;
+  let inExport = false;
+  const verbatim = (i: number, end: number, why: string) => pushPart(parts, { type: 'verbatim', line: i + 1, raw: textOf(o, i, end), why });
+  for (let i = 0; i < n; ) {
+    const line = o.lines[i]?.text ?? '';
+    if (inExport || line.trim() === EXPORT_BEGIN) {
+      inExport = line.trim() !== EXPORT_END;
+      verbatim(i, i + 1, 'written by rune-echoes export');
+      i++;
+      continue;
+    }
+    const level = headingLevel(o, i);
+    if (level === 1 || level === 2) {
+      section = level === 2 ? headingText(line) : null;
+      afterRule = false;
+      verbatim(i, i + 1, 'heading');
+      i++;
+      continue;
+    }
+    if (isRule(o, i)) {
+      afterRule = true;
+      verbatim(i, i + 1, 'a --- rule');
+      i++;
+      continue;
+    }
+    if (section === null || afterRule || blankAt(o, i)) {
+      verbatim(i, i + 1, section === null ? 'text before the first section' : afterRule ? 'text after a --- rule' : 'blank');
+      i++;
+      continue;
+    }
+    const link = isTopItem(o, i) ? linkItem(o, i, n) : null;
+    if (link) {
+      const end = itemEnd(o, i, n);
+      if (ctx.topicFiles?.has(link.target.replace(/^\.\//, ''))) {
+        verbatim(i, end, 'an index line whose topic file is read on its own');
+        i = end;
+        continue;
+      }
+      parts.push({ type: 'entry', line: i + 1, raw: textOf(o, i, end), entry: indexEntry(link, section, i + 1, ctx) });
+      i = end;
+      continue;
+    }
+    const end = runEnd(o, i, n);
+    const body = textOf(o, i, end);
+    parts.push({
+      type: 'entry',
+      line: i + 1,
+      raw: body,
+      entry: draftEntry(
+        {
+          title: sectionTitle(section),
+          kind: 'Note',
+          learning: trimBlankEdges(body),
+          confidence: 0.8,
+          date: latestDay(`${section}\n${body}`, ctx.fileDay),
+          evidence: evidenceAt(ctx, i + 1, `${ctx.source} section "${sectionTitle(section)}"`),
+          tags: sectionTag(section),
+        },
+        ctx,
+      ),
+    });
+    i = end;
+  }
+  return { parts, notes: [] };
+}
+
+interface LinkItem {
+  text: string;
+  target: string;
+  hook: string;
+  raw: string;
+}
+
+function linkItem(o: Outline, i: number, n: number): LinkItem | null {
+  const end = itemEnd(o, i, n);
+  const body = itemBody(o, i, end).text;
+  const m = LINK_ITEM_RE.exec(body);
+  if (!m || /^[a-z]+:/i.test(m[2] ?? '')) return null;
+  return { text: m[1] ?? '', target: m[2] ?? '', hook: trimBlankEdges(m[3] ?? ''), raw: body };
+}
+
+function indexEntry(link: LinkItem, section: string, line: number, ctx: ReadContext) {
+  // Some indexes use the file name as the link text: then the hook is the better title.
+  const fileLike = /\.md$/i.test(link.text) || link.text === link.target;
+  const title = fileLike && link.hook ? titleFrom(link.hook) : clip(plainText(link.text).replace(/\.md$/i, ''), 100);
+  return draftEntry(
+    {
+      title,
+      kind: kindOfFile(link.target),
+      learning: link.hook || plainText(link.text),
+      confidence: 0.8,
+      date: latestDay(link.raw, ctx.fileDay),
+      evidence: evidenceAt(ctx, line, `${ctx.source} index → ${link.target}`),
+      tags: sectionTag(section),
+    },
+    ctx,
+  );
+}
+
+/** A run of notes in a section: until the next section heading, rule or index line. */
+function runEnd(o: Outline, start: number, n: number): number {
+  let i = start;
+  while (i < n) {
+    const level = headingLevel(o, i);
+    if (level === 1 || level === 2 || isRule(o, i) || (o.lines[i]?.text ?? '').trim() === EXPORT_BEGIN) break;
+    if (i > start && isTopItem(o, i) && linkItem(o, i, n)) break;
+    i++;
+  }
+  return i;
+}
+
+function trimBlankEdges(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/);
+  while (lines.length && isBlank(lines[0] ?? '')) lines.shift();
+  while (lines.length && isBlank(lines[lines.length - 1] ?? '')) lines.pop();
+  return lines.map((l) => l.trimEnd()).join('\n');
+}
+
+/** A topic file: frontmatter with name, description and type, then the fact in markdown. */
+export function readTopicFile(text: string, ctx: ReadContext, fileName: string): SourceReading {
+  const notes: string[] = [];
+  const fm = frontmatter(text);
+  if (fm.problem) notes.push(`${ctx.ref}: ${fm.problem}; read as a plain note`);
+  const meta = fm.data ?? {};
+  const str = (k: string) => (typeof meta[k] === 'string' ? (meta[k] as string).trim() : '');
+  if (meta[EXPORT_TOPIC_KEY] !== undefined) {
+    return { parts: [{ type: 'verbatim', line: 1, raw: text, why: 'written by rune-echoes export' }], notes };
+  }
+  const name = str('name');
+  const description = str('description');
+  const type = str('type').toLowerCase();
+  const body = trimBlankEdges(fm.body);
+  if (!description && isBlank(body)) return { parts: [{ type: 'verbatim', line: 1, raw: text, why: 'an empty topic file' }], notes };
+  const stem = fileName.replace(/^.*\//, '').replace(/\.md$/i, '');
+  // A name with spaces is a title; `feedback_code_quality` is a file name, and the description says more.
+  const title = /\s/.test(name)
+    ? clip(name, 100)
+    : description
+      ? titleFrom(description)
+      : body
+        ? titleFrom(body.replace(/^#+\s*/, ''))
+        : stem.replace(/[_-]+/g, ' ');
+  const learning = [description && titleFrom(description) !== title ? description : '', body].filter((s) => s !== '').join('\n\n');
+  const entry = draftEntry(
+    {
+      title,
+      kind: TYPE_KIND[type] ?? kindOfFile(stem),
+      learning: learning || description || title,
+      confidence: 0.8,
+      date: latestDay(`${name}\n${description}\n${stem}`, ctx.fileDay),
+      evidence: evidenceAt(ctx, 1, `${ctx.source} topic${type ? ` (${type})` : ''}`),
+      tags: type ? [type] : [],
+    },
+    ctx,
+  );
+  return { parts: [{ type: 'entry', line: 1, raw: text, entry }], notes };
+}
+
+function frontmatter(text: string): { data: Record<string, unknown> | null; body: string; problem?: string } {
+  const lines = text.split(/(?<=\n)/);
+  if (!/^\uFEFF?---[ \t]*\r?\n?$/.test(lines[0] ?? '')) return { data: null, body: text };
+  const close = lines.findIndex((l, k) => k > 0 && /^---[ \t]*\r?\n?$/.test(l));
+  if (close < 0) return { data: null, body: text, problem: 'frontmatter never closes (no second --- line)' };
+  const yaml = lines.slice(1, close).join('');
+  const body = lines.slice(close + 1).join('');
+  try {
+    const doc = parseDocument(yaml, { prettyErrors: false, uniqueKeys: false });
+    if (doc.errors[0]) throw doc.errors[0];
+    const data = doc.toJS() as unknown;
+    if (data === null || typeof data !== 'object' || Array.isArray(data))
+      return { data: null, body, problem: 'frontmatter is not a mapping' };
+    return { data: data as Record<string, unknown>, body };
+  } catch (err) {
+    const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+    return { data: null, body, problem: `broken frontmatter (${reason})` };
+  }
+}
