@@ -264,9 +264,16 @@ searchMemory(paths, { query: process.argv.slice(2).join(' '), limit: 3, kinds: [
       });
       return Number(/Collected : (\d+)/.exec(rr.stderr)?.[1] ?? 'NaN');
     };
-    const bareI = median([0, 1, 2].map(() => count(['-e', ''])));
-    const recallI = median([0, 1, 2].map(() => count([recall, 'payment', 'retry', 'backoff'])));
-    recallCount = ` Instructions (valgrind, median of 3) on the fixture: ${(recallI / 1e6).toFixed(0)} M against ${(bareI / 1e6).toFixed(0)} M for \`node -e ''\`, ${(recallI / bareI).toFixed(2)}×.`;
+    // Interleaved, five each: single counts move by several per cent from run to run.
+    const bareCounts: number[] = [];
+    const recallCounts: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      bareCounts.push(count(['-e', '']));
+      recallCounts.push(count([recall, 'payment', 'retry', 'backoff']));
+    }
+    const bareI = median(bareCounts);
+    const recallI = median(recallCounts);
+    recallCount = ` Instructions (valgrind, median of 5, interleaved) on the fixture: ${(recallI / 1e6).toFixed(0)} M against ${(bareI / 1e6).toFixed(0)} M for \`node -e ''\`, ${(recallI / bareI).toFixed(2)}×.`;
   }
   rmSync(work, { recursive: true, force: true });
 

@@ -254,11 +254,12 @@ export function decodeShard(bytes: Uint8Array): Shard {
   const idsAt = 8 + headLen;
   const tfsAt = idsAt + n * 4;
   if (!Number.isInteger(n) || tfsAt + n * 2 !== bytes.byteLength) throw new IndexFormatError('search shard has the wrong size');
-  const table = new Map(Object.entries(header.t));
+  // The parsed object is the table: building a Map of every term of the shard would cost a query more than its lookups.
+  const table = header.t;
   return {
-    terms: () => [...table.keys()],
+    terms: () => Object.keys(table),
     lookup(term) {
-      const slot = table.get(term);
+      const slot = Object.hasOwn(table, term) ? table[term] : undefined;
       if (slot === undefined) return null;
       const [start, count] = slot;
       if (LITTLE_ENDIAN) {
