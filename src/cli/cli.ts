@@ -11,9 +11,11 @@ import { forgetCommand } from './commands/cmd-forget.ts';
 import { importCommand } from './commands/cmd-import.ts';
 import { mergeFileCommand } from './commands/cmd-merge-file.ts';
 import { migrateCommand } from './commands/cmd-migrate.ts';
+import { promoteCommand } from './commands/cmd-promote.ts';
 import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
+import { remembranceCommand } from './commands/cmd-remembrance.ts';
 import { resetCommand } from './commands/cmd-reset.ts';
 import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
@@ -31,6 +33,8 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  remembranceCommand,
+  promoteCommand,
   importCommand,
   migrateCommand,
   exportCommand,

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
+import { agentGuard } from '../../src/hooks/agent-guard-handler.ts';
 import { HOOKS, hookSpec } from '../../src/hooks/hook-registry.ts';
 import { preCompact } from '../../src/hooks/pre-compact-handler.ts';
 import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
@@ -62,6 +63,7 @@ const HANDLERS: Record<string, HookHandler> = {
   'pre-compact': preCompact,
   'session-end': sessionEnd,
   'user-prompt-submit': userPromptSubmit,
+  'agent-guard': agentGuard,
 };
 
 test('the fuzz drives every registered hook', () => {
@@ -279,7 +281,16 @@ function writeTranscript(tp: TempProject, name: string, lines: string[], crlf: b
 
 async function runAllHooks(tp: TempProject, inputs: (name: string, event: string) => unknown): Promise<void> {
   const env = { HOME: join(tp.dir, 'home') };
-  for (const name of ['session-start', 'user-prompt-submit', 'stop', 'subagent-stop', 'pre-compact', 'session-end', 'session-start']) {
+  for (const name of [
+    'session-start',
+    'user-prompt-submit',
+    'stop',
+    'subagent-stop',
+    'agent-guard',
+    'pre-compact',
+    'session-end',
+    'session-start',
+  ]) {
     const spec = hookSpec(name);
     const out = await executeHook(spec, HANDLERS[name]!, inputs(name, spec.event), env, tp.dir);
     const parsed = JSON.parse(out) as Record<string, unknown>;

@@ -57,7 +57,7 @@ test('every real memory file imports, and search then finds a fact from each', a
       .join(' ');
     const found = await json(tp, ['search', '--role', role, words || title]);
     assert.ok(
-      found.hits.some((h: { ref: string }) => h.ref.startsWith(`${role}/MEMORY.md#`)),
+      found.hits.some((h: { path: string; id?: string }) => h.path === `.claude/echoes/${role}/MEMORY.md` && h.id !== undefined),
       `${file}: search "${words}" found nothing in ${role}`,
     );
   }

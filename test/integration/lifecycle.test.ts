@@ -11,6 +11,8 @@ import { estimateTokens } from '../../src/core/text.ts';
 import { echoPaths } from '../../src/store/fs/echo-paths.ts';
 import { consolidateRole } from '../../src/store/memory/role-consolidation.ts';
 import { compressKnowledgeFile, pruneRole } from '../../src/store/memory/role-pruning.ts';
+import { cliJson, runCli } from '../helpers/cli-run.ts';
+import { diffSnapshots, makeTempProject } from '../helpers/temp-project.ts';
 import { makeEntry } from '../unit/entry-arbitrary.ts';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
@@ -108,4 +110,36 @@ test('knowledge.md over 300 lines is compressed into blocks that keep every evid
   for (let i = 0; i < 40; i++) assert.ok(after.includes(`src/svc${i}.ts:${10 + i}`), `evidence of k-${i} kept`);
   const archived = readFileSync(join(role, 'archive', 'knowledge-compressed.md'), 'utf8');
   assert.equal(documentEntries(parseEchoDocument(archived)).length, 40, 'originals archived');
+});
+
+test('prune --dry-run shows what knowledge.md compression would do and writes nothing; prune does it', async (t) => {
+  const tp = makeTempProject(t);
+  const topics = ['retry', 'cache', 'auth', 'db'];
+  const entries = Array.from({ length: 40 }, (_, i) =>
+    makeEntry({
+      id: `k-${i}`,
+      title: `${['Retry', 'Cache', 'Auth', 'Index'][i % 4]} handling in service ${i}`,
+      layer: 'traced',
+      tags: [topics[i % 4]!],
+      evidence: `\`src/svc${i}.ts:${10 + i}\` — observed twice`,
+      learning: `Service ${i} needed a fix. We added jitter and a cap of three attempts, and the on-call load dropped.`,
+    }),
+  );
+  tp.write('.claude/echoes/reviewer/MEMORY.md', '<!-- echo-schema: v2 -->\n# Reviewer Memory\n');
+  tp.write('.claude/echoes/reviewer/knowledge.md', `# Reviewer knowledge\n\n${entries.map((e) => renderEntry(e)).join('\n')}`);
+  const before = tp.snapshot();
+  const dry = await runCli(tp, ['prune', '--dry-run']);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(
+    dry.stdout,
+    /^ {2}knowledge\.md would be compressed: \d+ → \d+ lines, \d+ → \d+ tokens \(\d+% fewer\), \d+ blocks by topic/m,
+  );
+  for (const topic of ['retry', 'cache', 'auth', 'db · Index'])
+    assert.match(dry.stdout, new RegExp(`^ {4}${topic}: 10 entries$`, 'm'), dry.stdout);
+  assert.deepEqual(diffSnapshots(before, tp.snapshot()), [], 'a dry run writes nothing');
+  const json = await cliJson(tp, ['prune', '--dry-run']);
+  assert.equal(json.roles[0].knowledge.blocks.flatMap((b: { ids: string[] }) => b.ids).length, 40);
+  const real = await runCli(tp, ['prune']);
+  assert.match(real.stdout, /^ {2}knowledge\.md compressed: /m);
+  assert.match(tp.read('.claude/echoes/reviewer/knowledge.md')!, /^\*\*retry\*\* — \d+ entries/m);
 });

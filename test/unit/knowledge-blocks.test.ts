@@ -299,6 +299,45 @@ test('a block keeps the first sentence and drops the elaboration and field bulle
   assert.ok(text.startsWith('<!-- knowledge blocks: 1 entry compressed on 2026-06-01 -->\n\n'));
 });
 
+test('entries that cite the same file share a block even with no tag or title word in common', () => {
+  const entries = [
+    makeEntry({ id: 'a', title: 'Slow listing', evidence: '`src/orders/list.ts:20-44` — a query per order' }),
+    makeEntry({ id: 'b', title: 'Missing pagination', evidence: '`src/orders/list.ts:5` — returns every row' }),
+    makeEntry({ id: 'c', title: 'Token refresh races', evidence: '`src/auth/refresh.ts:9` — two refreshes' }),
+    makeEntry({ id: 'd', title: 'Reset links never expire', evidence: '`src/auth/reset.ts:22` — no createdAt' }),
+    makeEntry({ id: 'e', title: 'Unrelated note', kind: 'Gotcha', evidence: 'CI logs — slow' }),
+  ];
+  assert.deepEqual(
+    compressKnowledge(entries, { now }).blocks.map((b) => [b.topic, b.ids]),
+    [
+      ['src/auth/', ['c', 'd']],
+      ['src/orders/list.ts', ['a', 'b']],
+      ['other', ['e']],
+    ],
+  );
+});
+
+test('a word most entries share (a frequent word like "case") is not a topic; rarer shared traits are', () => {
+  const topics = [
+    ['auth', 'Login case', 'Session case', 'Token case'],
+    ['billing', 'Invoice case', 'Refund case', 'Tax case'],
+    ['search', 'Query case', 'Index case', 'Ranking case'],
+  ] as const;
+  const entries = topics.flatMap(([tag, ...titles], t) =>
+    titles.map((title, i) => makeEntry({ id: `${tag}-${i}`, title, tags: [tag], evidence: `\`src/f${t}${i}.ts:1\`` })),
+  );
+  const blocks = compressKnowledge(entries, { now }).blocks;
+  assert.deepEqual(
+    blocks.map((b) => b.topic),
+    ['auth', 'billing', 'search'],
+  );
+  for (const b of blocks)
+    assert.ok(
+      b.ids.every((id) => id.startsWith(b.topic)),
+      `${b.topic}: ${b.ids.join(', ')}`,
+    );
+});
+
 test('a tag also gathers untagged entries whose title names it', () => {
   const entries = [
     makeEntry({ id: 'a', title: 'Barrel files', tags: ['imports'], evidence: '`a.ts:1`' }),

@@ -13,10 +13,7 @@ import { COMMANDS } from '../../src/cli/cli.ts';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Subcommands the markdown already describes and the issue that brings them to the CLI. */
-const PROMISED_BY_LATER_ISSUES: Record<string, string> = {
-  remembrance: 'issue 10 (Remembrance: remembrance and promote)',
-  promote: 'issue 10 (Remembrance: remembrance and promote)',
-};
+const PROMISED_BY_LATER_ISSUES: Record<string, string> = {};
 
 function markdownFiles(dir: string): string[] {
   const out: string[] = [];

@@ -1,41 +1,90 @@
-// rune-echoes search: ranked search over entries, knowledge, archives, archive logs and solutions.
+// rune-echoes search: ranked search over entries, knowledge, archives, archive
+// logs, EPHEMERAL.md and docs/solutions, through the on-disk index.
+import { isLayer } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { searchDocs } from '../../core/recall/text-search.ts';
+import type { DocKind } from '../../core/recall/search-segment.ts';
+import { dayNumber } from '../../core/recall/search-segment.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
-import { searchCorpus } from '../../store/recall/search-corpus.ts';
+import { ensureStoreIgnored } from '../../store/gitignore.ts';
+import { searchMemory, searchTerms } from '../../store/recall/search-index.ts';
 import { flushEndedSessions } from '../../store/session/session-recovery.ts';
 import { scanSessions } from '../../store/session/session-state.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
+
+const KINDS: readonly DocKind[] = ['entry', 'log', 'solution'];
+
+/** `--since 2026-01-31` or `--since 30d` (days before today) → days since 1970. */
+export function sinceDay(raw: string, now: Date): number {
+  const rel = /^(\d{1,5})d$/.exec(raw);
+  if (rel) return Math.floor(now.getTime() / 86_400_000) - Number(rel[1]);
+  const day = dayNumber(raw);
+  if (day === 0)
+    throw new EchoesError('bad-argument', `--since takes a date like 2026-01-31 or a number of days like 30d, got "${quoteInput(raw)}"`);
+  return day;
+}
 
 export const searchCommand: Command = {
   name: 'search',
   freeText: true,
   summary: 'ranked search over entries, knowledge, archives, archive logs and docs/solutions',
-  usage: 'rune-echoes search <words…> [--role R] [--limit 10] [--json]',
-  options: { role: { type: 'string' }, limit: { type: 'string' } },
+  usage: 'rune-echoes search <words…> [--role R] [--layer L] [--kind entry|log|solution] [--since 2026-01-31|30d] [--limit 10] [--json]',
+  options: {
+    role: { type: 'string' },
+    layer: { type: 'string' },
+    kind: { type: 'string' },
+    since: { type: 'string' },
+    limit: { type: 'string' },
+  },
   async run(ctx, values, _positionals, text) {
     const query = text.trim();
     if (!query) throw new EchoesError('bad-argument', 'search needs some words, e.g. rune-echoes search retry backoff');
     const role = stringOpt(values, 'role');
     if (role) assertSafeName(role, 'role');
+    const layer = stringOpt(values, 'layer');
+    if (layer !== undefined && !isLayer(layer))
+      throw new EchoesError('bad-argument', `--layer must be etched, inscribed or traced, got "${quoteInput(layer)}"`);
+    const kindRaw = stringOpt(values, 'kind');
+    const kinds = kindRaw === undefined ? undefined : kindRaw.split(',').map((k) => k.trim());
+    for (const k of kinds ?? [])
+      if (!(KINDS as readonly string[]).includes(k))
+        throw new EchoesError(
+          'bad-argument',
+          `--kind must be entry, log or solution (or several, comma-separated), got "${quoteInput(k)}"`,
+        );
+    const sinceRaw = stringOpt(values, 'since');
+    const since = sinceRaw === undefined ? undefined : sinceDay(sinceRaw, ctx.io.now);
     const limitRaw = stringOpt(values, 'limit') ?? '10';
     const limit = Number(limitRaw);
     if (!Number.isInteger(limit) || limit < 1 || limit > 200)
       throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got "${quoteInput(String(limitRaw))}"`);
+    // Refused before anything is written.
+    searchTerms(query);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
     await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
-    const hits = searchDocs(searchCorpus(ctx.paths, role), query, limit);
+    ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);
+    const result = await searchMemory(ctx.paths, {
+      query,
+      limit,
+      ...(role ? { role } : {}),
+      ...(layer ? { layer } : {}),
+      ...(kinds ? { kinds: kinds as DocKind[] } : {}),
+      ...(since !== undefined ? { sinceDay: since } : {}),
+    });
     if (ctx.json) {
-      printJson(ctx, { query, hits });
+      printJson(ctx, { query, terms: result.terms, hits: result.hits, index: result.index });
       return 0;
     }
-    if (hits.length === 0) {
-      ctx.io.stdout(`no matches for "${query}"\n`);
+    const note = result.index.stale ? '(the index is being updated by another process: the newest changes may be missing)\n' : '';
+    if (result.hits.length === 0) {
+      ctx.io.stdout(`no matches for "${query}"\n${note}`);
       return 0;
     }
-    const out = hits.map((h, i) => `${i + 1}. [${h.kind}] ${h.title}\n   ${h.ref}${h.date ? ` · ${h.date}` : ''}\n   ${h.snippet}\n`);
-    ctx.io.stdout(out.join(''));
+    const out = result.hits.map((h, i) => {
+      const what = [h.source === 'memory' ? 'entry' : h.source, h.role, h.layer, h.date].filter(Boolean).join(' · ');
+      return `${i + 1}. ${h.title}${h.id ? `  [${h.id}]` : ''}\n   ${h.at} · ${what} · score ${h.score.toFixed(2)}\n   ${h.snippet}\n`;
+    });
+    ctx.io.stdout(out.join('') + note);
     return 0;
   },
 };

@@ -12,6 +12,7 @@ import { CONFIG_WARNING } from '../../store/fs/error-log.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
+import { solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
 import { memoryConflicts } from '../../store/team/memory-conflicts.ts';
 import { type TeamHealth, teamHealth } from '../../store/team/team-setup.ts';
@@ -96,6 +97,10 @@ export const statusCommand: Command = {
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
       solutions,
+      // Promoted documents whose entry changed or vanished since (SPEC §11 echo_ref).
+      solutionsOutOfDate: solutionDrift(paths)
+        .filter((d) => d.state !== 'current')
+        .map(({ path, state }) => ({ path, state })),
       hooks,
       errors: { count: errors.length, recent: errors.slice(-3) },
       configWarnings: ctx.configWarnings,
@@ -124,6 +129,10 @@ export const statusCommand: Command = {
     out.push(
       `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
     );
+    for (const d of report.solutionsOutOfDate)
+      out.push(
+        `solution out of date: ${d.path} (${d.state === 'vanished' ? 'its entry is gone' : d.state === 'changed' ? 'its entry changed since promotion' : 'echo_ref unreadable'}; see rune-echoes remembrance --verify)\n`,
+      );
     out.push(`hooks: ${hooks.map((h) => `${h.hook} ${h.lastRun ? h.lastRun.slice(0, 16).replace('T', ' ') : 'never'}`).join(' · ')}\n`);
     if (notImported.length) {
       const kinds = [...new Set(notImported.map((s) => s.kind))];

@@ -4,10 +4,11 @@
 // and every evidence reference stay; field bullets and elaboration go.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
+import { evidencePaths } from '../entry/evidence-paths.ts';
 import { compareText, plural } from '../text.ts';
 
 export interface KnowledgeBlock {
-  /** What the entries share: a tag, the title words they share, their kind, or "other". */
+  /** What the entries are about: their strongest shared traits (tag, file, folder, rare title word), their kind, or "other". */
   topic: string;
   /** Ids of the entries compressed into this block, in block order. */
   ids: string[];
@@ -76,81 +77,165 @@ function titleWords(title: string): Map<string, string> {
   return out;
 }
 
+/** How much each kind of shared trait says about a topic, before rarity weighs in. */
+const TRAIT_WEIGHT = { tag: 3, path: 3, dir: 1.5, word: 1 } as const;
+/** A trait most entries share (over this share of them) says nothing about any one topic. */
+const MAX_SHARE = 0.4;
+/** How close an entry must be to a group (cosine of weighted traits) to join it. */
+const JOIN_AT = 0.3;
+
+interface Traits {
+  /** Trait key (`w:retry`, `p:src/a.ts`, `d:src`) → weight. */
+  weights: Map<string, number>;
+  /** Trait key → how it reads in a label. */
+  shown: Map<string, string>;
+  /** Title-word trait keys in title order, to tell a phrase ("Knowledge Keeper") from two traits. */
+  titleOrder: string[];
+}
+
+/** What an entry is about: its tags, the files and folders its evidence and title cite, its title words. */
+function traitsOf(e: EchoEntry): Traits {
+  const weights = new Map<string, number>();
+  const shown = new Map<string, string>();
+  const add = (key: string, w: number, label: string) => {
+    if ((weights.get(key) ?? 0) < w) weights.set(key, w);
+    if (!shown.has(key)) shown.set(key, label);
+  };
+  // Tags and title words share one namespace, so a tag gathers untagged entries whose title names it.
+  for (const tag of e.tags.map((t) => t.trim()).filter((t) => t !== '')) add(`w:${stem(tag)}`, TRAIT_WEIGHT.tag, tag);
+  const titleOrder: string[] = [];
+  for (const [folded, word] of titleWords(e.title)) {
+    add(`w:${folded}`, TRAIT_WEIGHT.word, word);
+    titleOrder.push(`w:${folded}`);
+  }
+  const cited = [...evidencePaths(e.evidence), ...evidencePaths(e.title).filter((p) => /\.[a-z]{1,5}$/i.test(p))];
+  for (const path of cited) {
+    add(`p:${path}`, TRAIT_WEIGHT.path, path);
+    const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+    if (dir !== '') add(`d:${dir}`, TRAIT_WEIGHT.dir, `${dir}/`);
+  }
+  return { weights, shown, titleOrder };
+}
+
+type Vector = Map<string, number>;
+
+function cosine(a: Vector, b: Vector): number {
+  let dot = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const [k, v] of small) dot += v * (large.get(k) ?? 0);
+  return dot;
+}
+
+function normalised(v: Vector): Vector {
+  let n = 0;
+  for (const x of v.values()) n += x * x;
+  const len = Math.sqrt(n) || 1;
+  return new Map([...v].map(([k, x]) => [k, x / len]));
+}
+
 /**
- * Greedy, deterministic grouping. Tags are the author's own topics, so they
- * come first, and a tag also gathers untagged entries whose title names it.
- * Then shared title words. Each round takes the token shared by the most
- * remaining entries (ties: alphabetical).
+ * Groups entries by what they are about. Each entry is a vector of its traits
+ * (tags, cited files and folders, title words), each weighted by its kind and
+ * by its rarity (log N / df): a trait only one entry has cannot join anything,
+ * and one most entries share (a frequent word like "case" or "review") is
+ * dropped, because it says nothing about a topic. Entries join the group whose
+ * centroid is closest, if close enough; leaders are taken in a fixed order
+ * (most traits first), so the same entries always give the same groups.
  */
 function groupByTopic(entries: EchoEntry[]): Array<{ topic: string; members: EchoEntry[] }> {
-  const tags = entries.map(
-    (e) =>
-      new Map(
-        e.tags
-          .map((t) => t.trim())
-          .filter((t) => t !== '')
-          .map((t) => [stem(t), t] as const),
-      ),
+  const n = entries.length;
+  const traits = entries.map(traitsOf);
+  const df = new Map<string, number>();
+  for (const t of traits) for (const k of t.weights.keys()) df.set(k, (df.get(k) ?? 0) + 1);
+  const useful = (k: string) => {
+    const d = df.get(k) ?? 0;
+    return d >= 2 && (n < 8 || d / n <= MAX_SHARE);
+  };
+  const vectors = traits.map((t) =>
+    normalised(new Map([...t.weights].filter(([k]) => useful(k)).map(([k, w]) => [k, w * Math.log((n + 1) / df.get(k)!)]))),
   );
-  const words = entries.map((e) => titleWords(e.title));
-  const left = new Set(entries.keys());
-  const groups: Array<{ topic: string; members: EchoEntry[] }> = [];
-  const has = (i: number, token: string, byTag: boolean): boolean => words[i]!.has(token) || (byTag && tags[i]!.has(token));
-
-  for (const byTag of [true, false]) {
-    for (;;) {
-      const candidates = new Set<string>();
-      for (const i of left) for (const t of (byTag ? tags : words)[i]!.keys()) candidates.add(t);
-      let best: string | null = null;
-      let bestCount = 1;
-      for (const t of [...candidates].sort()) {
-        let n = 0;
-        for (const i of left) if (has(i, t, byTag)) n++;
-        if (n > bestCount) [best, bestCount] = [t, n];
-      }
-      if (best === null) break;
-      const members = [...left].filter((i) => has(i, best!, byTag));
-      for (const i of members) left.delete(i);
-      const topic = byTag
-        ? tagLabel(
-            members.map((i) => tags[i]!),
-            best,
-          )
-        : sharedWordsLabel(members.map((i) => words[i]!));
-      groups.push({ topic, members: members.map((i) => entries[i]!) });
+  const order = entries
+    .map((_, i) => i)
+    .sort((a, b) => vectors[b]!.size - vectors[a]!.size || compareText(entries[a]!.id, entries[b]!.id) || a - b);
+  const clusters: Array<{ members: number[]; sum: Vector }> = [];
+  for (const i of order) {
+    const v = vectors[i]!;
+    if (v.size === 0) continue;
+    let best = -1;
+    let bestSim = JOIN_AT;
+    clusters.forEach((c, k) => {
+      const sim = cosine(v, normalised(c.sum));
+      if (sim >= bestSim) [best, bestSim] = [k, sim];
+    });
+    if (best < 0) clusters.push({ members: [i], sum: new Map(v) });
+    else {
+      const c = clusters[best]!;
+      c.members.push(i);
+      for (const [k, x] of v) c.sum.set(k, (c.sum.get(k) ?? 0) + x);
     }
   }
-
-  // Entries that share nothing: group by kind, and what is still alone goes to "other".
-  const byKind = new Map<string, EchoEntry[]>();
-  for (const i of left) {
-    const kind = entries[i]!.kind.trim().toLowerCase();
-    byKind.set(kind, [...(byKind.get(kind) ?? []), entries[i]!]);
+  const groups: Array<{ topic: string; members: EchoEntry[] }> = [];
+  const grouped = new Set<number>();
+  for (const c of clusters) {
+    if (c.members.length < 2) continue;
+    for (const i of c.members) grouped.add(i);
+    groups.push({
+      topic: topicLabel(
+        c.members.map((i) => traits[i]!),
+        c.sum,
+      ),
+      members: c.members.sort((a, b) => a - b).map((i) => entries[i]!),
+    });
   }
+
+  // Entries that share nothing with others: by kind when several have one, else "other".
+  const byKind = new Map<string, EchoEntry[]>();
+  entries.forEach((e, i) => {
+    if (grouped.has(i)) return;
+    const kind = e.kind.trim().toLowerCase();
+    byKind.set(kind, [...(byKind.get(kind) ?? []), e]);
+  });
   const alone: EchoEntry[] = [];
   for (const [kind, members] of byKind) {
-    if (kind !== '' && kind !== 'other' && members.length > 1) groups.push({ topic: kind, members });
+    if (kind !== '' && kind !== 'other' && members.length > 1) groups.push({ topic: sharedWord(members) ?? kind, members });
     else alone.push(...members);
   }
-  groups.sort((a, b) => (a.topic.toLowerCase() < b.topic.toLowerCase() ? -1 : a.topic.toLowerCase() > b.topic.toLowerCase() ? 1 : 0));
-  if (alone.length > 0) groups.push({ topic: 'other', members: alone });
+  groups.sort((a, b) => compareText(a.topic.toLowerCase(), b.topic.toLowerCase()));
+  if (alone.length > 0) groups.push({ topic: sharedWord(alone) ?? 'other', members: alone });
   return groups;
 }
 
-/** The tag as the first member that carries it wrote it. */
-function tagLabel(memberTags: Array<Map<string, string>>, token: string): string {
-  for (const t of memberTags) {
-    const shown = t.get(token);
-    if (shown !== undefined) return shown;
+/** The trait that weighs most in the group among those half its members have, and a second one if all have it. */
+function topicLabel(members: Traits[], sum: Vector): string {
+  const half = Math.ceil(members.length / 2);
+  const holders = (k: string) => members.filter((m) => m.weights.has(k)).length;
+  const ranked = [...sum]
+    .filter(([k]) => holders(k) >= half)
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
+    .map(([k]) => k);
+  const picked: string[] = ranked.slice(0, 1);
+  for (const k of ranked.slice(1)) {
+    if (picked.length === 2) break;
+    // A file and its own folder say the same thing: keep the more specific.
+    if (holders(k) < members.length || (k.startsWith('d:') && picked.some((p) => p.startsWith(`p:${k.slice(2)}/`)))) continue;
+    picked.push(k);
   }
-  return token;
+  const show = (k: string) => members.find((m) => m.shown.has(k))!.shown.get(k)!;
+  if (picked.length < 2) return picked.length === 1 ? show(picked[0]!) : 'related';
+  // Two title words next to each other are a phrase, read in title order ("Knowledge Keeper"); else two traits.
+  const order = members[0]!.titleOrder;
+  const [a, b] = picked.map((k) => order.indexOf(k)) as [number, number];
+  if (a >= 0 && b >= 0 && Math.abs(a - b) === 1)
+    return a < b ? `${show(picked[0]!)} ${show(picked[1]!)}` : `${show(picked[1]!)} ${show(picked[0]!)}`;
+  return `${show(picked[0]!)} · ${show(picked[1]!)}`;
 }
 
-/** Up to four words every member's title shares, as the first title writes them. */
-function sharedWordsLabel(memberWords: Array<Map<string, string>>): string {
-  const [first, ...rest] = memberWords;
-  const shared = [...first!].filter(([w]) => rest.every((ws) => ws.has(w))).map(([, shown]) => shown);
-  return shared.slice(0, 4).join(' ');
+/** A title word every one of these entries has, as written, or null. */
+function sharedWord(entries: EchoEntry[]): string | null {
+  const [first, ...rest] = entries.map((e) => titleWords(e.title));
+  if (!first || rest.length === 0) return null;
+  for (const [folded, word] of first) if (rest.every((w) => w.has(folded))) return word;
+  return null;
 }
 
 /** Splits n into ceil(n / max) chunks whose sizes differ by at most one. */

@@ -9,7 +9,7 @@ import { countLines, serializeEchoDocument } from '../../core/entry/echo-documen
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
+import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
 import type { PrunePlan } from '../../core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';

@@ -6,7 +6,7 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
 import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
-import { consolidateDocument, matchKey } from '../../core/lifecycle/consolidation.ts';
+import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { moveOutEntries, removeEntries } from '../../core/entry/document-edits.ts';
+import { appendEntries, moveOutEntries, removeEntries } from '../../core/entry/document-edits.ts';
 import {
   countLines,
   documentEntries,
@@ -52,7 +52,7 @@ export function applyPrune(
   doc: EchoDocument,
   originalText: string,
   plan: PrunePlan,
-  opts: { now: Date; knowledgeMaxLines: number; by: PrunedBy },
+  opts: { now: Date; knowledgeMaxLines: number; by: PrunedBy; onCompressed?: (k: KnowledgeCompression) => void },
 ): EchoDocument {
   if (plan.archive.length === 0 && plan.compress.length === 0) return doc;
   const { now } = opts;
@@ -80,43 +80,74 @@ export function applyPrune(
     `${roleTitle(role)} — knowledge`,
     moved.filter((m) => compressed.has(m.entry.id)).map((m): EchoEntry => m.entry),
   );
-  compressKnowledgeFile(paths, role, opts.knowledgeMaxLines, now);
+  const knowledge = compressKnowledgeFile(paths, role, opts.knowledgeMaxLines, now);
+  if (knowledge) opts.onCompressed?.(knowledge);
   return rest;
 }
 
-/**
- * knowledge.md over its limit: entries become knowledge blocks (SPEC §5).
- * The original entries are archived first, so compression loses nothing.
- */
-export function compressKnowledgeFile(
-  paths: EchoPaths,
-  role: string,
+/** What compressing a knowledge.md does: sizes before and after, and the topic of every block. */
+export interface KnowledgeCompression {
+  linesBefore: number;
+  linesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
+  blocks: Array<{ topic: string; ids: string[]; evidence: string[] }>;
+}
+
+/** Compression of a knowledge.md text, planned but not written; null when it is within its limit. */
+export function planKnowledgeCompression(
+  text: string | null,
   maxLines: number,
   now: Date,
-): { before: number; after: number } | null {
-  const path = knowledgeFile(paths, role);
-  const { text } = readTextFile(paths, path);
+): { summary: KnowledgeCompression; next: string; entries: EchoEntry[] } | null {
   if (text === null || countLines(text) <= maxLines) return null;
   const doc = parseEchoDocument(text);
   // Compression rewrites the file: not while it holds conflict markers (status lists them).
   if (doc.issues.some((i) => i.code === 'merge-conflict')) return null;
   const entries = documentEntries(doc);
   if (entries.length === 0) return null;
-  appendToEchoFile(
-    paths,
-    join(archiveDir(paths, role), 'knowledge-compressed.md'),
-    `${roleTitle(role)} — entries compressed into knowledge blocks`,
-    entries,
-  );
   const { doc: rest } = removeEntries(
     doc,
     entries.map((e) => e.id),
   );
   const kept = serializeEchoDocument(rest).replace(/\s+$/, '');
-  const { text: blocks } = compressKnowledge(entries, { now });
-  const next = `${kept}\n\n${blocks.replace(/\s+$/, '')}\n`;
-  writeFileAtomic(paths, path, next);
-  return { before: estimateTokens(text), after: estimateTokens(next) };
+  const { text: blocksText, blocks } = compressKnowledge(entries, { now });
+  const next = `${kept}\n\n${blocksText.replace(/\s+$/, '')}\n`;
+  const summary: KnowledgeCompression = {
+    linesBefore: countLines(text),
+    linesAfter: countLines(next),
+    tokensBefore: estimateTokens(text),
+    tokensAfter: estimateTokens(next),
+    blocks: blocks.map((b) => ({ topic: b.topic, ids: b.ids, evidence: b.evidence })),
+  };
+  return { summary, next, entries };
+}
+
+/**
+ * knowledge.md over its limit: entries become knowledge blocks (SPEC §5).
+ * The original entries are archived first, so compression loses nothing.
+ */
+export function compressKnowledgeFile(paths: EchoPaths, role: string, maxLines: number, now: Date): KnowledgeCompression | null {
+  const path = knowledgeFile(paths, role);
+  const planned = planKnowledgeCompression(readTextFile(paths, path).text, maxLines, now);
+  if (planned === null) return null;
+  appendToEchoFile(
+    paths,
+    join(archiveDir(paths, role), 'knowledge-compressed.md'),
+    `${roleTitle(role)} — entries compressed into knowledge blocks`,
+    planned.entries,
+  );
+  writeFileAtomic(paths, path, planned.next);
+  return planned.summary;
+}
+
+/** knowledge.md as it would be once the entries pruning compresses are appended to it (nothing is written). */
+function knowledgeAfterPrune(paths: EchoPaths, role: string, memory: EchoDocument, plan: PrunePlan): string | null {
+  const { text } = readTextFile(paths, knowledgeFile(paths, role));
+  if (plan.compress.length === 0) return text;
+  const { removed } = removeEntries(memory, plan.compress);
+  const { doc } = readEchoFile(paths, knowledgeFile(paths, role), `${roleTitle(role)} — knowledge`);
+  return serializeEchoDocument(appendEntries(doc, removed));
 }
 
 export interface PruneReport {
@@ -124,6 +155,8 @@ export interface PruneReport {
   plan: PrunePlan;
   linesBefore: number;
   dryRun: boolean;
+  /** What knowledge.md compression did, or would do on a dry run; null when knowledge.md is within its limit. */
+  knowledge: KnowledgeCompression | null;
 }
 
 export function pruneRole(
@@ -137,17 +170,26 @@ export function pruneRole(
     const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: !opts.dryRun });
     const plan = planPruneOf(doc, config, opts);
     const linesBefore = text === null ? 0 : countLines(text);
-    if (!opts.dryRun && text !== null) {
+    if (opts.dryRun) {
+      const knowledge = planKnowledgeCompression(knowledgeAfterPrune(paths, role, doc, plan), config.knowledgeMaxLines, opts.now);
+      return { role, plan, linesBefore, dryRun: true, knowledge: knowledge?.summary ?? null };
+    }
+    // Pruning may compress knowledge.md itself (entries moved in pushed it over); otherwise it is checked here.
+    let knowledge: KnowledgeCompression | null = null;
+    if (text !== null) {
       const next = applyPrune(paths, role, doc, text, plan, {
         now: opts.now,
         knowledgeMaxLines: config.knowledgeMaxLines,
         by: 'rune-echoes prune',
+        onCompressed: (k) => {
+          knowledge = k;
+        },
       });
       const out = serializeEchoDocument(next);
       if (out !== text) writeFileAtomic(paths, path, out);
     }
-    if (!opts.dryRun) compressKnowledgeFile(paths, role, config.knowledgeMaxLines, opts.now);
-    return { role, plan, linesBefore, dryRun: opts.dryRun };
+    knowledge = compressKnowledgeFile(paths, role, config.knowledgeMaxLines, opts.now) ?? knowledge;
+    return { role, plan, linesBefore, dryRun: false, knowledge };
   };
   return opts.dryRun ? run() : withLock(paths, `role-${role}`, run);
 }

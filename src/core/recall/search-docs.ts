@@ -1,0 +1,144 @@
+// What each kind of file contributes to the search index: one document per
+// entry, per paragraph of hand-written text, per archive log, per solution.
+// Pure: the store hands in the text and where it came from.
+
+import { parseEchoDocument } from '../entry/echo-document.ts';
+import type { EchoEntry } from '../entry/echo-entry.ts';
+import { searchableText } from '../entry/entry-fields.ts';
+import { parseSolutionDoc } from '../remembrance/solution-doc.ts';
+import type { DocSource, IndexDoc } from './search-segment.ts';
+
+/** Stored text per document is capped: snippets need the matching line, not a whole book. */
+const MAX_STORED = 8000;
+
+export interface DocOrigin {
+  path: string;
+  source: DocSource;
+  role?: string;
+}
+
+const DAY = /\b(\d{4}-\d{2}-\d{2})\b/;
+
+/** Entries and hand-written paragraphs of a memory, knowledge, archive or topic file. */
+export function echoFileDocs(text: string, origin: DocOrigin): IndexDoc[] {
+  const doc = parseEchoDocument(text);
+  const out: IndexDoc[] = [];
+  for (const block of doc.blocks) {
+    if (block.type === 'entry') out.push(entryDoc(block.entry, block.text, block.line, origin));
+    else out.push(...paragraphDocs(block.text, block.line, origin));
+  }
+  return out;
+}
+
+function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): IndexDoc {
+  const date = (e.verified || e.date) === '' ? undefined : e.verified || e.date;
+  return {
+    path: origin.path,
+    line,
+    source: origin.source,
+    title: e.title || e.id,
+    id: e.id,
+    ...(origin.role ? { role: origin.role } : {}),
+    layer: e.layer,
+    ...(date ? { date } : {}),
+    text: raw.slice(0, MAX_STORED),
+    fields: { title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') },
+  };
+}
+
+/**
+ * Hand-written text (knowledge blocks, notes, topic files): a document per
+ * paragraph, a heading going with the paragraph under it. Paragraphs of only
+ * markup (the schema comment, a lone title) are not worth a hit.
+ */
+function paragraphDocs(text: string, firstLine: number, origin: DocOrigin): IndexDoc[] {
+  const out: IndexDoc[] = [];
+  const lines = text.split(/\r\n|\r|\n/);
+  let start = -1;
+  let heading = '';
+  const flush = (end: number) => {
+    if (start < 0) return;
+    const at = start;
+    const body = lines.slice(at, end).join('\n');
+    start = -1;
+    if (
+      body
+        .replace(/<!--[\s\S]*?-->|[#*`>|_-]/g, '')
+        .trim()
+        .split(/\s+/).length < 4
+    )
+      return;
+    const title = titleOf(body) || heading || origin.path;
+    const date = DAY.exec(body)?.[1];
+    out.push({
+      path: origin.path,
+      line: firstLine + at,
+      source: origin.source,
+      title,
+      ...(origin.role ? { role: origin.role } : {}),
+      ...(date ? { date } : {}),
+      text: body.slice(0, MAX_STORED),
+      fields: { title, tags: '', body },
+    });
+  };
+  lines.forEach((line, i) => {
+    if (line.trim() === '') {
+      flush(i);
+      return;
+    }
+    if (/^#{1,6}\s/.test(line)) {
+      flush(i);
+      heading = line.replace(/^#+\s*/, '').trim();
+    }
+    if (start < 0) start = i;
+  });
+  flush(lines.length);
+  return out;
+}
+
+/** A short title for a paragraph: its heading, or its bold lead (`**topic** — 3 entries`), or its first words. */
+function titleOf(paragraph: string): string {
+  const first = paragraph.split('\n')[0]!.trim();
+  const heading = /^#{1,6}\s+(.*)$/.exec(first)?.[1];
+  if (heading) return heading.trim();
+  const bold = /^\*\*(.+?)\*\*/.exec(first)?.[1];
+  if (bold) return bold.trim();
+  return first.replace(/^[-*>\s]+/, '').slice(0, 80);
+}
+
+/** An archive log or EPHEMERAL.md: one document, titled by the first request. */
+export function sessionDocs(text: string, origin: DocOrigin): IndexDoc[] {
+  if (text.trim() === '') return [];
+  const asked = /^## Asked\s*\r?\n- (.*)$/m.exec(text)?.[1]?.trim();
+  const heading = /^# (.*)$/m.exec(text)?.[1]?.trim();
+  const title = asked || heading || origin.path;
+  const date = /^- span: .*?(\d{4}-\d{2}-\d{2})/m.exec(text)?.[1] ?? DAY.exec(heading ?? '')?.[1] ?? DAY.exec(text)?.[1];
+  return [
+    {
+      path: origin.path,
+      line: 1,
+      source: origin.source,
+      title,
+      ...(date ? { date } : {}),
+      text: text.slice(0, MAX_STORED),
+      fields: { title, tags: '', body: text },
+    },
+  ];
+}
+
+/** A docs/solutions document: its frontmatter fields ranked as title, tags and body. */
+export function solutionDocs(text: string, origin: DocOrigin & { fallbackTitle: string }): IndexDoc[] {
+  const s = parseSolutionDoc(text, origin.fallbackTitle);
+  const body = [s.symptom, s.rootCause, s.solutionSummary, s.category, s.body].filter((x) => x !== '').join('\n');
+  return [
+    {
+      path: origin.path,
+      line: 1,
+      source: 'solution',
+      title: s.title,
+      ...(DAY.test(s.date) ? { date: DAY.exec(s.date)![1] } : {}),
+      text: text.slice(0, MAX_STORED),
+      fields: { title: s.title, tags: s.tags.join(' '), body },
+    },
+  ];
+}

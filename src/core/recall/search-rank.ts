@@ -1,0 +1,121 @@
+// Ranking: BM25 over the postings of the query's terms, times a prior for
+// where a document comes from, times how many of the terms it matched. Pure:
+// the store hands in segment views (postings looked up on demand) and gets
+// the best documents back. The same function ranks the `search` command and
+// prompt-time recall.
+
+import type { Layer } from '../entry/echo-entry.ts';
+import { type DocAttrs, type DocKind, type DocSource, kindOf, type Postings } from './search-segment.ts';
+
+export interface SegmentView {
+  attrs: DocAttrs;
+  /** Role names; attrs.role(d) is 1 + an index here. */
+  roles: readonly string[];
+  deleted: ReadonlySet<number>;
+  lookup(term: string): Postings | null;
+}
+
+export interface RankFilters {
+  role?: string;
+  layer?: Layer;
+  kinds?: readonly DocKind[];
+  /** Only documents dated on or after this day (days since 1970); undated ones are left out. */
+  sinceDay?: number;
+}
+
+export interface RankOptions extends RankFilters {
+  limit: number;
+  /** Live documents and their summed weighted lengths, over every segment. */
+  stats: { docs: number; totalLen: number };
+}
+
+export interface RankedDoc {
+  segment: number;
+  doc: number;
+  score: number;
+  matched: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** How much a hit from each place is worth before its words are counted. */
+export const SOURCE_PRIOR: Record<DocSource, number> = {
+  memory: 1,
+  solution: 1,
+  knowledge: 0.9,
+  topic: 0.9,
+  ephemeral: 0.85,
+  log: 0.75,
+  archive: 0.6,
+};
+const LAYER_PRIOR: Record<Layer, number> = { etched: 1.1, inscribed: 1, traced: 0.95 };
+
+export function rankDocuments(segments: readonly SegmentView[], terms: readonly string[], opts: RankOptions): RankedDoc[] {
+  if (terms.length === 0 || opts.limit <= 0) return [];
+  const lists = terms.map((t) => segments.map((s) => s.lookup(t)));
+  const N = Math.max(1, opts.stats.docs);
+  const avgLen = Math.max(1, opts.stats.totalLen / N);
+  const idf = lists.map((perSeg) => {
+    const df = perSeg.reduce((n, p) => n + (p?.ids.length ?? 0), 0);
+    return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+  });
+
+  const best: RankedDoc[] = [];
+  segments.forEach((seg, s) => {
+    const roleCode = opts.role === undefined ? -1 : seg.roles.indexOf(opts.role) + 1;
+    if (opts.role !== undefined && roleCode === 0) return;
+    const kinds = opts.kinds && opts.kinds.length > 0 ? new Set(opts.kinds) : null;
+    const allowed = (d: number): boolean => {
+      if (seg.deleted.has(d)) return false;
+      if (roleCode > 0 && seg.attrs.role(d) !== roleCode) return false;
+      if (opts.layer !== undefined && seg.attrs.layer(d) !== opts.layer) return false;
+      if (kinds !== null && !kinds.has(kindOf(seg.attrs.source(d)))) return false;
+      if (opts.sinceDay !== undefined && seg.attrs.day(d) < opts.sinceDay) return false;
+      return true;
+    };
+    // Dense arrays over the segment's documents: a common term has postings in a good share of them.
+    const n = seg.attrs.count;
+    const score = new Float64Array(n);
+    const matched = new Uint8Array(n);
+    const verdict = new Int8Array(n); // 0 not yet asked, 1 allowed, -1 filtered out
+    const touched: number[] = [];
+    lists.forEach((perSeg, t) => {
+      const p = perSeg[s];
+      if (!p) return;
+      const w = idf[t]! * (K1 + 1);
+      for (let i = 0; i < p.ids.length; i++) {
+        const d = p.ids[i]!;
+        if (d >= n) continue;
+        if (verdict[d] === 0) verdict[d] = allowed(d) ? 1 : -1;
+        if (verdict[d]! < 0) continue;
+        const tf = p.tfs[i]!;
+        if (matched[d] === 0) touched.push(d);
+        score[d]! += (w * tf) / (tf + K1 * (1 - B + (B * seg.attrs.len(d)) / avgLen));
+        matched[d]! += 1;
+      }
+    });
+    for (const d of touched) {
+      const m = matched[d]!;
+      const layer = seg.attrs.layer(d);
+      // A document that has every word of the query beats one that repeats a single word.
+      const coverage = (m / terms.length) ** 2;
+      const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
+      offer(best, { segment: s, doc: d, score: total, matched: m }, opts.limit);
+    }
+  });
+  return best.sort(byScore);
+}
+
+function byScore(a: RankedDoc, b: RankedDoc): number {
+  return b.score - a.score || a.segment - b.segment || a.doc - b.doc;
+}
+
+/** Keeps the `limit` best seen so far (a small sorted list: limits are small). */
+function offer(best: RankedDoc[], hit: RankedDoc, limit: number): void {
+  if (best.length >= limit && byScore(hit, best[best.length - 1]!) >= 0) return;
+  let i = best.length;
+  while (i > 0 && byScore(hit, best[i - 1]!) < 0) i--;
+  best.splice(i, 0, hit);
+  if (best.length > limit) best.pop();
+}
