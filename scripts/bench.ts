@@ -10,13 +10,12 @@
 // 2. search over 10,000 and 100,000 archive logs, against MiniSearch, and from a hook.
 // 3. SessionEnd on a 50 MB transcript: time and peak memory (streamed).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderEntry } from '../src/core/entry/echo-document.ts';
-import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
 import { benchSearch } from './bench-search.ts';
+import { typicalStore, writeTranscript } from './bench-store.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(REPO, 'dist');
@@ -44,121 +43,6 @@ const withRss = (file: string) => [
   '-e',
   `process.on('exit',()=>process.stderr.write('RSS '+process.resourceUsage().maxRSS));await import(${JSON.stringify(file)});`,
 ];
-
-function entry(i: number, layer: EchoEntry['layer']): EchoEntry {
-  return {
-    id: `entry-${i}`,
-    idExplicit: true,
-    date: '2026-10-01',
-    kind: 'Pattern',
-    title: `Pattern number ${i} in module ${i % 9}`,
-    layer,
-    source: 'bench',
-    confidence: 0.8,
-    evidence: `\`src/module${i % 9}/file${i}.ts:${i}\` — seen`,
-    verified: '2026-11-01',
-    supersedes: 'none',
-    tags: [],
-    learning: `Learning ${i}: the service layer tends to repeat this; reviewers should flag it early.`,
-    extra: [],
-  };
-}
-
-function transcriptLine(i: number, sid: string, cwd: string): string {
-  const ts = new Date(Date.UTC(2026, 10, 22, 9, 0, i % 3600)).toISOString();
-  if (i % 3 === 0)
-    return JSON.stringify({
-      type: 'user',
-      sessionId: sid,
-      cwd,
-      timestamp: ts,
-      uuid: `u${i}`,
-      message: { role: 'user', content: `Request ${i}: refactor module ${i % 50} and keep the tests green` },
-    });
-  if (i % 3 === 1)
-    return JSON.stringify({
-      type: 'assistant',
-      sessionId: sid,
-      cwd,
-      timestamp: ts,
-      uuid: `a${i}`,
-      message: {
-        id: `msg_${i}`,
-        role: 'assistant',
-        content: [
-          {
-            type: 'tool_use',
-            id: `t${i}`,
-            name: 'Edit',
-            input: { file_path: `${cwd}/src/m${i % 50}.ts`, old_string: 'x'.repeat(200), new_string: 'y'.repeat(200) },
-          },
-        ],
-      },
-    });
-  return JSON.stringify({
-    type: 'user',
-    sessionId: sid,
-    cwd,
-    timestamp: ts,
-    uuid: `r${i}`,
-    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i - 1}`, content: 'ok '.repeat(100) }] },
-  });
-}
-
-function writeTranscript(path: string, bytes: number, sid: string, cwd: string): void {
-  writeFileSync(path, '');
-  let size = 0;
-  let chunk: string[] = [];
-  for (let i = 0; size < bytes; i++) {
-    const line = `${transcriptLine(i, sid, cwd)}\n`;
-    size += line.length;
-    chunk.push(line);
-    if (chunk.length >= 2000) {
-      appendFileSync(path, chunk.join(''));
-      chunk = [];
-    }
-  }
-  appendFileSync(path, chunk.join(''));
-}
-
-function typicalStore(dir: string): void {
-  const e = join(dir, '.claude', 'echoes');
-  const roles = ['planner', 'workers', 'reviewer', 'auditor', 'team'];
-  roles.forEach((role, r) => {
-    mkdirSync(join(e, role), { recursive: true });
-    const entries = Array.from({ length: 14 }, (_, i) => entry(r * 100 + i, i < 2 ? 'etched' : i % 4 === 0 ? 'traced' : 'inscribed'));
-    writeFileSync(
-      join(e, role, 'MEMORY.md'),
-      `<!-- echo-schema: v2 -->\n# ${role} Memory\n\n${entries.map((x) => renderEntry(x)).join('\n')}`,
-    );
-  });
-  mkdirSync(join(e, 'memories'), { recursive: true });
-  const index: string[] = [];
-  for (let i = 1; i <= 40; i++) {
-    const n = String(i).padStart(3, '0');
-    writeFileSync(
-      join(e, 'memories', `archive-log-${n}.md`),
-      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}\n`,
-    );
-    index.push(`- ${n} · 2026-11-01 · session-end · task ${i}`);
-  }
-  writeFileSync(join(e, 'ARCHIVE.md'), `# Archive\n\n${index.join('\n')}\n`);
-  writeFileSync(
-    join(e, 'usage.jsonl'),
-    `${Array.from({ length: 100 }, (_, i) =>
-      JSON.stringify({
-        ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
-        session: `s${i % 25}`,
-        event: 'injected',
-        ids: ['entry-1', `entry-${i}`],
-      }),
-    ).join('\n')}\n`,
-  );
-  writeFileSync(
-    join(e, 'EPHEMERAL.md'),
-    '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n',
-  );
-}
 
 const lines: string[] = [];
 const say = (s: string) => {

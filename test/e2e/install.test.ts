@@ -100,6 +100,7 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
     await pluginCommand('marketplace add', ['marketplace', 'add', `${gitServer.url}/rune-echoes.git`]);
     await pluginCommand('install', ['install', `rune@${marketplaceName}`], { npm_config_offline: 'true' });
     const list = await pluginCommand('list', ['list', '--json']);
+    await pluginCommand('details', ['details', `rune@${marketplaceName}`]);
     const installed = (JSON.parse(list.stdout) as Array<{ id: string; installPath: string; enabled: boolean }>).find(
       (p) => p.id === `rune@${marketplaceName}`,
     );
@@ -135,6 +136,16 @@ describe('8. installed from a marketplace clone, scenario 1 runs from the plugin
   test('the committed HEAD carries the bundles a marketplace install needs', { timeout: testTimeout }, (t) => {
     if (!distCommitted) t.diagnostic('dist/ is not in HEAD: the working-tree build was copied into the clone');
     assert.ok(distCommitted, 'dist/ is committed');
+  });
+
+  test('claude plugin details puts the always-on cost (agents, skills, the command) at 250 tokens or less', {
+    timeout: testTimeout,
+  }, () => {
+    const details = setup.details!.stdout;
+    const m = /Always-on:\s+~?([\d.,]+)(k?)\s*tok/.exec(details);
+    assert.ok(m, `no always-on figure in:\n${details}`);
+    const tokens = Number(m[1]!.replace(/,/g, '')) * (m[2] ? 1000 : 1);
+    assert.ok(tokens <= 250, `always-on cost ${tokens} tokens:\n${details}`);
   });
 
   test('the plugin is copied into the cache under HOME, with no node_modules', { timeout: testTimeout }, () => {
