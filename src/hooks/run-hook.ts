@@ -11,6 +11,7 @@ import { CONFIG_WARNING, logLine } from '../store/fs/error-log.ts';
 import type { Deadline } from '../store/fs/role-lock.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
+import { noteWorker, workerDone } from '../store/hook-workers.ts';
 import { type HookSpec, hookSpec } from './hook-registry.ts';
 
 /** The fields Claude Code sends on stdin that the hooks use; anything of another type is dropped. */
@@ -96,6 +97,13 @@ export interface HookContext {
   deadline: Deadline;
   env: NodeJS.ProcessEnv;
   log: (message: string) => void;
+  /**
+   * Hands the rest of this hook's work to a detached copy of the hook, so
+   * Claude Code need not wait for it: true when it did (the handler then
+   * returns at once), false when the work is to be done here (this is already
+   * the worker, background work is off, or the copy could not be started).
+   */
+  later: () => Promise<boolean>;
 }
 
 export interface HookResult {
@@ -119,6 +127,14 @@ export async function guarded<T>(ctx: Pick<HookContext, 'log'>, what: string, fn
   } catch (err) {
     ctx.log(`${what}: ${err instanceof Error ? err.message : String(err)}`);
     return fallback;
+  }
+}
+
+function parseWorkerInput(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '{}');
+  } catch {
+    return {};
   }
 }
 
@@ -147,13 +163,17 @@ export function protocolOutput(eventName: string, result: HookResult | undefined
 
 /** Lock waits give up in time to leave the hook a margin to answer. */
 export function deadlineFor(spec: HookSpec, env: NodeJS.ProcessEnv, startedAt: number): Deadline {
-  const budget = spec.budgetMs(env);
+  const budget = env.RUNE_ECHOES_WORKER === '1' ? WORKER_BUDGET_MS : spec.budgetMs(env);
   return startedAt + budget - Math.min(1000, budget / 4);
 }
 
 export interface ExecuteOptions {
   now?: Date;
   startedAt?: number;
+  /** Starts a detached worker for this input and returns its pid, or null; absent, work is done in-process. */
+  spawnWorker?: (rawInput: unknown) => Promise<number | null>;
+  /** This run is such a worker: it notes itself done at the end. */
+  worker?: boolean;
 }
 
 /** Runs one hook in-process (the bundle entry and the tests both come through here); returns the stdout line. */
@@ -181,8 +201,48 @@ export async function executeHook(
   }
   // Once per change of the file, not by every hook: a warning repeated on every prompt is noise.
   if (fresh) for (const w of warnings) log(`${CONFIG_WARNING}${w}`);
-  const result = await handler({ spec, input, project, config, paths, now, deadline, env, log });
-  return protocolOutput(spec.event, result ?? undefined);
+  const later = async (): Promise<boolean> => {
+    if (!opts.spawnWorker || env.RUNE_ECHOES_INLINE === '1') return false;
+    const pid = await opts.spawnWorker(rawInput).catch(() => null);
+    if (pid === null) return false;
+    try {
+      noteWorker(paths, spec.name, pid, input.session_id ?? '');
+    } catch (err) {
+      log(`background work: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return true;
+  };
+  try {
+    const result = await handler({ spec, input, project, config, paths, now, deadline, env, log, later });
+    return protocolOutput(spec.event, result ?? undefined);
+  } finally {
+    if (opts.worker) workerDone(paths, spec.name, process.pid);
+  }
+}
+
+/** The environment variable that carries a worker's hook input (small JSON: the hooks that hand work on have no prompt). */
+const WORKER_INPUT = 'RUNE_ECHOES_WORKER_INPUT';
+
+/** How long a background worker may take: no Claude Code timeout applies to it. */
+const WORKER_BUDGET_MS = 120_000;
+
+/** Starts this same bundle again, detached, with the hook input in its environment. */
+async function spawnWorker(rawInput: unknown): Promise<number | null> {
+  const script = process.argv[1];
+  if (!script) return null;
+  const { spawn } = await import('node:child_process');
+  const { claudeProcessId, CLAUDE_PID_ENV } = await import('../store/session/claude-process.ts');
+  const child = spawn(process.execPath, [script], {
+    detached: true,
+    stdio: 'ignore',
+    windowsHide: true,
+    cwd: process.cwd(),
+    // The worker is no longer Claude Code's descendant: it is told which Claude Code it works for.
+    env: { ...process.env, [WORKER_INPUT]: JSON.stringify(rawInput ?? {}), [CLAUDE_PID_ENV]: String(claudeProcessId()) },
+  });
+  child.on('error', () => undefined);
+  child.unref();
+  return child.pid ?? null;
 }
 
 /**
@@ -207,7 +267,9 @@ function writeStdout(text: string): void {
 export function runHook(name: string, handler: HookHandler): void {
   const startedAt = Date.now();
   const spec = hookSpec(name);
-  const budgetMs = spec.budgetMs(process.env);
+  const workerInput = process.env[WORKER_INPUT];
+  const worker = workerInput !== undefined;
+  const budgetMs = worker ? WORKER_BUDGET_MS : spec.budgetMs(process.env);
   const fallbackLog = resolve(process.env.CLAUDE_PROJECT_DIR || process.cwd(), '.claude', 'echoes', '.log');
   // Never outlive the hook's timeout: give up quietly before Claude Code kills us.
   const watchdog = setTimeout(() => {
@@ -219,9 +281,11 @@ export function runHook(name: string, handler: HookHandler): void {
   let input: HookInput = {};
   Promise.resolve()
     .then(() => {
-      const raw = readStdin();
+      const raw = worker ? parseWorkerInput(workerInput) : readStdin();
       input = readHookInput(raw);
-      return executeHook(spec, handler, raw, process.env, process.cwd(), { startedAt });
+      // A worker's own budget, not Claude Code's: the deadline follows it.
+      const env = worker ? { ...process.env, [WORKER_INPUT]: undefined, RUNE_ECHOES_WORKER: '1' } : process.env;
+      return executeHook(spec, handler, raw, env, process.cwd(), worker ? { startedAt, worker } : { startedAt, spawnWorker });
     })
     .then(
       (out) => writeStdout(`${out}\n`),

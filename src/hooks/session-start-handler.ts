@@ -6,10 +6,11 @@
 import { statSync } from 'node:fs';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { withLock } from '../store/fs/role-lock.ts';
+import { awaitWorkers } from '../store/hook-workers.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
-import { digestFromStore } from '../store/recall/memory-digest.ts';
+import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '../store/recall/digest-cache.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
@@ -24,6 +25,10 @@ const mtimeMs = (path: string): number => {
   }
 };
 
+/** The workers whose writes a new session reads: the last hand-off, and checkpoints. */
+const HAND_OFF_WORKERS = ['session-end', 'pre-compact'] as const;
+const WORKER_WAIT_MS = 3000;
+
 export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const { paths, config, now, input, deadline } = ctx;
   const sessionId = input.session_id ?? 'unknown';
@@ -32,10 +37,15 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   let unreadable = false;
   let consumed = '';
   let roles: RoleSummary[] | undefined;
+  let cachedDigest: PreparedDigest | null = null;
   // Every step is guarded: the digest is what the user needs, and no broken
   // part of the store (a crashed session's unreadable transcript, a read-only
   // store, a full disk) may cost it.
   if (!compact) {
+    // A previous session's end may still be written by its worker (a start right after an exit):
+    // wait for it, briefly, rather than miss its hand-off or take that session for a crashed one.
+    if (!(await guarded(ctx, 'waiting for background work', () => awaitWorkers(paths, HAND_OFF_WORKERS, WORKER_WAIT_MS), true)))
+      ctx.log(`background work of an earlier session still running after ${WORKER_WAIT_MS} ms; starting without waiting longer`);
     // This session is running (again, on resume): it is nobody's crash to recover.
     if (input.session_id)
       await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
@@ -59,7 +69,10 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       lastSession =
         recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
-    roles = await roleSummaries(paths);
+    // The worker that ended the last session usually computed this digest already: then only
+    // line counts are needed here (for the prune check), not the entries.
+    cachedDigest = await guarded(ctx, 'digest cache', () => readDigestCache(paths, digestKey(paths, config, lastSession, now)), null);
+    roles = cachedDigest ? cachedDigest.lines.map((l) => ({ ...l, entries: [] })) : await roleSummaries(paths);
     // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
     const maxMoves = await guarded(ctx, 'prune budget', () => autoPruneBudget(paths, sessionId, config.prunePerSession), 0);
     const { errors, reports, moved } = await guarded(
@@ -70,13 +83,17 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     );
     for (const e of errors) ctx.log(`consolidation: ${e}`);
     await guarded(ctx, 'prune budget', () => spendAutoPrune(paths, sessionId, moved, deadline), undefined);
-    // Read again only if consolidation rewrote a memory file.
-    if (reports.length) roles = await roleSummaries(paths);
+    // Consolidation rewrote a memory file: the cached digest is out of date, and the entries are read again.
+    if (reports.length) {
+      cachedDigest = null;
+      roles = await roleSummaries(paths);
+    }
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
   if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
-  const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
+  const { digest, errors } =
+    cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, cachedDigest || compact ? undefined : roles));
   for (const e of errors) ctx.log(e);
   if (!compact) {
     await guarded(

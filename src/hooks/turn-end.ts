@@ -10,6 +10,8 @@ export const DRAFT_REFRESH_BYTES = 512 * 1024;
 
 export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   const { paths, config, now, input, deadline } = ctx;
+  // Findings are merged before the turn goes on (a parent reads its subagent's lessons at once);
+  // reading a long transcript tail for the draft is left to a background worker.
   if (hasPendingFindings(paths)) {
     const { consolidateAll } = await import('../store/memory/consolidate-all.ts');
     const { errors } = await consolidateAll(paths, config, { now, prune: false, deadline });
@@ -26,6 +28,7 @@ export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
     }
     return;
   }
+  if (await ctx.later()) return;
   const { advanceSession } = await import('../store/session/session-lifecycle.ts');
   const { claudeProcessId } = await import('../store/session/claude-process.ts');
   await advanceSession(

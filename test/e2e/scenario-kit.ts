@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { HOOKS } from '../../src/hooks/hook-registry.ts';
+import { waitForWorkersAsync } from '../helpers/run-bundle.ts';
 import { type ClaudeRun, type JsonResult, makeTempDir, parseJsonResult, repoRoot, runClaude, writeTree } from './claude-harness.ts';
 import type { FakeAnthropic, ScriptRule } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
@@ -95,6 +96,9 @@ export async function runRune(options: RuneRunOptions): Promise<RuneRun> {
       result = null;
     }
   }
+  // Hooks leave their slow work to background workers (a session's end, a checkpoint): a test
+  // looks at the store once they are done, as the next session would.
+  await waitForWorkersAsync(options.project.dir);
   return { ...run, result };
 }
 

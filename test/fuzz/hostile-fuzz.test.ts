@@ -43,7 +43,10 @@ async function fuzz(
   what = 'cases',
 ): Promise<void> {
   const out = await fc.check(property as fc.IAsyncProperty<unknown>, budget(runs));
-  if (out.failed) throw new Error(fc.defaultReportMessage(out) ?? 'property failed');
+  if (out.failed) {
+    const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
+    throw new Error(`${fc.defaultReportMessage(out) ?? 'property failed'}\nGot: ${cause.slice(0, 2000)}`);
+  }
   t.diagnostic(`${out.numRuns} ${what}`);
 }
 

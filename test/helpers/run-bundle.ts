@@ -1,8 +1,12 @@
 // Runs a committed bundle (a hook or the CLI) as a real process with stdin,
 // the way Claude Code and the Bash tool do.
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
+import { echoPaths } from '../../src/store/fs/echo-paths.ts';
+import { liveWorkers } from '../../src/store/hook-workers.ts';
 
 export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 export const DIST = join(REPO, 'dist');
@@ -18,7 +22,16 @@ export function baseEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-export function runHookSync(hook: string, input: unknown, opts: { cwd: string; env?: Record<string, string> }): BundleResult {
+/**
+ * Runs a hook bundle as Claude Code does, then waits for the background worker
+ * it may have left (SessionEnd, PreCompact, a busy Stop), so the test sees the
+ * work done. `background: false` skips the wait (a test of the hook alone).
+ */
+export function runHookSync(
+  hook: string,
+  input: unknown,
+  opts: { cwd: string; env?: Record<string, string>; background?: boolean },
+): BundleResult {
   const r = spawnSync(process.execPath, [join(DIST, `${hook}.cjs`)], {
     cwd: opts.cwd,
     input: typeof input === 'string' ? input : JSON.stringify(input),
@@ -26,7 +39,26 @@ export function runHookSync(hook: string, input: unknown, opts: { cwd: string; e
     encoding: 'utf8',
     timeout: 30_000,
   });
+  if (opts.background !== false) waitForWorkers(projectOf(input, opts));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The project a hook run works on, as the runner finds it. */
+function projectOf(input: unknown, opts: { cwd: string; env?: Record<string, string> }): string {
+  if (opts.env?.CLAUDE_PROJECT_DIR) return opts.env.CLAUDE_PROJECT_DIR;
+  const cwd = input !== null && typeof input === 'object' ? (input as { cwd?: unknown }).cwd : undefined;
+  return typeof cwd === 'string' && isAbsolute(cwd) && existsSync(cwd) ? cwd : opts.cwd;
+}
+
+/** Blocks until no background worker of the project's store is running (at most `maxMs`). */
+export function waitForWorkers(project: string, maxMs = 60_000): void {
+  const paths = echoPaths(project, defaultConfig());
+  const until = Date.now() + maxMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (liveWorkers(paths).length > 0) {
+    if (Date.now() > until) throw new Error(`background workers of ${project} still running after ${maxMs} ms`);
+    Atomics.wait(pause, 0, 0, 10);
+  }
 }
 
 export function runCliSync(args: string[], opts: { cwd: string; input?: string; env?: Record<string, string> }): BundleResult {
@@ -56,6 +88,29 @@ export function runBundle(
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   child.stdin.end(opts.input ?? '');
-  const done = new Promise<BundleResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  // A hook may leave a background worker: `done` waits for it too, so the test sees the work done.
+  const hook = file.endsWith('.cjs');
+  let parsed: unknown = null;
+  try {
+    parsed = JSON.parse(opts.input ?? 'null');
+  } catch {
+    /* not JSON */
+  }
+  const done = new Promise<BundleResult>((resolve) =>
+    child.on('close', async (code) => {
+      if (hook) await waitForWorkersAsync(projectOf(parsed, opts));
+      resolve({ code, stdout, stderr });
+    }),
+  );
   return { done, kill: (signal = 'SIGKILL') => child.kill(signal) };
+}
+
+/** Waits until no background worker of the project's store is running (at most `maxMs`). */
+export async function waitForWorkersAsync(project: string, maxMs = 60_000): Promise<void> {
+  const paths = echoPaths(project, defaultConfig());
+  const until = Date.now() + maxMs;
+  while (liveWorkers(paths).length > 0) {
+    if (Date.now() > until) throw new Error(`background workers of ${project} still running after ${maxMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

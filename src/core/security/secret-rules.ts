@@ -255,6 +255,15 @@ function looksLikeCredential(value: string): boolean {
   return /\d/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value));
 }
 
+/**
+ * After `Bearer ` a dotted value is a token (`F.E_Hr…`, a JWT), not a property
+ * path, unless it starts from an object code names (`this.token`, `req.headers…`).
+ */
+function looksLikeBearerToken(value: string): boolean {
+  if (isPlaceholder(value) || /^(?:this|self|req|request|res|ctx|config|process|options|opts|env)\./.test(value)) return false;
+  return /\d/.test(value) || (value.length >= 16 && /[a-z]/.test(value) && /[A-Z]/.test(value));
+}
+
 const STRUCTURED_RULES: readonly SecretRule[] = [
   // A PEM private key encoded once more in base64 (`tls.key: LS0tLS1CRUdJTi…` in Kubernetes secrets).
   exact('private-key', String.raw`${B}LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}`, ['ls0tls1crudjti']),
@@ -270,7 +279,7 @@ const STRUCTURED_RULES: readonly SecretRule[] = [
     'bearer-token',
     String.raw`${runStart('A-Za-z0-9_')}bearer\s{1,5}(?<s>[A-Za-z0-9._~+/-]{8,}={0,3})`,
     ['bearer'],
-    looksLikeCredential,
+    looksLikeBearerToken,
   ),
   anyCase(
     'authorization',

@@ -19,7 +19,12 @@ function procStat(pid: number): { ppid: number; comm: string } | null {
   }
 }
 
+/** Set by a hook for the detached worker it starts: the worker's own ancestors no longer lead to Claude Code. */
+export const CLAUDE_PID_ENV = 'RUNE_ECHOES_CLAUDE_PID';
+
 export function claudeProcessId(start = process.ppid): number {
+  const given = Number(process.env[CLAUDE_PID_ENV]);
+  if (Number.isInteger(given) && given > 0) return given;
   let pid = start;
   for (let depth = 0; depth < 6 && pid > 1; depth++) {
     const st = procStat(pid);

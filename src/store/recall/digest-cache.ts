@@ -1,0 +1,138 @@
+// The SessionStart digest, computed once per state of the store. Its key is
+// everything the digest reads: each role's MEMORY.md (size, mtime, inode), the
+// usage log, the archive-log folder, the solutions, the settings that shape
+// it, the text handed on as the last session, and the day (scores age by
+// days). The worker that ends a session computes it for the next start, so a
+// start usually only checks the stamps and prints. A torn, foreign or older
+// cache file is a miss, never an error.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import type { Digest } from '../../core/recall/digest.ts';
+import { readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { type RoleSummary, roleSummaries } from '../memory/entry-cache.ts';
+import { listRoles } from '../memory/role-listing.ts';
+import { latestLogSince } from '../session/archive-logs.ts';
+import { givenFile } from '../session/session-state.ts';
+import { digestFromStore } from './memory-digest.ts';
+
+/** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
+const CACHE_VERSION = 1;
+
+const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'digest-cache.json');
+
+interface CachedDigest {
+  version: number;
+  key: string;
+  digest: Digest;
+  /** Lines per role under the same stamps: enough for the prune check without reading the entries. */
+  lines: Array<{ role: string; lines: number }>;
+  errors: string[];
+}
+
+const stamp = (path: string): string => {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return '-';
+  }
+};
+
+/** Every solution document's stamp is too much for a start; the folders' stamps see files added or removed. */
+function solutionsStamp(paths: EchoPaths): string {
+  let dirs: string[] = [];
+  try {
+    dirs = readdirSync(paths.solutionsDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return '-';
+  }
+  return [stamp(paths.solutionsDir), ...dirs.map((d) => `${d}=${stamp(join(paths.solutionsDir, d))}`)].join(',');
+}
+
+/** FNV-1a over the text: the last session's summary is part of the key without being stored twice. */
+function textHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${text.length}:${(h >>> 0).toString(16)}`;
+}
+
+export function digestKey(paths: EchoPaths, config: EchoesConfig, lastSession: string, now: Date): string {
+  const roles = listRoles(paths).map((r) => `${r}=${stamp(memoryFile(paths, r))}`);
+  return JSON.stringify([
+    CACHE_VERSION,
+    now.toISOString().slice(0, 10),
+    config.budgetTokens,
+    config.relevanceWindow,
+    textHash(lastSession),
+    roles,
+    stamp(paths.usageLog),
+    stamp(paths.memoriesDir),
+    solutionsStamp(paths),
+  ]);
+}
+
+export interface PreparedDigest {
+  digest: Digest;
+  errors: string[];
+  /** Each role's MEMORY.md line count (for the prune check). */
+  lines: Array<{ role: string; lines: number }>;
+  cached: boolean;
+}
+
+export function readDigestCache(paths: EchoPaths, key: string): PreparedDigest | null {
+  try {
+    const c = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as CachedDigest | null;
+    if (!c || c.version !== CACHE_VERSION || c.key !== key || typeof c.digest?.text !== 'string') return null;
+    return { digest: c.digest, errors: c.errors ?? [], lines: c.lines ?? [], cached: true };
+  } catch {
+    return null;
+  }
+}
+
+/** The digest for this state of the store: from the cache, or computed (and kept for the next start). */
+export async function prepareDigest(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  lastSession: string,
+  now: Date,
+  roles?: RoleSummary[],
+): Promise<PreparedDigest> {
+  const key = digestKey(paths, config, lastSession, now);
+  const hit = readDigestCache(paths, key);
+  if (hit) return hit;
+  const summaries = roles ?? (await roleSummaries(paths));
+  const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now);
+  const lines = summaries.map((r) => ({ role: r.role, lines: r.lines }));
+  try {
+    const entry: CachedDigest = { version: CACHE_VERSION, key, digest, lines, errors };
+    writeFileAtomic(paths, cacheFile(paths), JSON.stringify(entry), { durable: false });
+  } catch {
+    // Not kept: the next start computes it again.
+  }
+  return { digest, errors, lines, cached: false };
+}
+
+/**
+ * What a new session's start hands on as the last session, when no crashed
+ * session is recovered: EPHEMERAL.md, else the archive log written since the
+ * last hand-off. SessionStart reads it the same way.
+ */
+export function handedOnText(paths: EchoPaths): string {
+  const ephemeral = readTextFile(paths, paths.ephemeral);
+  if (!ephemeral.unreadable && (ephemeral.text ?? '').trim() !== '') return ephemeral.text!;
+  let since = 0;
+  try {
+    since = statSync(givenFile(paths)).mtimeMs;
+  } catch {
+    /* nothing given yet */
+  }
+  return latestLogSince(paths, since) ?? '';
+}
