@@ -83,6 +83,7 @@ export function sections(handoff: string): Record<string, string> {
       out[current] += `${line}\n`;
     }
   }
+  for (const k of Object.keys(out)) if (k !== 'all') out[k] = out[k]!.replace(/\n+$/, '\n');
   return out;
 }
 

@@ -2,22 +2,60 @@
 // logs and their ARCHIVE.md lines. Every one passes the security filter.
 import { filterSecrets } from '../security/secret-filter.ts';
 import { clip, markdownLine } from '../text.ts';
+import type { ToolCall } from '../transcript/transcript-tools.ts';
 import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
+import type { CheckRun } from './summary-checks.ts';
 import type { SessionSummary } from './summary-model.ts';
 
 /** A summary with every captured text passed through the filter, before it is stored anywhere. */
 export function filterSummary(s: SessionSummary): SessionSummary {
   const f = (t: string) => filterSecrets(t.replace(/\u0000/g, '')).text;
+  const fn = (t: string | null) => (t === null ? null : f(t));
+  const list = (l: string[] | undefined) => (l ? { value: l.map(f) } : null);
+  const call = (c: ToolCall): ToolCall => ({
+    ...c,
+    file: c.file ? { ...c.file, path: f(c.file.path) } : null,
+    command: fn(c.command),
+    search: c.search ? { pattern: f(c.search.pattern), path: fn(c.search.path) } : null,
+    todos: c.todos ? c.todos.map((t) => ({ ...t, content: f(t.content) })) : null,
+    plan: fn(c.plan),
+    task: c.task ? { ...c.task, subject: fn(c.task.subject) ?? '' } : null,
+  });
+  const run = (r: CheckRun): CheckRun => ({ ...r, command: f(r.command), dir: f(r.dir), paths: r.paths.map(f) });
+  const optional = {
+    searches: list(s.searches),
+    written: list(s.written),
+    filesDeleted: list(s.filesDeleted),
+    doneTodos: list(s.doneTodos),
+    recalledRequests: list(s.recalledRequests),
+    recalledOpen: list(s.recalledOpen),
+  };
   return {
     ...s,
     requests: s.requests.map(f),
     decisions: s.decisions.map(f),
+    ...(s.provisional ? { provisional: f(s.provisional) } : {}),
     filesEdited: s.filesEdited.map(f),
     filesRead: s.filesRead.map(f),
     commands: s.commands.map((c) => ({ ...c, command: f(c.command) })),
     openTodos: s.openTodos.map(f),
     unresolved: s.unresolved.map(f),
-    ...(s.searches ? { searches: s.searches.map(f) } : {}),
+    ...Object.fromEntries(Object.entries(optional).flatMap(([k, v]) => (v ? [[k, v.value]] : []))),
+    ...(s.checks ? { checks: { failing: s.checks.failing.map(run), passed: s.checks.passed.map(run) } } : {}),
+    ...(s.failedWrites ? { failedWrites: s.failedWrites.map((w) => ({ ...w, path: f(w.path) })) } : {}),
+    ...(s.carry
+      ? {
+          carry: {
+            ...s.carry,
+            awaiting: s.carry.awaiting.map((a) => ({ ...a, call: call(a.call), path: fn(a.path), dir: fn(a.dir) })),
+            question: fn(s.carry.question),
+            ...(s.carry.turnText ? { turnText: f(s.carry.turnText) } : {}),
+            interrupted: fn(s.carry.interrupted),
+            lastRequest: fn(s.carry.lastRequest),
+            lastPlan: fn(s.carry.lastPlan),
+          },
+        }
+      : {}),
   };
 }
 

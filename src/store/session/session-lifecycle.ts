@@ -56,7 +56,13 @@ export async function foldTranscript(
   // Loaded only when there is something to read: most hook runs find nothing new.
   const { readTranscript } = await import('./transcript-reader.ts');
   // The draft remembers where private spans stood at the offset: a span opened before it still hides what follows.
-  const part = await readTranscript(path, { ...opts, privateDepth: opts.privateDepth ?? draft?.privateDepth });
+  // The draft also carries the project folder, so a part that starts after a `cd` spells paths as the first part did.
+  const part = await readTranscript(path, {
+    ...opts,
+    privateDepth: opts.privateDepth ?? draft?.privateDepth,
+    projectDir: opts.projectDir ?? draft?.cwd,
+    carry: opts.carry ?? draft?.carry,
+  });
   const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || opts.sessionId || null });
   return { piece, draft: mergeSummaries(draft ?? emptySummary(), piece), endOffset: part.endOffset };
 }
