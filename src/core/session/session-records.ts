@@ -7,7 +7,12 @@ import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.t
 import type { CheckRun } from './summary-checks.ts';
 import type { SessionSummary } from './summary-model.ts';
 
-/** A summary with every captured text passed through the filter, before it is stored anywhere. */
+/**
+ * A summary with every captured text passed through the filter, before it is
+ * stored anywhere and before anything is derived from it (a title, a short
+ * id, topics, an index line): a secret cut at any position cannot survive in
+ * part when the cut is made in text already filtered.
+ */
 export function filterSummary(s: SessionSummary): SessionSummary {
   const f = (t: string) => filterSecrets(t.replace(/\u0000/g, '')).text;
   const fn = (t: string | null) => (t === null ? null : f(t));
@@ -32,6 +37,9 @@ export function filterSummary(s: SessionSummary): SessionSummary {
   };
   return {
     ...s,
+    sessionId: fn(s.sessionId),
+    cwd: fn(s.cwd),
+    branch: fn(s.branch),
     requests: s.requests.map(f),
     decisions: s.decisions.map(f),
     ...(s.provisional ? { provisional: f(s.provisional) } : {}),
@@ -65,7 +73,8 @@ export type ArchiveTrigger = 'precompact manual' | 'precompact auto' | 'session-
 // each is made one plain line before it lands in a header, so none can forge a section.
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?$/;
 const time = (ts: string | null): string | null => (ts && ISO_TIME.test(ts) ? ts : null);
-const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(v), max) : '');
+// Filtered before it is cut, like every text here: a secret cut by `clip` or `shortId` cannot be recognised any more.
+const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(filterSecrets(v).text), max) : '');
 const sessionOf = (s: SessionSummary): string => header(s.sessionId) || 'unknown';
 const minute = (ts: string | null): string => (time(ts) ? ts!.slice(0, 16).replace('T', ' ') : '?');
 const shortId = (id: string): string => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
@@ -75,7 +84,8 @@ function span(s: SessionSummary): string {
   return `${minute(s.firstTs)} → ${sameDay ? s.lastTs!.slice(11, 16) : minute(s.lastTs)}`;
 }
 
-export function renderEphemeral(s: SessionSummary): string {
+export function renderEphemeral(raw: SessionSummary): string {
+  const s = filterSummary(raw);
   const branch = header(s.branch) ? `, branch ${header(s.branch)}` : '';
   const title = `Last session — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
@@ -88,7 +98,8 @@ export function archiveLogIdentity(s: SessionSummary, trigger: ArchiveTrigger): 
 
 const spanField = (s: SessionSummary): string => `${time(s.firstTs) ?? '?'} → ${time(s.lastTs) ?? '?'}`;
 
-export function renderArchiveLog(seq: number, s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+export function renderArchiveLog(seq: number, raw: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const s = filterSummary(raw);
   const number = String(seq).padStart(3, '0');
   const meta = [
     `- session: ${sessionOf(s)}`,
@@ -100,7 +111,8 @@ export function renderArchiveLog(seq: number, s: SessionSummary, trigger: Archiv
   return filterSecrets(renderSummaryMarkdown(s, { title: `Archive log ${number}`, meta })).text;
 }
 
-export function archiveIndexText(s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+export function archiveIndexText(raw: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const s = filterSummary(raw);
   const date = (time(s.lastTs) ?? now.toISOString()).slice(0, 10);
   const topics = summaryTopics(s, 4);
   return filterSecrets(`${date} · ${trigger} · ${topics.length ? topics.join(', ') : 'no topics'}`).text;

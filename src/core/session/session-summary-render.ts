@@ -115,7 +115,8 @@ export function summaryTopics(s: SessionSummary, max = 4): string[] {
     else score.set(w, { score: weight, order: order++ });
   };
   const addText = (text: string, weight: number): void => {
-    for (const raw of text.match(/\S+/g) ?? []) {
+    // A redaction marker says a secret was there; it is not what the session was about.
+    for (const raw of text.replace(/\[REDACTED:[^\]]*\]/g, ' ').match(/\S+/g) ?? []) {
       if (/:\/\/|^www\.|\.(?:com|org|net|io|dev)\b/i.test(raw)) continue; // links are not topics
       // Of a path only its end says what the work was about, not /tmp/… or /home/….
       const token = raw.includes('/') ? raw.split('/').filter(Boolean).slice(-2).join('/') : raw;
