@@ -18,6 +18,8 @@ interface Word {
 }
 
 const SEPARATORS = new Set(['&&', '||', ';', '|', '&']);
+// Sticky: matched where the scan stands, never by copying the rest of the line.
+const OPERATOR = /&&|\|\||>>|&>|<<-?|[0-9]?>&?[0-9-]?|[;|&<>]/y;
 
 /** The words and operators of one line, quotes removed from quoted words. */
 export function shellWords(line: string): Word[] {
@@ -29,7 +31,8 @@ export function shellWords(line: string): Word[] {
       i++;
       continue;
     }
-    const op = /^(?:&&|\|\||>>|&>|<<-?|[0-9]?>&?[0-9-]?|[;|&<>])/.exec(line.slice(i));
+    OPERATOR.lastIndex = i;
+    const op = OPERATOR.exec(line);
     if (op) {
       out.push({ text: op[0], op: true });
       i += op[0].length;
