@@ -240,6 +240,28 @@ test('requests: not a /compact instruction, a compaction prompt or a slash expan
   assert.ok(!after.all!.includes('/compact'));
 });
 
+test('requests: a compaction summary longer than a message is read far enough to find the user messages at its end', async (t) => {
+  const code = Array.from({ length: 600 }, (_, i) => `   - lib/module_${i}.ex: handles case ${i} of the parser`).join('\n');
+  const b = transcript(t).compactSummary(
+    [
+      'This session is being continued from a previous conversation that ran out of context.',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   Parser work.',
+      '3. Files and Code Sections:',
+      code,
+      '6. All user messages:',
+      '   - "Split the parser into one module per case"',
+      '7. Pending Tasks:',
+      '   - Move case 599',
+    ].join('\n'),
+  );
+  const h = await handoff(b);
+  assert.ok(code.length > 20_000);
+  assert.equal(h.Asked, '- (from a compaction summary) Split the parser into one module per case\n');
+  assert.match(h.Open!, /Move case 599/);
+});
+
 test('requests: a compaction agent answering with its summary gives the user requests and pending tasks, not the prompt', async (t) => {
   const b = transcript(t)
     .user('Your task is to create a detailed summary of the conversation so far, paying close attention to the user requests.')

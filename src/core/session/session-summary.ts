@@ -29,6 +29,15 @@ import { writeFailure } from './summary-writes.ts';
 
 // Working-set caps: a pathological transcript cannot grow memory past these.
 const PENDING_CAP = 256;
+// What a turn's last text is read for — its opening and list (the conclusion) and its last line (a question) —
+// fits in this much; the rest is not kept, and not carried to the next read.
+const TURN_HEAD = 4000;
+
+function turnEssence(text: string): string {
+  if (text.length <= TURN_HEAD) return text;
+  const last = text.trimEnd().split('\n').pop() ?? '';
+  return `${text.slice(0, TURN_HEAD)}\n${last.slice(-400)}`;
+}
 
 type PendingCall = AwaitingCall;
 
@@ -335,7 +344,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
           return;
         }
         mainSeen = true;
-        turnText = e.text;
+        turnText = turnEssence(e.text);
         for (const c of cueSentences(e.text)) addCandidate(pool, c.text, c.score, c.cue);
         return;
       }

@@ -8,7 +8,7 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { TranscriptGuard } from './transcript-guard.ts';
+import { MAX_TEXT, RECAP_TEXT, TranscriptGuard } from './transcript-guard.ts';
 import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { TodoItem, ToolCall } from './transcript-tools.ts';
@@ -161,7 +161,7 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean, guard:
   const content = message.content;
   if (v.isCompactSummary === true) {
     const text = typeof content === 'string' ? content : Array.isArray(content) ? blockTexts(content) : '';
-    events.push({ kind: 'recap', text: guard.text(stripInjected(text), sidechain), sidechain });
+    events.push({ kind: 'recap', text: guard.text(stripInjected(text), sidechain, RECAP_TEXT), sidechain });
     return events;
   }
   const texts: string[] = [];
@@ -206,7 +206,7 @@ export function classifyUserText(
   const aside = (a: AsideKind): TranscriptEvent => ({ kind: 'aside', aside: a, sidechain });
   if (isMeta) return aside('meta');
   // Claude Code's injected blocks go first: they are not the user's words and must not open a private span.
-  const text = guard.text(stripInjected(raw), sidechain).trim();
+  const text = guard.text(stripInjected(raw), sidechain, CONTINUED.test(raw) ? RECAP_TEXT : MAX_TEXT).trim();
   if (!text) return aside('empty');
   if (/^\[Request interrupted by user/.test(text)) return { kind: 'interrupt', sidechain };
   if (text.includes('<command-name>')) return slashCommand(text, sidechain);
@@ -218,7 +218,7 @@ export function classifyUserText(
   if (/^(Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit)(:\S+)? hook (feedback|additional context|blocking error)/.test(text)) {
     return aside('hook');
   }
-  if (text.startsWith('This session is being continued from a previous conversation')) return { kind: 'recap', text, sidechain };
+  if (CONTINUED.test(text)) return { kind: 'recap', text, sidechain };
   if (COMPACT_PROMPT.test(text)) return aside('compact-prompt');
   return { kind: 'prompt', text, slash: false, sidechain };
 }
@@ -236,6 +236,9 @@ function slashCommand(text: string, sidechain: boolean): TranscriptEvent {
   if (!args && BUILTIN_COMMANDS.has(name)) return { kind: 'aside', aside: 'builtin-command', sidechain };
   return { kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, slash: true, sidechain };
 }
+
+// The summary that opens a conversation continued after compaction.
+const CONTINUED = /^\s*This session is being continued from a previous conversation/;
 
 // Claude Code's request to its compaction agent (the summarizer's side of a compaction).
 const COMPACT_PROMPT = /^Your task is to create a detailed summary of the conversation so far\b/;
@@ -335,7 +338,8 @@ function assistantLine(
   for (const block of content) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      const text = guard.text(block.text, sidechain).trim();
+      // A compaction agent's answer (`<summary>…`) is read further, like the summary it becomes.
+      const text = guard.text(block.text, sidechain, block.text.includes('<summary>') ? RECAP_TEXT : MAX_TEXT).trim();
       if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
     } else if (block.type === 'tool_use') {
       const call = readToolCall(block, (s, keep) => guard.input(s, sidechain, keep));
