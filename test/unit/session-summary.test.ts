@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
 import { type SessionSummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
+import { settleSummary } from '../../src/core/session/summary-settle.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');
 
@@ -78,9 +79,9 @@ test('files: edits and reads relative to cwd, edited files not listed as read, i
 
 test('commands are normalized and counted, with failures noted', () => {
   assert.deepEqual(everyKind.commands, [
-    { command: 'npm test', failed: false, count: 2, failures: 1 },
-    { command: 'git add -A && git commit -m …', failed: false, count: 1, failures: 0 },
-    { command: 'npm run build', failed: true, count: 1, failures: 1 },
+    { command: 'npm test', failed: false, count: 2, failures: 1, check: true },
+    { command: 'git add -A && git commit -m …', failed: false, count: 1, failures: 0, check: true },
+    { command: 'npm run build', failed: true, count: 1, failures: 1, check: true },
   ]);
 });
 
@@ -90,7 +91,13 @@ test('open: the last todo list, the unanswered question, the interrupted request
   assert.deepEqual(everyKind.unresolved, [
     'Claude asked: Should I add the alert rule now, or leave it for the next session?',
     'Interrupted: Now plan the metric work',
+  ]);
+  assert.deepEqual(settleSummary(everyKind).open, [
+    '[ ] Add a metric for retry exhaustion',
+    '[ ] Document the backoff policy (in progress)',
     '`npm run build` failed on its last run',
+    'Claude asked: Should I add the alert rule now, or leave it for the next session?',
+    'Interrupted: Now plan the metric work',
   ]);
 });
 
@@ -118,7 +125,7 @@ test('one message split over several lines is merged and repeated blocks are cou
     assistant('msg_1', [{ type: 'text', text: 'The root cause was a stale cache, fixed by clearing it.' }]),
   ];
   const s = summarize(lines.join('\n'));
-  assert.deepEqual(s.commands, [{ command: 'make', failed: false, count: 1, failures: 0 }]);
+  assert.deepEqual(s.commands, [{ command: 'make', failed: false, count: 1, failures: 0, check: true }]);
   assert.deepEqual(s.decisions, ['The root cause was a stale cache, fixed by clearing it.']);
 });
 

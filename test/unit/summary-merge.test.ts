@@ -142,17 +142,18 @@ test('property: every merged list is capped, duplicate-free and made only of inp
   );
 });
 
-test("files: the later part's come first, without repeats, capped at 30; a file edited is not also listed as read", () => {
+test('files: in the order they were first edited or read, without repeats; over 30 the first few and the latest stay; a file edited is not also listed as read', () => {
   const m = mergeSummaries(
     part({ filesEdited: ['a.ts', 'b.ts'], filesRead: ['c.ts', 'd.ts'] }),
     part({ filesEdited: ['d.ts', 'a.ts'], filesRead: ['e.ts', 'b.ts'] }),
   );
-  assert.deepEqual(m.filesEdited, ['d.ts', 'a.ts', 'b.ts']);
-  assert.deepEqual(m.filesRead, ['e.ts', 'c.ts']);
+  assert.deepEqual(m.filesEdited, ['a.ts', 'b.ts', 'd.ts']);
+  assert.deepEqual(m.filesRead, ['c.ts', 'e.ts']);
   const many = (p: string) => Array.from({ length: 25 }, (_, i) => `${p}${i}.ts`);
   const capped = mergeSummaries(part({ filesEdited: many('old') }), part({ filesEdited: many('new') }));
   assert.equal(capped.filesEdited.length, 30);
-  assert.deepEqual(capped.filesEdited.slice(0, 25), many('new'));
+  assert.deepEqual(capped.filesEdited.slice(0, 10), many('old').slice(0, 10));
+  assert.deepEqual(capped.filesEdited.slice(10), many('new').slice(5));
 });
 
 test('commands: runs are counted across parts, failures added, and the latest run decides failed', () => {

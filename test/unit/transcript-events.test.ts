@@ -41,8 +41,9 @@ test('user-role plumbing is an aside, not a request', () => {
     ['<task-notification>\n<task-id>1</task-id></task-notification>', 'notification'],
     ['<system-reminder>\nfile opened\n</system-reminder>', 'empty'],
     ['Stop hook feedback:\n[x]: run tests', 'hook'],
-    ['This session is being continued from a previous conversation that ran out of context.', 'compact-summary'],
     ['<command-name>/clear</command-name><command-args></command-args>', 'builtin-command'],
+    ['<command-name>/compact</command-name><command-args>and continue</command-args>', 'compact-command'],
+    ['Your task is to create a detailed summary of the conversation so far, paying close attention to…', 'compact-prompt'],
   ];
   for (const [text, aside] of cases) {
     assert.deepEqual(classifyUserText(text, false, false), { kind: 'aside', aside, sidechain: false }, text);
@@ -60,10 +61,8 @@ test('a slash command becomes "/name args", with or without the leading slash in
     false,
   );
   const b = classifyUserText('<command-name>test-command</command-name><command-args>--verbose</command-args>', false, false);
-  const c = classifyUserText('<command-name>/compact</command-name><command-args>and continue</command-args>', false, false);
   assert.deepEqual(a, { kind: 'prompt', text: '/orchestrator create TODO app', slash: true, sidechain: false });
   assert.deepEqual(b, { kind: 'prompt', text: '/test-command --verbose', slash: true, sidechain: false });
-  assert.equal(c.kind === 'prompt' && c.text, '/compact and continue');
 });
 
 test('system reminders are cut out of a real prompt', () => {
@@ -75,11 +74,13 @@ test('an interrupt marker is an interrupt event', () => {
   assert.deepEqual(classifyUserText('[Request interrupted by user for tool use]', false, false), { kind: 'interrupt', sidechain: false });
 });
 
-test('a compact summary user message is an aside, never a prompt', () => {
+test('a compaction summary is a recap (a source), never a prompt', () => {
   const events = parseTranscriptLine(
     line({ ...base, type: 'user', isCompactSummary: true, message: { role: 'user', content: 'Please do X' } }),
   );
-  assert.deepEqual(kinds(events), ['aside']);
+  assert.deepEqual(kinds(events), ['recap']);
+  const continued = classifyUserText('This session is being continued from a previous conversation that ran out of context.', false, false);
+  assert.equal(continued.kind, 'recap');
 });
 
 test('tool results carry error flag, exit code, answers and plan', () => {

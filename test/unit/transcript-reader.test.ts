@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
+import { settleSummary } from '../../src/core/session/summary-settle.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -136,12 +137,13 @@ test('every real transcript is read without error', async (t) => {
     const path = join(realdata, f);
     const r = await readTranscript(path);
     const s = r.summary;
+    const settled = settleSummary(s);
     assert.equal(r.endOffset, readFileSync(path).length, f);
     // Only the hand-made edge-case file has broken lines (7 of 19, on purpose).
     assert.ok(s.skippedLines <= (f.includes('edge_cases') ? 7 : 0), `${f}: ${s.skippedLines} skipped`);
-    assert.ok(s.requests.length > 0, `${f}: no requests`);
+    assert.ok(settled.requests.length > 0, `${f}: no requests`);
     assert.ok(s.firstTs && s.lastTs && s.sessionId, f);
-    if (EDITS.some((e) => f.includes(e))) assert.ok(s.filesEdited.length > 0, `${f}: no edited files`);
+    if (EDITS.some((e) => f.includes(e))) assert.ok(settled.filesEdited.length > 0, `${f}: no edited files`);
     // tool_heavy is two interrupted asks: nothing was concluded there.
     const realSession = !f.includes('daaain') && !f.includes('acompact') && !f.includes('tool_heavy');
     if (realSession) assert.ok(s.decisions.length > 0, `${f}: no decisions`);

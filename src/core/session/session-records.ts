@@ -2,22 +2,68 @@
 // logs and their ARCHIVE.md lines. Every one passes the security filter.
 import { filterSecrets } from '../security/secret-filter.ts';
 import { clip, markdownLine } from '../text.ts';
+import type { ToolCall } from '../transcript/transcript-tools.ts';
 import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
+import type { CheckRun } from './summary-checks.ts';
 import type { SessionSummary } from './summary-model.ts';
 
-/** A summary with every captured text passed through the filter, before it is stored anywhere. */
+/**
+ * A summary with every captured text passed through the filter, before it is
+ * stored anywhere and before anything is derived from it (a title, a short
+ * id, topics, an index line): a secret cut at any position cannot survive in
+ * part when the cut is made in text already filtered.
+ */
 export function filterSummary(s: SessionSummary): SessionSummary {
   const f = (t: string) => filterSecrets(t.replace(/\u0000/g, '')).text;
+  const fn = (t: string | null) => (t === null ? null : f(t));
+  const list = (l: string[] | undefined) => (l ? { value: l.map(f) } : null);
+  const call = (c: ToolCall): ToolCall => ({
+    ...c,
+    file: c.file ? { ...c.file, path: f(c.file.path) } : null,
+    command: fn(c.command),
+    search: c.search ? { pattern: f(c.search.pattern), path: fn(c.search.path) } : null,
+    todos: c.todos ? c.todos.map((t) => ({ ...t, content: f(t.content) })) : null,
+    plan: fn(c.plan),
+    task: c.task ? { ...c.task, subject: fn(c.task.subject) ?? '' } : null,
+  });
+  const run = (r: CheckRun): CheckRun => ({ ...r, command: f(r.command), dir: f(r.dir), paths: r.paths.map(f) });
+  const optional = {
+    searches: list(s.searches),
+    written: list(s.written),
+    filesDeleted: list(s.filesDeleted),
+    doneTodos: list(s.doneTodos),
+    recalledRequests: list(s.recalledRequests),
+    recalledOpen: list(s.recalledOpen),
+  };
   return {
     ...s,
+    sessionId: fn(s.sessionId),
+    cwd: fn(s.cwd),
+    branch: fn(s.branch),
     requests: s.requests.map(f),
     decisions: s.decisions.map(f),
+    ...(s.provisional ? { provisional: f(s.provisional) } : {}),
     filesEdited: s.filesEdited.map(f),
     filesRead: s.filesRead.map(f),
     commands: s.commands.map((c) => ({ ...c, command: f(c.command) })),
     openTodos: s.openTodos.map(f),
     unresolved: s.unresolved.map(f),
-    ...(s.searches ? { searches: s.searches.map(f) } : {}),
+    ...Object.fromEntries(Object.entries(optional).flatMap(([k, v]) => (v ? [[k, v.value]] : []))),
+    ...(s.checks ? { checks: { failing: s.checks.failing.map(run), passed: s.checks.passed.map(run) } } : {}),
+    ...(s.failedWrites ? { failedWrites: s.failedWrites.map((w) => ({ ...w, path: f(w.path) })) } : {}),
+    ...(s.carry
+      ? {
+          carry: {
+            ...s.carry,
+            awaiting: s.carry.awaiting.map((a) => ({ ...a, call: call(a.call), path: fn(a.path), dir: fn(a.dir) })),
+            question: fn(s.carry.question),
+            ...(s.carry.turnText ? { turnText: f(s.carry.turnText) } : {}),
+            interrupted: fn(s.carry.interrupted),
+            lastRequest: fn(s.carry.lastRequest),
+            lastPlan: fn(s.carry.lastPlan),
+          },
+        }
+      : {}),
   };
 }
 
@@ -27,7 +73,8 @@ export type ArchiveTrigger = 'precompact manual' | 'precompact auto' | 'session-
 // each is made one plain line before it lands in a header, so none can forge a section.
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,9})?)?(?:Z|[+-]\d\d:?\d\d)?$/;
 const time = (ts: string | null): string | null => (ts && ISO_TIME.test(ts) ? ts : null);
-const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(v), max) : '');
+// Filtered before it is cut, like every text here: a secret cut by `clip` or `shortId` cannot be recognised any more.
+const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(filterSecrets(v).text), max) : '');
 const sessionOf = (s: SessionSummary): string => header(s.sessionId) || 'unknown';
 const minute = (ts: string | null): string => (time(ts) ? ts!.slice(0, 16).replace('T', ' ') : '?');
 const shortId = (id: string): string => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
@@ -37,7 +84,8 @@ function span(s: SessionSummary): string {
   return `${minute(s.firstTs)} → ${sameDay ? s.lastTs!.slice(11, 16) : minute(s.lastTs)}`;
 }
 
-export function renderEphemeral(s: SessionSummary): string {
+export function renderEphemeral(raw: SessionSummary): string {
+  const s = filterSummary(raw);
   const branch = header(s.branch) ? `, branch ${header(s.branch)}` : '';
   const title = `Last session — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
@@ -50,7 +98,8 @@ export function archiveLogIdentity(s: SessionSummary, trigger: ArchiveTrigger): 
 
 const spanField = (s: SessionSummary): string => `${time(s.firstTs) ?? '?'} → ${time(s.lastTs) ?? '?'}`;
 
-export function renderArchiveLog(seq: number, s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+export function renderArchiveLog(seq: number, raw: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const s = filterSummary(raw);
   const number = String(seq).padStart(3, '0');
   const meta = [
     `- session: ${sessionOf(s)}`,
@@ -62,7 +111,8 @@ export function renderArchiveLog(seq: number, s: SessionSummary, trigger: Archiv
   return filterSecrets(renderSummaryMarkdown(s, { title: `Archive log ${number}`, meta })).text;
 }
 
-export function archiveIndexText(s: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+export function archiveIndexText(raw: SessionSummary, trigger: ArchiveTrigger, now: Date): string {
+  const s = filterSummary(raw);
   const date = (time(s.lastTs) ?? now.toISOString()).slice(0, 10);
   const topics = summaryTopics(s, 4);
   return filterSecrets(`${date} · ${trigger} · ${topics.length ? topics.join(', ') : 'no topics'}`).text;

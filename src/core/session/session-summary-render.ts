@@ -4,6 +4,7 @@
 
 import { clip, markdownLine, oneLine } from '../text.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
+import { settledFailure, settleSummary } from './summary-settle.ts';
 
 function times(n: number): string {
   return n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`;
@@ -13,11 +14,13 @@ function code(text: string): string {
   return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 
-export function renderCommand(c: SummaryCommand): string {
+/** A command row; `settled` when its last run failed but a later run of the same check passed. */
+export function renderCommand(c: SummaryCommand, settled = false): string {
   const failures = c.failures ?? (c.failed ? 1 : 0);
   const notes: string[] = [];
   if (c.count > 1) notes.push(`×${c.count}`);
-  if (c.failed && failures >= c.count) notes.push('failed');
+  if (c.failed && settled) notes.push(`failed ${times(Math.max(failures, 1))}, a later run passed`);
+  else if (c.failed && failures >= c.count) notes.push('failed');
   else if (c.failed) notes.push(`failed ${times(failures)}, last run failed`);
   else if (failures > 0) notes.push(`failed ${times(failures)}, then passed`);
   return notes.length > 0 ? `${code(c.command)} (${notes.join(', ')})` : code(c.command);
@@ -30,28 +33,36 @@ function section(title: string, items: string[]): string[] {
 
 /** The §13 sections; empty sections are left out. Ends with a newline. */
 export function renderSummaryMarkdown(s: SessionSummary, header: { title: string; meta?: string }): string {
+  const settled = settleSummary(s);
   const out: string[] = [`# ${markdownLine(header.title)}`];
   if (header.meta) out.push(header.meta.trim());
-  out.push(...section('Asked', s.requests));
-  out.push(...section('Done and decided', s.decisions));
+  out.push(...section('Asked', settled.requests));
+  out.push(...section('Done and decided', settled.decisions));
   const files: string[] = [];
-  if (s.filesEdited.length > 0) files.push(`edited: ${s.filesEdited.join(', ')}`);
-  if (s.filesRead.length > 0) files.push(`read: ${s.filesRead.join(', ')}`);
+  if (settled.filesEdited.length > 0) files.push(`edited: ${settled.filesEdited.join(', ')}`);
+  if (s.filesDeleted && s.filesDeleted.length > 0) files.push(`deleted: ${s.filesDeleted.join(', ')}`);
+  if (settled.filesRead.length > 0) files.push(`read: ${settled.filesRead.join(', ')}`);
   if (s.searches && s.searches.length > 0) files.push(`searched: ${s.searches.map(code).join(', ')}`);
   out.push(...section('Files', files));
-  out.push(...section('Commands', s.commands.map(renderCommand)));
-  const open = [...s.openTodos.map((t) => `[ ] ${t}`), ...s.unresolved];
-  out.push(...section('Open', open));
+  const settledRun = (c: SummaryCommand) => c.failed && c.check === true && settledFailure(s, c.command);
+  out.push(
+    ...section(
+      'Commands',
+      s.commands.map((c) => renderCommand(c, settledRun(c))),
+    ),
+  );
+  out.push(...section('Open', settled.open));
   return `${out.join('\n')}\n`;
 }
 
 /** One line for the session-start digest: what was done, and what is open. */
 export function renderSummaryLine(s: SessionSummary): string {
+  const settled = settleSummary(s);
   const lead =
-    s.decisions.at(-1) ??
-    s.requests.at(-1) ??
-    (s.filesEdited.length > 0 ? `edited ${s.filesEdited.slice(0, 3).join(', ')}` : 'no requests');
-  const open = s.openTodos[0] ?? s.unresolved[0];
+    settled.decisions.at(-1) ??
+    settled.requests.at(-1) ??
+    (settled.filesEdited.length > 0 ? `edited ${settled.filesEdited.slice(0, 3).join(', ')}` : 'no requests');
+  const open = settled.open[0]?.replace(/^\[ \] /, '');
   const head = clip(oneLine(lead), 160).replace(/[.!]$/, '');
   return open ? `${head}; open: ${clip(oneLine(open), 90)}` : head;
 }
@@ -104,15 +115,17 @@ export function summaryTopics(s: SessionSummary, max = 4): string[] {
     else score.set(w, { score: weight, order: order++ });
   };
   const addText = (text: string, weight: number): void => {
-    for (const raw of text.match(/\S+/g) ?? []) {
+    // A redaction marker says a secret was there; it is not what the session was about.
+    for (const raw of text.replace(/\[REDACTED:[^\]]*\]/g, ' ').match(/\S+/g) ?? []) {
       if (/:\/\/|^www\.|\.(?:com|org|net|io|dev)\b/i.test(raw)) continue; // links are not topics
       // Of a path only its end says what the work was about, not /tmp/… or /home/….
       const token = raw.includes('/') ? raw.split('/').filter(Boolean).slice(-2).join('/') : raw;
       for (const w of words(token)) add(w, isIdentifier(token.replace(/[^\w.-]/g, '')) ? weight * 2 : weight);
     }
   };
-  for (const r of s.requests) addText(r.replace(/^\/\S+/, ''), 2);
-  for (const d of s.decisions) addText(d.replace(/^Committed[^:]*:/, ''), 1);
+  const settled = settleSummary(s);
+  for (const r of settled.requests) addText(r.replace(/^\(from a compaction summary\) /, '').replace(/^\/\S+/, ''), 2);
+  for (const d of settled.decisions) addText(d.replace(/^Committed[^:]*:/, ''), 1);
   for (const f of s.filesEdited) add(stem(f), 2);
   for (const f of s.filesRead.slice(0, 10)) add(stem(f), 1);
   return [...score.entries()]

@@ -4,26 +4,42 @@
 // Deterministic: the same lines always give the same summary.
 
 import { clip, oneLine } from '../text.ts';
+import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
+import { shellEffects } from '../transcript/shell-effects.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
-import { absolutePath, relativePath } from '../transcript/transcript-tools.ts';
 import { ActivityTally } from './summary-activity.ts';
+import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
+import { commandFamily, displayCommand, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
 import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
-import { type SessionSummary, SUMMARY_LIMITS, type SummaryCommand } from './summary-model.ts';
+import {
+  type AwaitingCall,
+  type FailedWrite,
+  type SessionSummary,
+  SUMMARY_LIMITS,
+  type SummaryCarry,
+  type SummaryCommand,
+} from './summary-model.ts';
 import { type Candidate, CandidatePool, pickDiverse } from './summary-pool.ts';
+import { isRecapText, readRecap } from './summary-recap.ts';
 import { RequestLog } from './summary-requests.ts';
 import { dedupeKey } from './summary-text.ts';
 import { TodoState } from './summary-todos.ts';
+import { writeFailure } from './summary-writes.ts';
 
 // Working-set caps: a pathological transcript cannot grow memory past these.
 const PENDING_CAP = 256;
+// What a turn's last text is read for — its opening and list (the conclusion) and its last line (a question) —
+// fits in this much; the rest is not kept, and not carried to the next read.
+const TURN_HEAD = 4000;
 
-interface PendingCall {
-  call: ToolCall;
-  /** The file path as shown in the summary (relative to the session cwd when under it). */
-  path: string | null;
-  sidechain: boolean;
+function turnEssence(text: string): string {
+  if (text.length <= TURN_HEAD) return text;
+  const last = text.trimEnd().split('\n').pop() ?? '';
+  return `${text.slice(0, TURN_HEAD)}\n${last.slice(-400)}`;
 }
+
+type PendingCall = AwaitingCall;
 
 // Claude Code's own files (plans, tool-result spills, background task output) are not the project's.
 const INTERNAL_PATH = /(?:^|\/)\.claude\/(?:plans|projects|todos|shell-snapshots)\/|^\/tmp\/claude-[^/]*\//;
@@ -35,7 +51,16 @@ export interface SummaryBuilder {
   finish(): SessionSummary;
 }
 
-export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth?: PrivateDepth } = {}): SummaryBuilder {
+export interface SummaryBuilderOptions {
+  watchTerms?: string[];
+  privateDepth?: PrivateDepth;
+  /** The project folder paths are shown relative to: an earlier part's, so every part spells a file the same way. */
+  projectDir?: string | null;
+  /** Where the previous read of this transcript stopped (its summary's `carry`). */
+  carry?: SummaryCarry;
+}
+
+export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryBuilder {
   // One guard for the whole read: a private span opened in one message hides the next ones.
   const guard = new TranscriptGuard(opts.privateDepth);
   const watch = (opts.watchTerms ?? []).filter((t) => t.trim().length > 0);
@@ -46,7 +71,8 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
   let skipped = 0;
   let seq = 0;
   let sessionId: string | null = null;
-  let cwd: string | null = null;
+  // The project root: the first folder the session ran in (later lines carry the shell's folder after a `cd`).
+  let cwd: string | null = opts.projectDir ?? null;
   let branch: string | null = null;
   let firstTs: string | null = null;
   let lastTs: string | null = null;
@@ -57,24 +83,32 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
 
   const pool = new CandidatePool();
   const sidePool = new CandidatePool();
-  let turnText: string | null = null;
+  // The text that ends the turn so far; a part may stop mid-turn, and the next part goes on with it.
+  let turnText: string | null = opts.carry?.turnText ?? null;
   let lastConclusion: Candidate | null = null;
-  let pendingQuestion: string | null = null;
-  let interruptedRequest: string | null = null;
-  let lastPlanFile: string | null = null;
+  let pendingQuestion: string | null = opts.carry?.question ?? null;
+  let interruptedRequest: string | null = opts.carry?.interrupted ?? null;
+  let lastPlanFile: string | null = opts.carry?.lastPlan ?? null;
+  const carriedRequest = opts.carry?.lastRequest ?? null;
   // A turn that answers a background-task notification rarely decides anything.
-  let turnFromNotification = false;
+  let turnFromNotification = opts.carry?.fromNotification ?? false;
   const commits = { main: { count: 0, cand: null as Candidate | null }, side: { count: 0, cand: null as Candidate | null } };
 
   let currentMessage = '';
   let currentBlocks = new Set<string>();
 
-  const pending = new Map<string, PendingCall>();
+  const pending = new Map<string, PendingCall>((opts.carry?.awaiting ?? []).map((a) => [a.call.id, a]));
   const activity = new ActivityTally();
   const searches: string[] = [];
   const todos = new TodoState();
+  let checks: CheckState = emptyCheckState();
+  const failedWrites = new Map<string, FailedWrite>();
+  const written = new Set<string>();
+  const deleted = new Set<string>();
+  const recapRequests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
+  let recalledOpen: string[] | null = null;
 
-  let mainSeen = false;
+  let mainSeen = opts.carry?.mainSeen ?? false;
   let sideFirstPrompt: string | null = null;
   let sideLastText: string | null = null;
 
@@ -103,28 +137,68 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
     return target.add(text, score, ++seq, cue);
   }
 
-  function flushTurn(): void {
-    if (turnText === null) return;
-    const text = turnText;
-    turnText = null;
-    const conclusion = condenseConclusion(text);
-    if (conclusion && !turnFromNotification) lastConclusion = addCandidate(pool, conclusion, 5);
+  /** What a turn's last text says: a conclusion (unless the turn answered a notification), and a question left to the user. */
+  function turnOutcome(text: string): { conclusion: string | null; question: string | null } {
     const tail =
       text
         .trim()
         .split('\n')
         .filter((l) => l.trim())
         .pop() ?? '';
-    pendingQuestion = /\?\s*\**\s*$/.test(tail) ? clip(oneLine(tail.replace(/\*\*/g, '')), 160) : null;
+    return {
+      conclusion: turnFromNotification ? null : condenseConclusion(text),
+      question: /\?\s*\**\s*$/.test(tail) ? clip(oneLine(tail.replace(/\*\*/g, '')), 160) : null,
+    };
+  }
+
+  function flushTurn(): void {
+    if (turnText === null) return;
+    const outcome = turnOutcome(turnText);
+    turnText = null;
+    if (outcome.conclusion) lastConclusion = addCandidate(pool, outcome.conclusion, 5);
+    pendingQuestion = outcome.question;
   }
 
   function showPath(path: string, lineCwd: string | null): string {
-    return relativePath(absolutePath(path, lineCwd), cwd ?? lineCwd);
+    return projectPath(path, lineCwd, cwd ?? lineCwd);
+  }
+
+  /** A project file's one spelling, or null for Claude Code's own files. */
+  function filePath(path: string, dir: string | null): string | null {
+    const abs = absolutePath(path, dir);
+    return INTERNAL_PATH.test(abs) ? null : showPath(abs, dir);
+  }
+
+  /** A file a shell command wrote or deleted, when it lies in the project (a log in /tmp is not the session's work). */
+  function projectFile(path: string, dir: string | null): string | null {
+    const p = filePath(path, dir);
+    return p && !isAbsolutePath(p) && p !== '.' && !p.startsWith('../') ? p : null;
+  }
+
+  function noteWritten(path: string): void {
+    written.delete(path);
+    written.add(path);
+    if (written.size > SUMMARY_LIMITS.written) written.delete(written.values().next().value!);
+    deleted.delete(path);
+    failedWrites.delete(path);
+  }
+
+  function noteDeleted(path: string): void {
+    deleted.delete(path);
+    deleted.add(path);
+    if (deleted.size > SUMMARY_LIMITS.deleted) deleted.delete(deleted.values().next().value!);
+    failedWrites.delete(path);
+  }
+
+  function noteRecap(text: string): void {
+    const recap = readRecap(text);
+    if (!recap) return;
+    if (recapRequests.list().length === 0) for (const r of recap.requests) recapRequests.add(r);
+    recalledOpen = recap.pending;
   }
 
   function onToolUse(call: ToolCall, lineCwd: string | null, sidechain: boolean): void {
-    const abs = call.file ? absolutePath(call.file.path, lineCwd) : null;
-    const path = abs && !INTERNAL_PATH.test(abs) ? showPath(abs, lineCwd) : null;
+    const path = call.file ? filePath(call.file.path, lineCwd) : null;
     if (path && call.file?.access === 'read') activity.touchFile(path, 'read');
     if (call.search && searches.length < SUMMARY_LIMITS.searches) {
       const where = call.search.path ? ` in ${showPath(call.search.path, lineCwd)}` : '';
@@ -135,7 +209,8 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
     if (call.planFile && call.plan) lastPlanFile = call.plan;
     if (!call.id) return;
     if (pending.size >= PENDING_CAP) pending.delete(pending.keys().next().value!);
-    pending.set(call.id, { call, path, sidechain });
+    const cd = call.command !== null ? shellEffects(call.command).cd : null;
+    pending.set(call.id, { call, path, sidechain, dir: cd ? absolutePath(cd, lineCwd) : lineCwd });
   }
 
   // Commits collapse into one line that moves to the latest: git log has the rest.
@@ -153,20 +228,55 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
     if (headline) addCandidate(pool, headline, 7);
   }
 
+  /** A shell command's run: its row, the check it is, and the files it wrote or deleted when it succeeded. */
+  function onCommand(call: ToolCall & { command: string }, dir: string | null, r: ToolResult, sidechain: boolean): void {
+    // "nothing to commit" exits 1 but leaves nothing undone.
+    const benign = /\bnothing to commit\b/.test(r.text);
+    const root = cwd ?? dir;
+    const normalized = normalizeCommand(call.command, dir, root);
+    const where = projectDir(dir, root);
+    // A command that ran in a subfolder is shown with it: after `cd assets`, `node build.js` is assets/build.js.
+    const shown = displayCommand(where ? `cd ${where} && ${normalized}` : normalized);
+    const check = normalized ? checkOf(normalized, where ?? dir ?? '', shown) : null;
+    let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
+    // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
+    if (!failed && check?.kind === 'test' && r.exitCode === null && /\|/.test(call.command)) failed = outputShowsFailure(r.tail);
+    if (normalized) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null);
+    if (check) checks = recordCheck(checks, check, failed);
+    const subject = failed || benign ? null : commitSubject(call.command);
+    if (subject) noteCommit(subject, sidechain);
+    if (failed) return;
+    const effects = shellEffects(call.command);
+    for (const w of effects.writes) {
+      const p = projectFile(w, dir);
+      if (p) {
+        activity.touchFile(p, 'edit');
+        noteWritten(p);
+      }
+    }
+    for (const d of effects.deletes) {
+      const p = projectFile(d, dir);
+      if (p) noteDeleted(p);
+    }
+  }
+
   function onToolResult(r: ToolResult): void {
     const p = pending.get(r.toolUseId);
     if (!p) return;
     pending.delete(r.toolUseId);
     const { call, path, sidechain } = p;
-    // "nothing to commit" exits 1 but leaves nothing undone.
-    const benign = call.command !== null && /\bnothing to commit\b/.test(r.text);
-    const failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
-    if (path && call.file?.access === 'edit' && !r.isError) activity.touchFile(path, 'edit');
-    if (call.command !== null) {
-      activity.recordCommand(call.command, failed, cwd);
-      const subject = failed || benign ? null : commitSubject(call.command);
-      if (subject) noteCommit(subject, sidechain);
+    if (path && call.file?.access === 'edit') {
+      // A refused or failed write is not done, whatever the prose says next; a later write of the file makes it good.
+      if (r.isError) {
+        failedWrites.delete(path);
+        failedWrites.set(path, { path, why: writeFailure(r.text) });
+        if (failedWrites.size > SUMMARY_LIMITS.failedWrites) failedWrites.delete(failedWrites.keys().next().value!);
+      } else {
+        activity.touchFile(path, 'edit');
+        noteWritten(path);
+      }
     }
+    if (call.command !== null) onCommand({ ...call, command: call.command }, p.dir, r, sidechain);
     if (!r.isError) todos.onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {
@@ -204,10 +314,14 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
         flushTurn();
         if (e.aside === 'notification') turnFromNotification = true;
         return;
+      case 'recap':
+        noteRecap(e.text);
+        if (!e.sidechain) flushTurn();
+        return;
       case 'interrupt':
         if (e.sidechain) return;
         flushTurn();
-        interruptedRequest = requests.latest();
+        interruptedRequest = requests.latest() ?? carriedRequest;
         return;
       case 'assistant-text': {
         if (e.messageId !== currentMessage) {
@@ -217,13 +331,20 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
         if (currentBlocks.has(`t:${e.text}`)) return;
         currentBlocks.add(`t:${e.text}`);
         noteTerms(e.text);
+        // A compaction agent's answer is the summary itself: read as a recap, not mined as prose.
+        if (isRecapText(e.text)) {
+          noteRecap(e.text);
+          return;
+        }
+        // Work after a compaction summary: its pending tasks are no longer the session's open ends.
+        if (!e.sidechain) recalledOpen = [];
         if (e.sidechain) {
           sideLastText = e.text;
           if (!mainSeen) for (const c of cueSentences(e.text)) addCandidate(sidePool, c.text, c.score, c.cue);
           return;
         }
         mainSeen = true;
-        turnText = e.text;
+        turnText = turnEssence(e.text);
         for (const c of cueSentences(e.text)) addCandidate(pool, c.text, c.score, c.cue);
         return;
       }
@@ -237,6 +358,7 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
         if (!e.sidechain) {
           mainSeen = true;
           turnText = null; // text before a tool call is a step, not the turn's conclusion
+          recalledOpen = [];
         }
         onToolUse(e.call, e.cwd, e.sidechain);
         return;
@@ -262,18 +384,18 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
       for (const e of events) onEvent(e);
     },
     finish(): SessionSummary {
-      flushTurn();
       return buildSummary();
     },
   };
 
-  // Non-destructive: finish() may be called again after more lines (a running draft).
+  // Non-destructive: finish() may be called again after more lines (a running draft), and a turn that
+  // has not ended is read as if it had, provisionally: the next part decides what its text was.
   function buildSummary(): SessionSummary {
     const unresolved: string[] = [];
-    const awaitingEdits: string[] = [];
-    for (const { call, path } of pending.values()) {
-      // Edits whose result never arrived (the transcript ends mid-call) still happened.
-      if (path && call.file?.access === 'edit') awaitingEdits.push(path);
+    const open = turnText !== null ? turnOutcome(turnText) : null;
+    const question = open ? open.question : pendingQuestion;
+    // Edits whose result has not arrived are in `carry`: the next read settles them, or the hand-off counts them as made.
+    for (const { call } of pending.values()) {
       if (call.name === 'ExitPlanMode') {
         const h = planHeadline(call.plan ?? lastPlanFile ?? '');
         unresolved.push(h ? `Awaiting approval: ${h}` : 'A plan is awaiting approval');
@@ -284,6 +406,14 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
     const useSide = !mainSeen;
     const candidates = (useSide ? sidePool : pool).items.map((c) => ({ ...c }));
     let last = lastConclusion ? candidates.find((c) => c.key === lastConclusion!.key) : undefined;
+    const provisional = !useSide && open?.conclusion ? open.conclusion : null;
+    if (provisional) {
+      last = candidates.find((c) => c.key === dedupeKey(provisional));
+      if (!last) {
+        last = { text: provisional, key: dedupeKey(provisional), score: 5, seq: seq + 1, cue: '' };
+        candidates.push(last);
+      }
+    }
     if (useSide && sideLastText) {
       const text = condenseConclusion(sideLastText);
       if (text) {
@@ -304,9 +434,12 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
 
     const openTodos = todos.open(useSide, SUMMARY_LIMITS.openTodos, SUMMARY_LIMITS.todoChars);
 
-    if (pendingQuestion) unresolved.push(`Claude asked: ${pendingQuestion}`);
+    if (question) unresolved.push(`Claude asked: ${question}`);
     if (interruptedRequest) unresolved.push(`Interrupted: ${clip(interruptedRequest, 160)}`);
-    for (const r of activity.stillFailing(3)) unresolved.push(`\`${r.command}\` failed on its last run`);
+
+    // A file deleted (or one in a deleted folder) is no longer an edited file of the session.
+    const gone = (f: string) => [...deleted].some((d) => f === d || f.startsWith(`${d}/`));
+    const recalled = recapRequests.list();
 
     return {
       sessionId,
@@ -316,11 +449,20 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
       lastTs,
       requests: asked,
       decisions,
-      filesEdited: activity.rankedFiles('edited', SUMMARY_LIMITS.files, awaitingEdits),
-      filesRead: activity.rankedFiles('read', SUMMARY_LIMITS.files, awaitingEdits),
-      commands: activity
-        .commandRows(SUMMARY_LIMITS.commands)
-        .map((r): SummaryCommand => ({ command: r.command, failed: r.failed, count: r.count, failures: r.failures })),
+      filesEdited: activity
+        .rankedFiles('edited', SUMMARY_LIMITS.files + deleted.size)
+        .filter((f) => !gone(f))
+        .slice(0, SUMMARY_LIMITS.files),
+      filesRead: activity.rankedFiles('read', SUMMARY_LIMITS.files),
+      commands: activity.commandRows(SUMMARY_LIMITS.commands).map(
+        (r): SummaryCommand => ({
+          command: r.command,
+          failed: r.failed,
+          count: r.count,
+          failures: r.failures,
+          ...(r.check ? { check: true } : {}),
+        }),
+      ),
       openTodos,
       unresolved: unresolved.slice(0, SUMMARY_LIMITS.unresolved),
       lines,
@@ -329,6 +471,25 @@ export function createSummaryBuilder(opts: { watchTerms?: string[]; privateDepth
       searches: [...searches],
       todosSeen: todos.seen(useSide),
       ...(guard.depth.main || guard.depth.side ? { privateDepth: guard.depth } : {}),
+      checks: { failing: [...checks.failing], passed: [...checks.passed] },
+      failedWrites: [...failedWrites.values()],
+      written: [...written],
+      filesDeleted: [...deleted],
+      doneTodos: todos.done(SUMMARY_LIMITS.doneTodos, SUMMARY_LIMITS.todoChars),
+      ...(recalled.length > 0 ? { recalledRequests: recalled } : {}),
+      // [] once work followed (or none was recalled): a later part's work clears an earlier part's recap.
+      ...(recalledOpen ? { recalledOpen: [...recalledOpen] } : {}),
+      ...(provisional && decisions.includes(provisional) ? { provisional } : {}),
+      carry: {
+        awaiting: [...pending.values()].slice(-SUMMARY_LIMITS.awaiting),
+        question: pendingQuestion,
+        turnText,
+        mainSeen,
+        fromNotification: turnFromNotification,
+        interrupted: interruptedRequest,
+        lastRequest: requests.latest() ?? carriedRequest,
+        lastPlan: lastPlanFile,
+      },
     };
   }
 }

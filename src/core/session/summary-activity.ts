@@ -1,7 +1,7 @@
 // Tallies of files touched and commands run, bounded while they grow: a long
 // session may touch thousands of paths, and only the most-used few are shown.
 
-import { commandFamily, commandWeight, displayCommand, isVerification, normalizeCommand } from './summary-commands.ts';
+import { commandWeight } from './summary-commands.ts';
 
 export interface CommandRow {
   command: string;
@@ -9,6 +9,8 @@ export interface CommandRow {
   count: number;
   failures: number;
   failed: boolean;
+  /** A check (test, build, commit …): a failure another run settles reads differently. */
+  check: boolean;
   seq: number;
 }
 
@@ -16,6 +18,8 @@ interface FileRow {
   edits: number;
   reads: number;
   seq: number;
+  /** When the file was first edited: edited files are listed in that order, so parts merge in the order the whole has. */
+  editSeq: number;
 }
 
 const FILE_CAP = 400;
@@ -37,21 +41,22 @@ export class ActivityTally {
     let row = this.files.get(path);
     if (!row) {
       if (this.files.size >= FILE_CAP) this.evictFile();
-      row = { edits: 0, reads: 0, seq: ++this.seq };
+      row = { edits: 0, reads: 0, seq: ++this.seq, editSeq: 0 };
       this.files.set(path, row);
     }
-    if (access === 'edit') row.edits++;
-    else row.reads++;
+    if (access === 'edit') {
+      if (row.edits === 0) row.editSeq = ++this.seq;
+      row.edits++;
+    } else row.reads++;
   }
 
-  recordCommand(raw: string, failed: boolean, cwd: string | null): void {
-    const full = normalizeCommand(raw, cwd);
-    if (!full) return;
-    const command = displayCommand(full);
+  /** One run of a command, as the summary shows it (normalized, cut to length), and its family ("mix test"). */
+  recordCommand(command: string, family: string, failed: boolean, check = false): void {
+    if (!command) return;
     let row = this.commands.get(command);
     if (!row) {
       if (this.commands.size >= COMMAND_CAP) this.evictCommand();
-      row = { command, family: commandFamily(full), count: 0, failures: 0, failed: false, seq: ++this.seq };
+      row = { command, family, count: 0, failures: 0, failed: false, check, seq: ++this.seq };
       this.commands.set(command, row);
     }
     row.count++;
@@ -66,19 +71,14 @@ export class ActivityTally {
     if (this.familyLatest.size > COMMAND_CAP) this.familyLatest.delete(this.familyLatest.keys().next().value!);
   }
 
-  /** Most-touched files first, listed in first-touch order; `extraEdits` are edits still awaiting their result. */
-  rankedFiles(kind: 'edited' | 'read', max: number, extraEdits: readonly string[] = []): string[] {
-    const view = new Map<string, FileRow>();
-    for (const [k, r] of this.files) view.set(k, { ...r });
-    for (const p of extraEdits) {
-      const row = view.get(p) ?? { edits: 0, reads: 0, seq: Number.MAX_SAFE_INTEGER };
-      view.set(p, { ...row, edits: row.edits + 1 });
-    }
-    return [...view.entries()]
+  /** Most-touched files first, listed in the order they were first edited (or read). */
+  rankedFiles(kind: 'edited' | 'read', max: number): string[] {
+    const order = (r: FileRow) => (kind === 'edited' ? r.editSeq : r.seq);
+    return [...this.files.entries()]
       .filter(([, r]) => (kind === 'edited' ? r.edits > 0 : r.edits === 0 && r.reads > 0))
-      .sort((a, b) => b[1].edits + b[1].reads - (a[1].edits + a[1].reads) || a[1].seq - b[1].seq)
+      .sort((a, b) => b[1].edits + b[1].reads - (a[1].edits + a[1].reads) || order(a[1]) - order(b[1]))
       .slice(0, max)
-      .sort((a, b) => a[1].seq - b[1].seq)
+      .sort((a, b) => order(a[1]) - order(b[1]))
       .map(([path]) => path);
   }
 
@@ -96,14 +96,6 @@ export class ActivityTally {
       .sort((a, b) => weight(b) - weight(a) || a.seq - b.seq)
       .slice(0, max)
       .sort((a, b) => a.seq - b.seq);
-  }
-
-  /** Checks (tests, builds, commits …) whose latest run failed and that no later run of the same check fixed. */
-  stillFailing(max: number): CommandRow[] {
-    return [...this.commands.values()]
-      .filter((r) => r.failed && this.familyFailed.get(r.family) === true && isVerification(r.command))
-      .sort((a, b) => b.seq - a.seq)
-      .slice(0, max);
   }
 
   private evictFile(): void {

@@ -2,21 +2,23 @@
 // redirections, commit messages elided so twenty commits count as one row.
 
 import { clip, oneLine } from '../text.ts';
+import { relativeInCommand } from '../transcript/path-spelling.ts';
 
 export const COMMAND_MAX = 100;
 
-/** The command on one line, without cd prefix, redirections or message bodies (not cut to length). */
-export function normalizeCommand(command: string, cwd: string | null): string {
+/**
+ * The command on one line, without cd prefix, redirections or message bodies
+ * (not cut to length). Absolute paths become relative to `dir`, the directory
+ * it ran in (`../x` for the rest of the project under `root`).
+ */
+export function normalizeCommand(command: string, dir: string | null, root: string | null = dir): string {
   let c = command;
   // A heredoc body (commit messages, scripts) is content, not the command.
   c = c.replace(/"\$\(cat\s*<<[\s\S]*$/, '…').replace(/<<-?\s*['"]?\w+['"]?[\s\S]*$/, '<< …');
   c = c.replace(/-m\s+(?:"(?:[^"\\]|\\.)*"|'[^']*')/g, '-m …');
   const firstLine = c.split('\n')[0] ?? '';
   c = firstLine.length < c.length ? `${firstLine} …` : firstLine;
-  if (cwd) {
-    const base = cwd.endsWith('/') ? cwd.slice(0, -1) : cwd;
-    if (base.length > 1) c = c.split(`${base}/`).join('').split(base).join('.');
-  }
+  if (dir) c = relativeInCommand(c, dir, root ?? dir);
   c = c
     .replace(/^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*/, '')
     .replace(/\s+2>&1\b/g, '')
@@ -49,6 +51,14 @@ const INSPECTION =
   /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|bd (?:show|ready|list|stats))\b/;
 const VERIFICATION =
   /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
+
+// A run whose exit status a pipe hid (`mix test | tail`) can still say it failed.
+const FAILURE_TOTALS = /\b[1-9]\d*\s+(?:failures?|failed)\b|\btest result: FAILED\b|^FAILED\b/m;
+
+/** True when a command's printed totals report failures (for runs whose exit status was not seen). */
+export function outputShowsFailure(tail: string): boolean {
+  return FAILURE_TOTALS.test(tail);
+}
 
 /** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {

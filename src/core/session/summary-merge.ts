@@ -1,7 +1,9 @@
 // Session summaries are built incrementally: each hook reads only the part
 // of the transcript that is new since the last one, summarises it, and
 // merges it into the running draft kept in the session's state file.
+import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
+import { mergeFileStates } from './summary-writes.ts';
 
 const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, unresolved: 8, terms: 200 };
 
@@ -26,11 +28,15 @@ function mergeList(a: string[], b: string[], cap: number): string[] {
   return [...all.slice(0, head), ...latest].map((x) => x.text);
 }
 
-/** Later parts win for files (recent work first), capped. */
+/**
+ * Files in the order they were first touched, as one read of the whole lists
+ * them; over the cap, the first few and the most recent ones stay.
+ */
 function mergeFiles(a: string[], b: string[], cap: number): string[] {
-  const out = [...b];
-  for (const f of a) if (!out.includes(f)) out.push(f);
-  return out.slice(0, cap);
+  const all = [...new Set([...a, ...b])];
+  if (all.length <= cap) return all;
+  const head = Math.floor(cap / 3);
+  return [...all.slice(0, head), ...all.slice(-(cap - head))];
 }
 
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {
@@ -44,29 +50,61 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     // `failed` is the state of the latest run, so the later part decides it.
     const failures = (prev.failures ?? (prev.failed ? 1 : 0)) + (c.failures ?? (c.failed ? 1 : 0));
     commands.delete(c.command);
-    commands.set(c.command, { command: c.command, failed: c.failed, count: prev.count + c.count, ...(failures ? { failures } : {}) });
+    const check = c.check || prev.check;
+    commands.set(c.command, {
+      command: c.command,
+      failed: c.failed,
+      count: prev.count + c.count,
+      ...(failures ? { failures } : {}),
+      ...(check ? { check } : {}),
+    });
   }
-  const filesEdited = mergeFiles(a.filesEdited, b.filesEdited, CAPS.files);
+  const files = mergeFileStates(a, b);
+  const filesEdited = mergeFiles(
+    a.filesEdited.filter((f) => !files.goneFromA(f)),
+    b.filesEdited,
+    CAPS.files,
+  );
+  const hasFileState = a.written || b.written || a.failedWrites || b.failedWrites || a.filesDeleted || b.filesDeleted;
+  const todosFromB = b.todosSeen ?? b.openTodos.length > 0;
+  const doneTodos = todosFromB ? b.doneTodos : a.doneTodos;
+  const recalledOpen = b.recalledOpen ?? a.recalledOpen;
+  const recalledRequests = a.recalledRequests?.length ? a.recalledRequests : b.recalledRequests;
   return {
     sessionId: b.sessionId ?? a.sessionId,
-    cwd: b.cwd ?? a.cwd,
+    // The project root is where the session began: every later part spells paths against it.
+    cwd: a.cwd ?? b.cwd,
     branch: b.branch ?? a.branch,
     firstTs: a.firstTs ?? b.firstTs,
     lastTs: b.lastTs ?? a.lastTs,
     requests: mergeList(a.requests, b.requests, CAPS.requests),
-    decisions: mergeList(a.decisions, b.decisions, CAPS.decisions),
+    // `b` went on with the turn that `a` ended in: its reading of that turn replaces `a`'s provisional one.
+    decisions: mergeList(
+      b.carry && a.provisional ? a.decisions.filter((d) => d !== a.provisional) : a.decisions,
+      b.decisions,
+      CAPS.decisions,
+    ),
     filesEdited,
     filesRead: mergeFiles(a.filesRead, b.filesRead, CAPS.files).filter((f) => !filesEdited.includes(f)),
     commands: [...commands.values()].slice(-CAPS.commands),
     // The todo list is a state, not a log: the latest TodoWrite replaces it.
-    openTodos: (b.todosSeen ?? b.openTodos.length > 0) ? b.openTodos : a.openTodos,
+    openTodos: todosFromB ? b.openTodos : a.openTodos,
     todosSeen: Boolean(a.todosSeen || b.todosSeen),
-    unresolved: mergeList(a.unresolved, b.unresolved, CAPS.unresolved).slice(-CAPS.unresolved),
+    // A part read on from the previous one's carry knows what is still unresolved; older drafts' lists are merged.
+    unresolved: b.carry ? b.unresolved : mergeList(a.unresolved, b.unresolved, CAPS.unresolved).slice(-CAPS.unresolved),
     lines: a.lines + b.lines,
     skippedLines: a.skippedLines + b.skippedLines,
     namedTerms: mergeList(a.namedTerms, b.namedTerms, CAPS.terms),
-    searches: mergeList(a.searches ?? [], b.searches ?? [], 6),
+    // The first searches, as one read of the whole keeps them.
+    searches: [...new Set([...(a.searches ?? []), ...(b.searches ?? [])])].slice(0, 6),
     // Where private spans stand is a state at the end of the later part (none: all closed).
     ...(b.privateDepth ? { privateDepth: b.privateDepth } : {}),
+    ...(a.checks || b.checks ? { checks: mergeCheckStates(a.checks ?? emptyCheckState(), b.checks ?? emptyCheckState()) } : {}),
+    ...(hasFileState ? { failedWrites: files.failedWrites, written: files.written, filesDeleted: files.filesDeleted } : {}),
+    ...(doneTodos ? { doneTodos } : {}),
+    ...(recalledRequests ? { recalledRequests } : {}),
+    ...(recalledOpen ? { recalledOpen } : {}),
+    ...(b.carry || a.carry ? { carry: b.carry ?? a.carry } : {}),
+    ...(b.provisional ? { provisional: b.provisional } : {}),
   };
 }

@@ -3,6 +3,8 @@
 // renderers, merging and the stored records all work on this shape.
 
 import type { PrivateDepth } from '../transcript/transcript-guard.ts';
+import type { ToolCall } from '../transcript/transcript-tools.ts';
+import type { CheckState } from './summary-checks.ts';
 
 export interface SummaryCommand {
   command: string;
@@ -11,6 +13,45 @@ export interface SummaryCommand {
   count: number;
   /** How many runs failed; with `failed: false` that reads "failed N×, then passed". */
   failures?: number;
+  /** A check (test, build, commit …) whose state the summary tracks: a failure another run settled reads so. */
+  check?: boolean;
+}
+
+/** A file write the tool results show did not happen (and no later write of the file did). */
+export interface FailedWrite {
+  path: string;
+  /** Why, in a few words: "refused: permission not granted", "failed: file not read first" … */
+  why: string;
+}
+
+/** A tool call whose result had not arrived where a read stopped. */
+export interface AwaitingCall {
+  call: ToolCall;
+  /** The file path as the summary shows it (file tools). */
+  path: string | null;
+  sidechain: boolean;
+  /** Bash: the folder the command ran in. */
+  dir: string | null;
+}
+
+/**
+ * Where a read stopped, for the next read of the same transcript to go on from
+ * there: calls still awaiting their results, an unanswered question, an
+ * interrupted request. The part's `unresolved` is then the whole session's.
+ */
+export interface SummaryCarry {
+  awaiting: AwaitingCall[];
+  /** The question that ended the last finished turn, while no prompt has answered it. */
+  question: string | null;
+  /** The text of a turn that had not ended where the read stopped. */
+  turnText?: string | null;
+  /** The transcript has main-chain turns (it is not a separate subagent's). */
+  mainSeen?: boolean;
+  /** The unfinished turn answers a background-task notification. */
+  fromNotification?: boolean;
+  interrupted: string | null;
+  lastRequest: string | null;
+  lastPlan: string | null;
 }
 
 export interface SessionSummary {
@@ -38,6 +79,26 @@ export interface SessionSummary {
   todosSeen?: boolean;
   /** `<private>` spans still open where this part of the transcript ends: the next read starts hidden. */
   privateDepth?: PrivateDepth;
+  // The session's final state, kept so that parts read by successive hooks merge
+  // into what reading the whole would give (absent in drafts of older versions).
+  /** Checks still failing, and the passing runs that settle earlier parts' failures. */
+  checks?: CheckState;
+  /** Writes and edits refused or failed, not made good by a later write of the same file. */
+  failedWrites?: FailedWrite[];
+  /** Files written successfully (latest last, bounded): they settle earlier parts' failed writes and deletions. */
+  written?: string[];
+  /** Files and folders deleted (rm, git rm) and not written again. */
+  filesDeleted?: string[];
+  /** Todos the latest lists mark completed: checked against what failed. */
+  doneTodos?: string[];
+  /** What the user asked, as a compaction summary in the transcript quotes it: used when no request is left. */
+  recalledRequests?: string[];
+  /** A compaction summary's pending tasks, while no work has followed it. */
+  recalledOpen?: string[];
+  /** What the next read of the transcript continues from. */
+  carry?: SummaryCarry;
+  /** The decision read from a turn that had not ended: the next part, which goes on with that turn, decides it again. */
+  provisional?: string;
 }
 
 export const SUMMARY_LIMITS = {
@@ -49,6 +110,11 @@ export const SUMMARY_LIMITS = {
   openTodos: 10,
   unresolved: 6,
   searches: 6,
+  deleted: 30,
+  written: 100,
+  failedWrites: 10,
+  doneTodos: 20,
+  awaiting: 32,
   requestChars: 200,
   todoChars: 140,
 } as const;

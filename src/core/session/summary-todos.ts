@@ -50,6 +50,14 @@ export class TodoState {
     return (useSide ? this.sideTodos : this.mainTodos) !== null || this.tasksSeen;
   }
 
+  /** Completed items of the latest list of each chain and of the task list: claims to check against what failed. */
+  done(max: number, maxChars: number): string[] {
+    return [...(this.mainTodos ?? []), ...(this.sideTodos ?? []), ...this.tasks.values()]
+      .filter((t) => t.status === 'completed')
+      .slice(0, max)
+      .map((t) => clip(oneLine(t.content), maxChars));
+  }
+
   open(useSide: boolean, max: number, maxChars: number): string[] {
     return [...((useSide ? this.sideTodos : this.mainTodos) ?? []), ...this.tasks.values()]
       .filter((t) => t.status === 'pending' || t.status === 'in_progress')

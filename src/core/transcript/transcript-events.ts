@@ -8,7 +8,7 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { TranscriptGuard } from './transcript-guard.ts';
+import { MAX_TEXT, RECAP_TEXT, TranscriptGuard } from './transcript-guard.ts';
 import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
 export type { TodoItem, ToolCall } from './transcript-tools.ts';
@@ -19,7 +19,8 @@ export type AsideKind =
   | 'plumbing' // local command stdout/stderr, caveats, `!` bash mode
   | 'notification' // background task notifications
   | 'hook' // hook feedback text
-  | 'compact-summary' // the summary that opens a compacted conversation
+  | 'compact-prompt' // the summarizer's task in a compaction agent's transcript
+  | 'compact-command' // /compact and its instructions: they steer the summary, they ask for no work
   | 'builtin-command' // /clear, /mcp … with no arguments: UI, not work
   | 'empty';
 
@@ -27,6 +28,8 @@ export type TranscriptEvent =
   | { kind: 'context'; sessionId: string | null; cwd: string | null; branch: string | null; ts: string | null }
   | { kind: 'prompt'; text: string; slash: boolean; sidechain: boolean }
   | { kind: 'aside'; aside: AsideKind; sidechain: boolean }
+  /** A compaction summary: a source of what was asked and left open, never a request itself. */
+  | { kind: 'recap'; text: string; sidechain: boolean }
   | { kind: 'interrupt'; sidechain: boolean }
   | { kind: 'assistant-text'; messageId: string; text: string; sidechain: boolean }
   | { kind: 'tool-use'; messageId: string; call: ToolCall; cwd: string | null; sidechain: boolean }
@@ -41,6 +44,8 @@ export interface ToolResult {
   isError: boolean;
   /** The head of the result text (long outputs are cut: only the start matters here). */
   text: string;
+  /** The end of the result text, where test runners print their totals (looked at, never kept). */
+  tail: string;
   /** From `Exit code N` in the text or `exitCode` in the structured result. */
   exitCode: number | null;
   /** AskUserQuestion: the user's choices. */
@@ -54,6 +59,7 @@ export interface ToolResult {
 }
 
 const RESULT_HEAD = 400;
+const RESULT_TAIL = 600;
 
 // Built-in commands that drive the UI; with no arguments they say nothing about the work.
 const BUILTIN_COMMANDS = new Set([
@@ -154,7 +160,8 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean, guard:
   if (!isObject(message)) return [...events, { kind: 'garbage', reason: 'bad-message' }];
   const content = message.content;
   if (v.isCompactSummary === true) {
-    events.push({ kind: 'aside', aside: 'compact-summary', sidechain });
+    const text = typeof content === 'string' ? content : Array.isArray(content) ? blockTexts(content) : '';
+    events.push({ kind: 'recap', text: guard.text(stripInjected(text), sidechain, RECAP_TEXT), sidechain });
     return events;
   }
   const texts: string[] = [];
@@ -199,7 +206,7 @@ export function classifyUserText(
   const aside = (a: AsideKind): TranscriptEvent => ({ kind: 'aside', aside: a, sidechain });
   if (isMeta) return aside('meta');
   // Claude Code's injected blocks go first: they are not the user's words and must not open a private span.
-  const text = guard.text(stripInjected(raw), sidechain).trim();
+  const text = guard.text(stripInjected(raw), sidechain, CONTINUED.test(raw) ? RECAP_TEXT : MAX_TEXT).trim();
   if (!text) return aside('empty');
   if (/^\[Request interrupted by user/.test(text)) return { kind: 'interrupt', sidechain };
   if (text.includes('<command-name>')) return slashCommand(text, sidechain);
@@ -211,7 +218,8 @@ export function classifyUserText(
   if (/^(Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit)(:\S+)? hook (feedback|additional context|blocking error)/.test(text)) {
     return aside('hook');
   }
-  if (text.startsWith('This session is being continued from a previous conversation')) return aside('compact-summary');
+  if (CONTINUED.test(text)) return { kind: 'recap', text, sidechain };
+  if (COMPACT_PROMPT.test(text)) return aside('compact-prompt');
   return { kind: 'prompt', text, slash: false, sidechain };
 }
 
@@ -224,8 +232,28 @@ function slashCommand(text: string, sidechain: boolean): TranscriptEvent {
   const name = tagText(text, 'command-name').replace(/^\//, '');
   const args = tagText(text, 'command-args');
   if (!name) return { kind: 'aside', aside: 'plumbing', sidechain };
+  if (name === 'compact') return { kind: 'aside', aside: 'compact-command', sidechain };
   if (!args && BUILTIN_COMMANDS.has(name)) return { kind: 'aside', aside: 'builtin-command', sidechain };
   return { kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, slash: true, sidechain };
+}
+
+// The summary that opens a conversation continued after compaction.
+const CONTINUED = /^\s*This session is being continued from a previous conversation/;
+
+// Claude Code's request to its compaction agent (the summarizer's side of a compaction).
+const COMPACT_PROMPT = /^Your task is to create a detailed summary of the conversation so far\b/;
+
+function blockTexts(content: unknown[]): string {
+  return content
+    .filter((b): b is Json => isObject(b) && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n');
+}
+
+/** The last characters of a result's text. */
+function resultTail(content: unknown): string {
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? blockTexts(content) : '';
+  return text.length > RESULT_TAIL ? text.slice(-RESULT_TAIL) : text;
 }
 
 function resultText(content: unknown): string {
@@ -244,6 +272,7 @@ function resultText(content: unknown): string {
 function toolResult(block: Json, structured: unknown, sidechain: boolean, guard: TranscriptGuard): ToolResult {
   // The head of a result is only looked at (exit codes), never kept: private spans go, no filtering needed.
   const text = guard.peek(resultText(block.content), sidechain);
+  const tail = guard.peek(resultTail(block.content), sidechain);
   let exitCode: number | null = null;
   const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
   if (m) exitCode = Number(m[1]);
@@ -274,6 +303,7 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
     toolUseId: str(block.tool_use_id) ?? '',
     isError: block.is_error === true,
     text,
+    tail,
     exitCode,
     answers,
     plan,
@@ -308,7 +338,8 @@ function assistantLine(
   for (const block of content) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') {
-      const text = guard.text(block.text, sidechain).trim();
+      // A compaction agent's answer (`<summary>…`) is read further, like the summary it becomes.
+      const text = guard.text(block.text, sidechain, block.text.includes('<summary>') ? RECAP_TEXT : MAX_TEXT).trim();
       if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
     } else if (block.type === 'tool_use') {
       const call = readToolCall(block, (s, keep) => guard.input(s, sidechain, keep));

@@ -16,6 +16,9 @@ export interface PrivateDepth {
 /** Texts longer than this are read only this far (a pasted log, a long answer): the summary keeps far less. */
 export const MAX_TEXT = 16 * 1024;
 
+/** A compaction summary is read further: the sections a hand-off takes from it (user messages, pending tasks) come last. */
+export const RECAP_TEXT = 64 * 1024;
+
 export class TranscriptGuard {
   private readonly main: PrivateStripper;
   private readonly side: PrivateStripper;

@@ -47,23 +47,6 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
-/** `cwd/a/b` → `a/b`; `cwd` itself → `.`; anything else unchanged. */
-export function relativePath(path: string, cwd: string | null): string {
-  if (!cwd) return path;
-  const base = cwd.endsWith('/') ? cwd.slice(0, -1) : cwd;
-  if (path === base) return '.';
-  if (base && path.startsWith(`${base}/`)) return path.slice(base.length + 1);
-  return path;
-}
-
-/** A relative tool path resolved against the cwd of the line that used it. */
-export function absolutePath(path: string, lineCwd: string | null): string {
-  if (path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:[\\/]/.test(path) || !lineCwd) return path;
-  const base = lineCwd.endsWith('/') ? lineCwd.slice(0, -1) : lineCwd;
-  const rel = path.replace(/^(?:\.\/)+/, '');
-  return rel === '.' || rel === '' ? base : `${base}/${rel}`;
-}
-
 // Claude Code's plan mode keeps plans in ~/.claude/plans/; some skills write plan.md.
 function isPlanFile(path: string): boolean {
   return /(^|\/)\.claude\/plans\/[^/]+\.md$/.test(path) || /(^|\/)plan[\w.-]*\.md$/i.test(path);

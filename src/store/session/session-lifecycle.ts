@@ -26,12 +26,45 @@ import {
   safeSessionKey,
   writeSessionState,
 } from './session-state.ts';
+import type { ReadTranscriptOptions } from './transcript-reader.ts';
 
 export interface SessionRef {
   sessionId: string;
   transcriptPath: string;
   /** Set when the hook runs on behalf of this session (not when recovering another). */
   ownerPid?: number;
+}
+
+export interface FoldResult {
+  /** What this read added, filtered: the part a checkpoint span also takes. */
+  piece: SessionSummary;
+  /** The draft with the piece merged in. */
+  draft: SessionSummary;
+  endOffset: number;
+}
+
+/**
+ * One incremental read as the hooks do it: the transcript from `fromOffset`,
+ * filtered before it is kept (the draft is persisted like any other text),
+ * then merged into the running draft.
+ */
+export async function foldTranscript(
+  path: string,
+  draft: SessionSummary | null,
+  opts: ReadTranscriptOptions & { sessionId?: string } = {},
+): Promise<FoldResult> {
+  // Loaded only when there is something to read: most hook runs find nothing new.
+  const { readTranscript } = await import('./transcript-reader.ts');
+  // The draft remembers where private spans stood at the offset: a span opened before it still hides what follows.
+  // The draft also carries the project folder, so a part that starts after a `cd` spells paths as the first part did.
+  const part = await readTranscript(path, {
+    ...opts,
+    privateDepth: opts.privateDepth ?? draft?.privateDepth,
+    projectDir: opts.projectDir ?? draft?.cwd,
+    carry: opts.carry ?? draft?.carry,
+  });
+  const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || opts.sessionId || null });
+  return { piece, draft: mergeSummaries(draft ?? emptySummary(), piece), endOffset: part.endOffset };
 }
 
 export interface AdvanceOptions {
@@ -71,24 +104,15 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
         // one bad session must not fail every later hook.
         const failedBefore = state.transcriptError?.size === size && state.transcriptError.path === transcript;
         if (size > state.offset && !failedBefore) {
-          // Loaded only when there is something to read: most hook runs find nothing new.
-          const { readTranscript } = await import('./transcript-reader.ts');
           try {
-            // The draft remembers where private spans stood at the offset: a span opened before it still hides what follows.
-            const part = await readTranscript(transcript, {
-              fromOffset: state.offset,
-              watchTerms,
-              privateDepth: state.draft?.privateDepth,
-            });
-            // Filtered before it is kept: the state file is a persisted text like any other.
-            const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || ref.sessionId });
+            const step = await foldTranscript(transcript, state.draft, { fromOffset: state.offset, watchTerms, sessionId: ref.sessionId });
             const { transcriptError: _cleared, ...rest } = state;
             state = {
               ...rest,
               transcriptPath: transcript,
-              offset: part.endOffset,
-              draft: mergeSummaries(state.draft ?? emptySummary(), piece),
-              span: mergeSummaries(state.span ?? emptySummary(), piece),
+              offset: step.endOffset,
+              draft: step.draft,
+              span: mergeSummaries(state.span ?? emptySummary(), step.piece),
             };
           } catch (err) {
             const message = `session ${oneLine(ref.sessionId).slice(0, 80)}: ${errorText(err)}`;

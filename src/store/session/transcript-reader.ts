@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { EchoesError } from '../../core/errors.ts';
 import { createSummaryBuilder } from '../../core/session/session-summary.ts';
-import type { SessionSummary } from '../../core/session/summary-model.ts';
+import type { SessionSummary, SummaryCarry } from '../../core/session/summary-model.ts';
 import type { PrivateDepth } from '../../core/transcript/transcript-guard.ts';
 
 export interface ReadTranscriptOptions {
@@ -20,6 +20,10 @@ export interface ReadTranscriptOptions {
   watchTerms?: string[];
   /** `<private>` spans left open by the previous read of this transcript. */
   privateDepth?: PrivateDepth;
+  /** The project folder an earlier read found: paths are spelled relative to it in every part. */
+  projectDir?: string | null;
+  /** Where the previous read stopped (calls awaiting results, an open question). */
+  carry?: SummaryCarry;
   /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
   maxBytes?: number;
 }
@@ -63,7 +67,12 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
 
   let start = Math.max(0, Math.floor(opts.fromOffset ?? 0));
   if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
-  const builder = createSummaryBuilder({ watchTerms: opts.watchTerms, privateDepth: opts.privateDepth });
+  const builder = createSummaryBuilder({
+    watchTerms: opts.watchTerms,
+    privateDepth: opts.privateDepth,
+    projectDir: opts.projectDir,
+    carry: opts.carry,
+  });
   let endOffset = start;
   let lineCount = 0;
   const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;

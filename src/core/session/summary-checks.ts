@@ -1,0 +1,118 @@
+// Checks (tests, builds, linters, commits, pushes) and which are still failing
+// when a session ends. A check is what a command verifies: its family
+// ("mix test", "npm run build", "git commit"), the project directory it ran in
+// and the files it named. A passing run settles every earlier failure it
+// covers — the same files or fewer, or the whole directory — so a commit that
+// failed and was made again, one test file fixed and then the whole suite
+// passing, or `node assets/build.js` failing from the root and `node build.js`
+// passing inside assets/ all leave nothing open. What is left is what failed
+// last, and that is what "Open" reports.
+//
+// Parts of a transcript are summarised one after another and merged: each part
+// keeps its failures and the passing runs that may settle earlier parts'
+// failures, so merging gives what reading the whole would.
+
+import { isAbsolutePath, normalizePath } from '../transcript/path-spelling.ts';
+import { commandFamily, isVerification } from './summary-commands.ts';
+
+export type CheckKind = 'test' | 'build' | 'lint' | 'commit' | 'push' | 'other';
+
+export interface CheckRun {
+  /** Family, directory and files in one string: runs of one check share it. */
+  key: string;
+  family: string;
+  /** Project-relative directory the command ran in ('' for the project root). */
+  dir: string;
+  /** Project-relative files or folders the command named; none means the whole directory. */
+  paths: string[];
+  /** The command as the summary shows it. */
+  command: string;
+  kind: CheckKind;
+}
+
+export interface CheckState {
+  /** Checks whose latest run failed and that no later run covered, oldest first. */
+  failing: CheckRun[];
+  /** Passing runs (latest last), kept so that a later merge can settle earlier failures. */
+  passed: CheckRun[];
+}
+
+const FAILING_CAP = 20;
+const PASSED_CAP = 40;
+
+/** What kind of check a command is; the claims a summary tests against it depend on the kind. */
+export function checkKind(command: string): CheckKind {
+  if (/\bgit\b(?:\s+-\S+)*\s+commit\b/.test(command)) return 'commit';
+  if (/\bgit\b(?:\s+-\S+)*\s+push\b/.test(command)) return 'push';
+  if (/\b(?:test|tests|spec|specs|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|llvm-cov|coverage)\b/.test(command)) {
+    return 'test';
+  }
+  if (/\b(?:build|compile|tsc|make|webpack|esbuild|rollup|vite|bundle)\b/.test(command)) return 'build';
+  if (/\b(?:lint|credo|dialyzer|clippy|eslint|ruff|flake8|mypy|pyright|format|fmt|prettier|biome|check|typecheck)\b/.test(command)) {
+    return 'lint';
+  }
+  return 'other';
+}
+
+function isPathArg(word: string): boolean {
+  if (!word || word.startsWith('-') || /[=…$`]|:\/\//.test(word)) return false;
+  return word.includes('/') || /\.[A-Za-z][A-Za-z0-9]{0,5}$/.test(word);
+}
+
+// A script run by an interpreter is named by the script: `node build.js` is a build, `python x.py` is not a test.
+const INTERPRETERS = /^(?:node|python3?|ruby|bash|sh|zsh|deno|bun|tsx|ts-node|perl|php|elixir)$/;
+
+/**
+ * The check a command verifies, or null for commands that verify nothing
+ * (inspection, navigation, `git add`). Judged by the program and subcommand,
+ * never by the files named: `git add test/x` checks nothing. `normalized` is
+ * the command without a leading `cd`; `dir` is where it ran, relative to the
+ * project; `shown` is how the summary prints it.
+ */
+export function checkOf(normalized: string, dir: string, shown: string): CheckRun | null {
+  const family = commandFamily(normalized);
+  if (!family) return null;
+  // The arguments of the last command, up to a pipe (`mix test x | grep failures`).
+  const last = (normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized).split(/\s+\|\s+/)[0] ?? '';
+  const args = last
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(family.split(' ').length)
+    .map((w) => w.replace(/^['"]|['"]$/g, ''))
+    .filter(isPathArg);
+  const script = INTERPRETERS.test(family) && args[0] ? (args[0].split('/').pop() ?? '') : '';
+  const what = script ? `${family} ${script}` : family;
+  if (!isVerification(what)) return null;
+  const paths = [...new Set(args.map((p) => normalizePath(isAbsolutePath(p) || !dir ? p : `${dir}/${p}`)))].sort();
+  return { key: [family, dir, ...paths].join('\u0000'), family, dir, paths, command: shown, kind: checkKind(what) };
+}
+
+/** A passing run settles a failure when it checked the same thing or more of it. */
+export function covers(pass: CheckRun, fail: CheckRun): boolean {
+  if (pass.family !== fail.family) return false;
+  if (pass.paths.length === 0) return pass.dir === fail.dir;
+  return fail.paths.length > 0 && fail.paths.every((f) => pass.paths.some((p) => f === p || f.startsWith(`${p}/`)));
+}
+
+export function emptyCheckState(): CheckState {
+  return { failing: [], passed: [] };
+}
+
+/** The state after one more run of a check. */
+export function recordCheck(state: CheckState, run: CheckRun, failed: boolean): CheckState {
+  if (failed) {
+    const failing = [...state.failing.filter((f) => f.key !== run.key), run].slice(-FAILING_CAP);
+    return { failing, passed: state.passed };
+  }
+  return {
+    failing: state.failing.filter((f) => !covers(run, f)),
+    passed: [...state.passed.filter((p) => p.key !== run.key), run].slice(-PASSED_CAP),
+  };
+}
+
+/** `b` happened after `a`: its passing runs settle `a`'s failures, and its own failures are the latest. */
+export function mergeCheckStates(a: CheckState, b: CheckState): CheckState {
+  const failing = a.failing.filter((f) => !b.passed.some((p) => covers(p, f)) && !b.failing.some((x) => x.key === f.key));
+  const passed = a.passed.filter((p) => !b.passed.some((x) => x.key === p.key));
+  return { failing: [...failing, ...b.failing].slice(-FAILING_CAP), passed: [...passed, ...b.passed].slice(-PASSED_CAP) };
+}

@@ -1,0 +1,119 @@
+// What a shell command's text says about where it ran and which files it
+// changed: a leading `cd`, stdout redirections, `tee`, `sed -i` and `touch`
+// (writes), `rm` and `git rm` (deletions). Read conservatively: only the first
+// line (a heredoc body is content, not commands), quoted words whole, and no
+// word that the shell would expand ($…, backticks) is taken for a path.
+
+export interface ShellEffects {
+  /** The directory a leading `cd X &&` (or `;`) moves to, as written; null when there is none. */
+  cd: string | null;
+  writes: string[];
+  deletes: string[];
+}
+
+interface Word {
+  text: string;
+  /** An operator (`&&`, `|`, `>` …) rather than a word. */
+  op: boolean;
+}
+
+const SEPARATORS = new Set(['&&', '||', ';', '|', '&']);
+// Sticky: matched where the scan stands, never by copying the rest of the line.
+const OPERATOR = /&&|\|\||>>|&>|<<-?|[0-9]?>&?[0-9-]?|[;|&<>]/y;
+
+/** The words and operators of one line, quotes removed from quoted words. */
+export function shellWords(line: string): Word[] {
+  const out: Word[] = [];
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === ' ' || c === '\t') {
+      i++;
+      continue;
+    }
+    OPERATOR.lastIndex = i;
+    const op = OPERATOR.exec(line);
+    if (op) {
+      out.push({ text: op[0], op: true });
+      i += op[0].length;
+      continue;
+    }
+    let text = '';
+    while (i < line.length && !/[\s;|&<>]/.test(line[i]!)) {
+      const q = line[i]!;
+      if (q === '"' || q === "'") {
+        const end = line.indexOf(q, i + 1);
+        if (end < 0) return out; // an unclosed quote: the rest is not read
+        text += line.slice(i + 1, end);
+        i = end + 1;
+      } else {
+        text += q;
+        i++;
+      }
+    }
+    out.push({ text, op: false });
+  }
+  return out;
+}
+
+/** A word that names a file: no expansion, no option, not a device or a descriptor. */
+function isPathWord(w: string): boolean {
+  return w !== '' && !w.startsWith('-') && !/[$`]/.test(w) && !w.startsWith('/dev/') && !/^&?\d+$/.test(w) && !w.includes('://');
+}
+
+/** The commands of a line split at `&&`, `||`, `;`, `|` and `&`, each as its words and redirections. */
+function segments(words: Word[]): Word[][] {
+  const out: Word[][] = [[]];
+  for (const w of words) {
+    if (w.op && SEPARATORS.has(w.text)) out.push([]);
+    else out[out.length - 1]!.push(w);
+  }
+  return out.filter((s) => s.length > 0);
+}
+
+/** The command words of a segment after environment assignments and `sudo`/`command`/`env`. */
+function commandWords(seg: Word[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < seg.length; i++) {
+    const w = seg[i]!;
+    if (w.op) {
+      i++; // a redirection and its target are not arguments
+      continue;
+    }
+    words.push(w.text);
+  }
+  while (words.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0]!) || /^(?:sudo|command|env|nohup|time)$/.test(words[0]!))) {
+    words.shift();
+  }
+  return words;
+}
+
+export function shellEffects(command: string): ShellEffects {
+  const line = command.split('\n')[0] ?? '';
+  const segs = segments(shellWords(line));
+  const effects: ShellEffects = { cd: null, writes: [], deletes: [] };
+  const first = segs[0] ? commandWords(segs[0]) : [];
+  if (first[0] === 'cd' && first.length === 2 && segs.length > 1 && isPathWord(first[1]!)) effects.cd = first[1]!;
+  for (const seg of segs) {
+    // Redirections: `> file`, `>> file`, `&> file`; a heredoc's delimiter is not a file.
+    for (let i = 0; i < seg.length - 1; i++) {
+      const w = seg[i]!;
+      if (w.op && /^(?:>|>>|1>|&>)$/.test(w.text) && !seg[i + 1]!.op && isPathWord(seg[i + 1]!.text)) {
+        effects.writes.push(seg[i + 1]!.text);
+      }
+    }
+    const words = commandWords(seg);
+    const [cmd, sub] = words;
+    const args = words.slice(1).filter((a) => !a.startsWith('-'));
+    if (cmd === 'tee' || cmd === 'touch') effects.writes.push(...args.filter(isPathWord));
+    else if (cmd === 'rm') effects.deletes.push(...args.filter(isPathWord));
+    else if (cmd === 'git' && sub === 'rm' && !words.includes('--cached')) effects.deletes.push(...args.slice(1).filter(isPathWord));
+    else if (cmd === 'sed' && words.some((a) => /^-i/.test(a) || a === '--in-place')) {
+      // Without -e or -f the first plain word is the script, the rest are the files edited in place.
+      const scripted = words.some((a) => a === '-e' || a === '-f');
+      const plain = words.slice(1).filter((a, i, all) => a !== '' && !a.startsWith('-') && !/^-[ef]$/.test(all[i - 1] ?? ''));
+      effects.writes.push(...(scripted ? plain : plain.slice(1)).filter(isPathWord));
+    }
+  }
+  return effects;
+}

@@ -1,0 +1,321 @@
+// Hand-offs that tell the truth (issue 9): each rule on a small hand-made
+// transcript, read the way the hooks read it (foldTranscript → renderEphemeral),
+// whole and in parts.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sections } from '../../scripts/handoff-grading.ts';
+import { renderEphemeral } from '../../src/core/session/session-records.ts';
+import type { SessionSummary } from '../../src/core/session/summary-model.ts';
+import { foldTranscript } from '../../src/store/session/session-lifecycle.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+
+const ROOT = '/repo';
+
+function transcript(t: { after: (fn: () => void) => void }, session = 's1'): TranscriptBuilder {
+  const dir = mkdtempSync(join(tmpdir(), 'handoff-truth-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return new TranscriptBuilder(join(dir, 't.jsonl'), session, ROOT);
+}
+
+/** Byte offsets where each line of the transcript starts, and its size. */
+function lineStarts(path: string): { starts: number[]; size: number } {
+  const bytes = readFileSync(path);
+  const starts = [0];
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x0a && i + 1 < bytes.length) starts.push(i + 1);
+  return { starts, size: bytes.length };
+}
+
+/** The draft the hooks keep after reading the transcript in reads that stop at the given byte offsets. */
+async function draftOf(path: string, cuts: number[] = []): Promise<SessionSummary> {
+  const { size } = lineStarts(path);
+  let draft: SessionSummary | null = null;
+  let offset = 0;
+  for (const end of [...cuts, size]) {
+    const step = await foldTranscript(path, draft, { fromOffset: offset, maxBytes: end - offset });
+    draft = step.draft;
+    offset = step.endOffset;
+  }
+  return draft!;
+}
+
+async function handoff(b: TranscriptBuilder, cuts: number[] = []): Promise<Record<string, string>> {
+  return sections(renderEphemeral(await draftOf(b.path, cuts)));
+}
+
+test('paths: after `cd assets` a command is shown with its folder, and the file it runs is assets/build.js', async (t) => {
+  const b = transcript(t)
+    .user('Build the front-end bundle')
+    .bash('node assets/build.js', 1, '✘ [ERROR] Could not resolve "js/app.js"')
+    .bash('cd /repo/assets && node build.js')
+    .in('/repo/assets')
+    .tool('Read', { file_path: 'build.js' }, '1→const x = 1')
+    .tool('Edit', { file_path: './js/../js/app.js', old_string: 'a', new_string: 'b' })
+    .bash('node /repo/assets/build.js');
+  const h = await handoff(b);
+  assert.match(h.Commands!, /`cd assets && node build\.js`/);
+  assert.ok(!h.all!.includes('`node build.js`'), 'never the bare command, which reads as a build.js at the project root');
+  assert.match(h.Files!, /edited: assets\/js\/app\.js/);
+  assert.match(h.Files!, /read: assets\/build\.js/);
+  assert.equal(h.Open, undefined, 'the build failed from the root and passed inside assets/: the same script, nothing open');
+});
+
+test('paths: one spelling per file whatever the tool was given (absolute, relative, ./ and ..)', async (t) => {
+  const b = transcript(t)
+    .user('Tidy the parser')
+    .tool('Read', { file_path: '/repo/src/parser.ts' })
+    .tool('Edit', { file_path: 'src/./parser.ts', old_string: 'a', new_string: 'b' })
+    .tool('Edit', { file_path: '/repo/lib/../src/parser.ts', old_string: 'b', new_string: 'c' })
+    .in('/repo/src')
+    .tool('Edit', { file_path: 'parser.ts', old_string: 'c', new_string: 'd' });
+  const h = await handoff(b);
+  assert.match(h.Files!, /^- edited: src\/parser\.ts$/m);
+  assert.ok(!/read:/.test(h.Files!), 'a file edited is not also listed as read');
+});
+
+test('claims: a refused write is not done, its todo is not done, and Open says so (the /init session)', async (t) => {
+  const b = transcript(t)
+    .slash('init', '', 'Please analyze this codebase and create a CLAUDE.md file with the commands to build and test.')
+    .todos([
+      ['Check for an existing README', 'in_progress'],
+      ['Create CLAUDE.md with the build commands', 'pending'],
+    ])
+    .bash('ls -la', 0, 'total 0')
+    .tool(
+      'Write',
+      { file_path: '/repo/CLAUDE.md', content: '# CLAUDE.md' },
+      "Claude requested permissions to write to /repo/CLAUDE.md, but you haven't granted it yet.",
+      true,
+    )
+    .todos([
+      ['Check for an existing README', 'completed'],
+      ['Create CLAUDE.md with the build commands', 'completed'],
+    ])
+    .assistant("I've created a basic CLAUDE.md file for this empty repository.");
+  const h = await handoff(b);
+  assert.equal(h.Asked, '- /init\n', 'the request is the command the user typed, not its expansion');
+  assert.ok(!(h['Done and decided'] ?? '').includes('CLAUDE.md'), 'the claim the results contradict is not listed as done');
+  assert.ok(!(h.Files ?? '').includes('CLAUDE.md'));
+  assert.match(h.Open!, /`CLAUDE\.md` not written \(refused: permission not granted\)/);
+  assert.match(h.Open!, /the todo "Create CLAUDE\.md with the build commands" is marked completed/);
+  assert.match(h.Open!, /reported done: "I've created a basic CLAUDE\.md file/);
+});
+
+test('claims: a todo marked completed and "tests pass" while the last test run failed are reported in Open, not in Done', async (t) => {
+  const b = transcript(t)
+    .user('Fix the retry logic and run the tests')
+    .todos([['Run the test suite', 'in_progress']])
+    .tool('Edit', { file_path: '/repo/src/retry.ts', old_string: 'a', new_string: 'b' })
+    .bash('npm test', 1, '3 failing')
+    .todos([['Run the test suite', 'completed']])
+    .assistant('Fixed the retry loop. All tests pass now.');
+  const h = await handoff(b);
+  assert.ok(!(h['Done and decided'] ?? '').includes('All tests pass'));
+  assert.match(
+    h.Open!,
+    /`npm test` failed on its last run — yet the todo "Run the test suite" is marked completed; reported done: ".*All tests pass now\."/,
+  );
+});
+
+test('claims: a failed edit made good by a later write leaves nothing open', async (t) => {
+  const b = transcript(t)
+    .user('Update the changelog')
+    .tool(
+      'Edit',
+      { file_path: '/repo/CHANGELOG.md' },
+      '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+      true,
+    )
+    .tool('Read', { file_path: '/repo/CHANGELOG.md' })
+    .tool('Edit', { file_path: '/repo/CHANGELOG.md', old_string: 'a', new_string: 'b' })
+    .assistant('Updated CHANGELOG.md with the release notes.');
+  const h = await handoff(b);
+  assert.equal(h.Open, undefined);
+  assert.match(h.Files!, /edited: CHANGELOG\.md/);
+  assert.match(h['Done and decided']!, /Updated CHANGELOG\.md/);
+});
+
+test('open means still open at the end: a commit refused by its hook and then made, a push without upstream and then pushed', async (t) => {
+  const b = transcript(t)
+    .user('Commit and push the fix')
+    .bash('git add -A && git commit -m "fix: retries"', 1, 'Pre-commit validation failed: [FORMAT] Code is not formatted.')
+    .bash('mix format')
+    .bash('git add -A && git commit -m "fix: retries"', 0, '[main 1a2b3c4] fix: retries')
+    .bash('git push', 128, 'fatal: The current branch main has no upstream branch.')
+    .bash('git push --set-upstream origin main', 0, 'branch set up to track');
+  const h = await handoff(b);
+  assert.equal(h.Open, undefined);
+  assert.ok(!h.all!.includes('last run failed'));
+  assert.match(h.Commands!, /`git push` \(failed once, a later run passed\)/);
+});
+
+test('open means still open at the end: one test file failing and then the whole suite passing settles it; the reverse does not', async (t) => {
+  const settled = transcript(t, 'a')
+    .user('Fix the parser tests')
+    .bash('mix test test/parser_test.exs', 2, '1 test, 1 failure')
+    .bash('mix test', 0, '120 tests, 0 failures');
+  assert.equal((await handoff(settled)).Open, undefined);
+  const open = transcript(t, 'b')
+    .user('Fix the parser tests')
+    .bash('mix test', 2, '120 tests, 3 failures')
+    .bash('mix test test/parser_test.exs', 0, '4 tests, 0 failures');
+  assert.match((await handoff(open)).Open!, /`mix test` failed on its last run/);
+  const again = transcript(t, 'c').user('Run the tests').bash('npm test').bash('npm test', 1, '2 failing');
+  assert.match((await handoff(again)).Open!, /`npm test` failed on its last run/, 'a check that passed and then failed is open');
+});
+
+test('open: a test run whose pipe hid the exit status still failed when its totals say so', async (t) => {
+  const b = transcript(t).user('Run the suite').bash('mix test 2>&1 | tail -5', 0, 'Finished in 2.1 seconds\n120 tests, 2 failures');
+  assert.match((await handoff(b)).Open!, /`mix test` failed on its last run/);
+});
+
+test('open: a failure read in one part and settled in the next is not open (the hooks read in parts)', async (t) => {
+  const b = transcript(t)
+    .user('Make the build green')
+    .bash('npm run build', 1, 'error TS2322')
+    .tool('Edit', { file_path: '/repo/src/a.ts', old_string: 'a', new_string: 'b' })
+    .bash('npm run build', 0, 'done');
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) {
+    const h = await handoff(b, [cut]);
+    assert.equal(h.Open, undefined, `read in two parts at byte ${cut}`);
+  }
+});
+
+test('files: a file deleted with rm is listed as deleted, not edited; a file created and removed again is neither', async (t) => {
+  const b = transcript(t)
+    .user('Replace the Python port with Rust')
+    .tool('Write', { file_path: '/repo/src/lib.rs', content: 'pub fn x() {}' })
+    .tool('Write', { file_path: '/repo/.scratch.md', content: 'notes' })
+    .bash('rm /repo/src/util.py /repo/pyproject.toml')
+    .bash('rm -r tests/')
+    .bash('rm .scratch.md');
+  const h = await handoff(b);
+  assert.match(h.Files!, /^- edited: src\/lib\.rs$/m);
+  assert.match(h.Files!, /^- deleted: src\/util\.py, pyproject\.toml, tests, \.scratch\.md$/m);
+});
+
+test('files: a file written through the shell (cat > file) counts as written and settles a refused Write', async (t) => {
+  const b = transcript(t)
+    .user('Add the types')
+    .tool(
+      'Write',
+      { file_path: '/repo/types/state.ts', content: 'x' },
+      '<tool_use_error>File has not been read yet.</tool_use_error>',
+      true,
+    )
+    .bash("cat > types/state.ts << 'EOF'\nexport interface State {}\nEOF");
+  const h = await handoff(b);
+  assert.equal(h.Open, undefined);
+  assert.match(h.Files!, /edited: types\/state\.ts/);
+});
+
+test('requests: not a /compact instruction, a compaction prompt or a slash expansion; a compaction summary is a source', async (t) => {
+  const recap = [
+    'This session is being continued from a previous conversation that ran out of context.',
+    'Summary:',
+    '1. Primary Request and Intent:',
+    '   The user wants retries in the HTTP client.',
+    '',
+    '6. All user messages:',
+    '   - "Add retries with backoff to the HTTP client"',
+    '   - "continue"',
+    '',
+    '7. Pending Tasks:',
+    '   - Write the backoff tests',
+  ].join('\n');
+  const b = transcript(t)
+    .compactSummary(recap)
+    .slash('compact', 'and keep the plan')
+    .meta('Your task is to create a detailed summary of the conversation so far, paying close attention to the user requests.');
+  const before = await handoff(b);
+  assert.equal(before.Asked, '- (from a compaction summary) Add retries with backoff to the HTTP client\n');
+  assert.match(before.Open!, /Pending when the conversation was compacted: Write the backoff tests/);
+  b.tool('Write', { file_path: '/repo/test/backoff.test.ts', content: 'x' }).bash('npm test');
+  const after = await handoff(b);
+  assert.equal(after.Open, undefined, 'once work follows, the pending tasks of the summary are not the open ends');
+  assert.ok(!after.all!.includes('/compact'));
+});
+
+test('requests: a compaction summary longer than a message is read far enough to find the user messages at its end', async (t) => {
+  const code = Array.from({ length: 600 }, (_, i) => `   - lib/module_${i}.ex: handles case ${i} of the parser`).join('\n');
+  const b = transcript(t).compactSummary(
+    [
+      'This session is being continued from a previous conversation that ran out of context.',
+      'Summary:',
+      '1. Primary Request and Intent:',
+      '   Parser work.',
+      '3. Files and Code Sections:',
+      code,
+      '6. All user messages:',
+      '   - "Split the parser into one module per case"',
+      '7. Pending Tasks:',
+      '   - Move case 599',
+    ].join('\n'),
+  );
+  const h = await handoff(b);
+  assert.ok(code.length > 20_000);
+  assert.equal(h.Asked, '- (from a compaction summary) Split the parser into one module per case\n');
+  assert.match(h.Open!, /Move case 599/);
+});
+
+test('requests: a compaction agent answering with its summary gives the user requests and pending tasks, not the prompt', async (t) => {
+  const b = transcript(t)
+    .user('Your task is to create a detailed summary of the conversation so far, paying close attention to the user requests.')
+    .assistant(
+      [
+        '<analysis>The issue is that the guard calls a remote function.</analysis>',
+        '<summary>',
+        '1. Primary Request and Intent:',
+        '   Work on the epic.',
+        '6. All User Messages:',
+        '   - "Work on bead demo-1 and start with the first ready task."',
+        '7. Pending Tasks:',
+        '   - **demo-1.3** (in_progress): fix the compile error',
+        '     - details that are not a task of their own',
+        '8. Current Work:',
+        '   Fixing the guard.',
+        '</summary>',
+      ].join('\n'),
+    );
+  const h = await handoff(b);
+  assert.equal(h.Asked, '- (from a compaction summary) Work on bead demo-1 and start with the first ready task.\n');
+  assert.equal(h.Open, '- Pending when the conversation was compacted: demo-1.3 (in_progress): fix the compile error\n');
+  assert.equal(h['Done and decided'], undefined, 'the recap is not mined for decisions');
+});
+
+test('whole or in parts, at every line boundary, the hand-off asks, leaves open and lists the same files and commands', async (t) => {
+  const b = transcript(t)
+    .slash('orchestrator', 'build the TODO app', 'Split complex tasks into subtasks.')
+    .todos([
+      ['Write the store', 'in_progress'],
+      ['Test all functionality', 'pending'],
+    ])
+    .tool('Write', { file_path: '/repo/src/store.ts', content: 'x' })
+    .bash('cd /repo/app && npm run build', 1, 'Type error')
+    .in('/repo/app')
+    .tool('Edit', { file_path: 'src/page.tsx' }, '<tool_use_error>File has not been read yet.</tool_use_error>', true)
+    .bash('git commit -m "wip"', 1, 'pre-commit failed')
+    .todos([
+      ['Write the store', 'completed'],
+      ['Test all functionality', 'completed'],
+    ])
+    .assistant('The app is complete and all tests pass. Should I deploy it?')
+    .user('Not yet. Update CLAUDE.md')
+    .tool('Write', { file_path: '/repo/CLAUDE.md', content: 'x' }, "you haven't granted it yet", true)
+    .bash('git commit -m "docs"', 0, '[main 1] docs')
+    .user('[Request interrupted by user]');
+  const whole = await handoff(b);
+  assert.match(whole.Open!, /`cd app && npm run build` failed on its last run — yet the todo "Test all functionality" is marked completed/);
+  assert.match(whole.Open!, /`app\/src\/page\.tsx` not written/);
+  assert.match(whole.Open!, /`CLAUDE\.md` not written \(refused: permission not granted\)/);
+  assert.match(whole.Open!, /Interrupted: Not yet\. Update CLAUDE\.md/);
+  assert.ok(!whole.Open!.includes('git commit'), 'the failed commit was made later');
+  const { starts } = lineStarts(b.path);
+  const same = (h: Record<string, string>) => ['Asked', 'Files', 'Commands', 'Open'].map((k) => `${k}:${h[k] ?? ''}`).join('\n');
+  for (const cut of starts.slice(1)) assert.equal(same(await handoff(b, [cut])), same(whole), `two parts, cut at byte ${cut}`);
+  assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
+});
