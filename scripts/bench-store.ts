@@ -120,3 +120,53 @@ export function typicalStore(dir: string): void {
     '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n',
   );
 }
+
+/**
+ * A store after months of use: every role's MEMORY.md at its 150-line limit, a
+ * 300-line knowledge.md each, 3,000 archive logs with their index, 2,000 usage events.
+ */
+export function largeStore(dir: string): void {
+  typicalStore(dir);
+  const e = join(dir, '.claude', 'echoes');
+  const roles = ['planner', 'workers', 'reviewer', 'auditor', 'team'];
+  roles.forEach((role, r) => {
+    const blocks = Array.from({ length: 30 }, (_, b) =>
+      [
+        `## Block ${b} of ${role}`,
+        ...Array.from({ length: 9 }, (_, l) => `- knowledge line ${l} of block ${b}: keep the ${role} checks in module ${(r + b + l) % 9}`),
+      ].join('\n'),
+    );
+    writeFileSync(join(e, role, 'knowledge.md'), `# ${role} knowledge\n\n${blocks.join('\n\n')}\n`.split('\n').slice(0, 300).join('\n'));
+  });
+  const index: string[] = [];
+  for (let i = 1; i <= 3000; i++) {
+    const n = String(i).padStart(3, '0');
+    writeFileSync(
+      join(e, 'memories', `archive-log-${n}.md`),
+      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}: refactor module ${i % 50}\n## Files\n- edited: src/m${i % 50}.ts\n`,
+    );
+    index.push(`- ${n} · 2026-11-01 · session-end · task ${i}`);
+  }
+  writeFileSync(join(e, 'ARCHIVE.md'), `# Archive\n\n${index.join('\n')}\n`);
+  writeFileSync(
+    join(e, 'usage.jsonl'),
+    `${Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({
+        ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
+        session: `s${i % 200}`,
+        event: 'injected',
+        ids: ['entry-1', `entry-${i % 500}`],
+      }),
+    ).join('\n')}\n`,
+  );
+}
+
+/** A role's findings file as an agent leaves it at the end of a turn. */
+export function findingsFile(dir: string, role: string, agent: string, n: number): void {
+  const text = Array.from(
+    { length: 2 },
+    (_, k) =>
+      `### [2026-11-22] Pattern: Finding ${n}-${k} of ${agent}\n- **layer**: inscribed\n- **evidence**: \`src/m${n % 9}.ts:${k + 1}\`\n- What ${agent} learned in turn ${n}.\n`,
+  ).join('\n');
+  writeFileSync(join(dir, '.claude', 'echoes', role, `${agent}-findings.md`), text);
+}

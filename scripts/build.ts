@@ -65,7 +65,8 @@ async function buildCjs(entryPoints: Record<string, string>, outdir: string, pre
     plugins: [lazyImports(prefix, found)],
   });
   for (const file of result.outputFiles) {
-    const text = file.text.replace(/import\(("\.\/[\w./-]+\.cjs")\)/g, 'Promise.resolve().then(()=>require($1))');
+    // Lazy parts and node built-ins loaded late (`await import('node:child_process')`) come through require(), not the ESM loader.
+    const text = file.text.replace(/import\(("(?:\.\/[\w./-]+\.cjs|node:[\w/]+)")\)/g, 'Promise.resolve().then(()=>require($1))');
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, text);
   }

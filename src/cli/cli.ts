@@ -3,6 +3,7 @@ import { EchoesError } from '../core/errors.ts';
 import { clip, editDistance, oneLine, quoteInput } from '../core/text.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths } from '../store/fs/echo-paths.ts';
+import { awaitWorkers } from '../store/hook-workers.ts';
 import { takeSlashArgs } from '../store/session/slash-args.ts';
 import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
@@ -64,6 +65,9 @@ export function renderCommandHelp(cmd: Command): string {
   return `${cmd.summary}\n\nUsage: ${cmd.usage}\n${dash}\nCommon options: --json (machine-readable output), --project DIR (default: nearest folder with .claude/ or .git)\n`;
 }
 
+/** Hooks that leave work to background workers. */
+const BACKGROUND_HOOKS = ['stop', 'subagent-stop', 'session-end', 'pre-compact'] as const;
+
 /** The longest error line the CLI prints. */
 const MAX_ERROR = 400;
 
@@ -103,6 +107,9 @@ export async function cli(io: CliIO): Promise<number> {
       return 0;
     }
     const ctx = await buildContext(io, values, found);
+    // Read your writes: findings a Stop or SubagentStop handed to a background worker a moment ago are merged
+    // before a reading command looks (a parent searching right after its subagent finds the subagent's lessons).
+    if ((cmd.access ?? 'read') === 'read') await awaitWorkers(ctx.paths, BACKGROUND_HOOKS, 5000);
     return await cmd.run(ctx, values, positionals, text);
   } catch (err) {
     // One line, and bounded: a message that quotes what it refuses never echoes a huge input back.

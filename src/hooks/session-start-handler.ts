@@ -3,8 +3,9 @@
 // the injected ids. Work that can wait (final archive logs of ended
 // sessions) is left to the next SessionEnd.
 
-import { statSync } from 'node:fs';
+import { renameSync, statSync, utimesSync } from 'node:fs';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
+import { assertWritable, type EchoPaths } from '../store/fs/echo-paths.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
@@ -96,19 +97,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, cachedDigest || compact ? undefined : roles));
   for (const e of errors) ctx.log(e);
   if (!compact) {
-    await guarded(
-      ctx,
-      'given summary',
-      () => {
-        if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
-          writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
-      },
-      undefined,
-    );
-    // Consumed: the next session gets this one's summary, not the old one again. Cleared
-    // only if unchanged since it was read: a summary another session wrote meanwhile stays.
-    // If it cannot be cleared, the digest is given regardless and the next start consumes it.
-    if (!unreadable && consumed) {
+    // Consumed: the next session gets this one's summary, not the old one again. EPHEMERAL.md
+    // becomes what this session was given (one rename), only if unchanged since it was read:
+    // a summary another session wrote meanwhile stays. If that fails, the digest is given
+    // regardless and the next start consumes it.
+    const fromEphemeral = !unreadable && consumed !== '' && consumed === lastSession;
+    if (fromEphemeral) {
       await guarded(
         ctx,
         'EPHEMERAL.md not cleared',
@@ -117,13 +111,25 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
             paths,
             'ephemeral',
             () => {
-              if (readTextOrNull(paths, paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
+              if (readTextOrNull(paths, paths.ephemeral) === consumed) moveTo(paths, paths.ephemeral, givenFile(paths), consumed);
             },
             { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
           );
         },
         undefined,
       );
+    } else {
+      await guarded(
+        ctx,
+        'given summary',
+        () => {
+          if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
+            writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+        },
+        undefined,
+      );
+      if (!unreadable && consumed)
+        await guarded(ctx, 'EPHEMERAL.md not cleared', () => writeFileAtomic(paths, paths.ephemeral, ''), undefined);
     }
   }
   // A usage line is worth less than the session's context: the digest is given either way.
@@ -139,4 +145,18 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     undefined,
   );
   return { additionalContext: digest.text };
+}
+
+/** `from` becomes `to` by one rename; across file systems (user-scope hand-off) by a copy and an emptied `from`. */
+function moveTo(paths: EchoPaths, from: string, to: string, text: string): void {
+  try {
+    renameSync(assertWritable(paths, from), assertWritable(paths, to));
+    // Its time is when it was given (archive logs written before that are not "since" it).
+    const now = new Date();
+    utimesSync(to, now, now);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV' && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    writeFileAtomic(paths, to, text, { durable: false });
+    writeFileAtomic(paths, from, '');
+  }
 }

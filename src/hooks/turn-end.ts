@@ -10,15 +10,21 @@ export const DRAFT_REFRESH_BYTES = 512 * 1024;
 
 export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   const { paths, config, now, input, deadline } = ctx;
-  // Findings are merged before the turn goes on (a parent reads its subagent's lessons at once);
-  // reading a long transcript tail for the draft is left to a background worker.
-  if (hasPendingFindings(paths)) {
+  // Merging findings and reading a long transcript tail need not hold up the turn: a background worker
+  // does them. The CLI's reading commands wait for it, so a parent that looks finds its subagent's lessons.
+  const pending = hasPendingFindings(paths);
+  const progress =
+    draft && !input.stop_hook_active && input.session_id && input.transcript_path
+      ? transcriptProgress(paths, input.session_id, input.transcript_path, now)
+      : null;
+  if ((pending || (progress && progress.unread >= DRAFT_REFRESH_BYTES)) && (await ctx.later())) return;
+  if (pending) {
     const { consolidateAll } = await import('../store/memory/consolidate-all.ts');
     const { errors } = await consolidateAll(paths, config, { now, prune: false, deadline });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
   }
-  if (!draft || input.stop_hook_active || !input.session_id || !input.transcript_path) return;
-  const { unread, known } = transcriptProgress(paths, input.session_id, input.transcript_path, now);
+  if (!progress || !input.session_id || !input.transcript_path) return;
+  const { unread, known } = progress;
   if (unread < DRAFT_REFRESH_BYTES) {
     // Note that this session is alive and where its transcript is, for crash recovery,
     // unless the state already says so.
@@ -28,7 +34,6 @@ export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
     }
     return;
   }
-  if (await ctx.later()) return;
   const { advanceSession } = await import('../store/session/session-lifecycle.ts');
   const { claudeProcessId } = await import('../store/session/claude-process.ts');
   await advanceSession(

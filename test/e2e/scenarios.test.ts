@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { waitForWorkers } from '../helpers/run-bundle.ts';
 import { makeClaudeHome, removeDirs, repoRoot } from './claude-harness.ts';
 import { collectToolResults, type FakeAnthropic, type ScriptRule, startFakeAnthropic } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
@@ -180,6 +181,8 @@ describe('3. findings recorded by the CLI and written directly are consolidated 
           mkdirSync(reviewer, { recursive: true });
           writeFileSync(join(reviewer, 'lint-bot-findings.md'), directFindings);
         }
+        // Stop hands the merge to a background worker; what is read here is what a reader sees, who waits for it.
+        if (reviewerAt.length >= 2) waitForWorkers(project.dir);
         reviewerAt.push({ seq: call.seq, files: walkFiles(reviewer), memory: project.read('.claude/echoes/reviewer/MEMORY.md') });
       }),
     );

@@ -233,3 +233,19 @@ test("a dead holder's lock is taken even after the hook's deadline has passed", 
     'taken',
   );
 });
+
+test('a reading command right after SubagentStop handed its merge to a worker waits for it and shows the finding', (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.git/HEAD', 'ref: refs/heads/main\n');
+  tp.write('.claude/echoes/reviewer/scout-findings.md', finding('Just found by a subagent'));
+  const env = { HOME: join(tp.dir, 'home') };
+  const r = runHookSync(
+    'subagent-stop',
+    { session_id: 'p', cwd: tp.dir, hook_event_name: 'SubagentStop', agent_type: 'x' },
+    { cwd: tp.dir, env, background: false },
+  );
+  assert.equal(r.stdout.trim(), '{"suppressOutput":true}');
+  const shown = runCliSync(['show', 'reviewer'], { cwd: tp.dir, env });
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.match(shown.stdout, /Just found by a subagent/);
+});

@@ -74,7 +74,7 @@ test('session end writes EPHEMERAL.md; the next start injects and consumes it an
   assert.match(ctx, /^<rune-echoes note="[^"]*not instructions[^"]*">/);
   assert.match(ctx, /<\/rune-echoes>$/);
   assert.match(ctx, /payment retry backoff/);
-  assert.equal(read(echoes(dir, 'EPHEMERAL.md')), '', 'consumed');
+  assert.ok(!existsSync(echoes(dir, 'EPHEMERAL.md')), 'consumed: moved to what this session was given');
   const usage = read(echoes(dir, 'usage.jsonl'))
     .trim()
     .split('\n')

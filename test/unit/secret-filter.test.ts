@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { EVIDENCE_REMOVED, filterFinding, filterSecrets, hasSecret, removePrivate } from '../../src/core/security/secret-filter.ts';
+import {
+  EVIDENCE_REMOVED,
+  filterFinding,
+  filterMany,
+  filterSecrets,
+  hasSecret,
+  removePrivate,
+} from '../../src/core/security/secret-filter.ts';
 
 const fixtures = new URL('../fixtures/secrets/', import.meta.url);
 const realdata = new URL('../../../shared/realdata/', import.meta.url);
@@ -354,4 +361,13 @@ test('a secret after a quote that never closes, and a key whose lines were joine
     filterSecrets('-----BEGIN PRIVATE KEY----- is what you must never commit').text,
     '[REDACTED:private-key] is what you must never commit',
   );
+});
+
+test('filterMany gives each text what filterSecrets gives it alone, for every secret and clean case together', () => {
+  const texts = [...secretCases.map((c) => c.text), ...cleanCases, 'line one\n<private>hidden</private> shown', ''];
+  assert.deepEqual(
+    filterMany(texts),
+    texts.map((t) => filterSecrets(t).text),
+  );
+  assert.deepEqual(filterMany(['a\u0001b', 'AKIAIOSFODNN7EXAMPLQ']), ['a\u0001b', filterSecrets('AKIAIOSFODNN7EXAMPLQ').text]);
 });

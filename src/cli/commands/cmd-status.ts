@@ -95,7 +95,8 @@ export const statusCommand: Command = {
         advice: describeOutlook(o, config),
       })),
       archiveLogs: listArchiveLogs(paths).length,
-      ephemeral: ephemeral === null ? 'absent' : ephemeral.trim() === '' ? 'empty (consumed)' : 'waiting for the next session',
+      ephemeral:
+        ephemeral === null || ephemeral.trim() === '' ? 'none waiting (the last one was handed on)' : 'waiting for the next session',
       solutions,
       // Promoted documents whose entry changed or vanished since (SPEC §11 echo_ref).
       solutionsOutOfDate: solutionDrift(paths)

@@ -2,7 +2,7 @@
 // best lessons, inside a hard token budget and a wrapper that recalled text
 // can neither close nor pose as instructions in.
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { filterSecrets } from '../security/secret-filter.ts';
+import { filterMany, filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
 import { clip as clipText, compareText, estimateTokens, oneLine, plural } from '../text.ts';
 
@@ -40,8 +40,10 @@ export const neutralise = neutraliseTags;
  * Recalled text, made safe to inject: secrets filtered on the whole text (a
  * cut could halve a key into something no rule knows), then one line, cut.
  * The store's files are ours, but a hand edit or a cloned repository can put anything in them.
+ * The texts an entry line may show are filtered together beforehand (`clean`); a text not among them alone.
  */
-const clip = (text: string, max: number): string => clipText(oneLine(filterSecrets(text).text), max);
+const clipFiltered = (text: string, max: number, clean: Map<string, string>): string =>
+  clipText(oneLine(clean.get(text) ?? filterSecrets(text).text), max);
 
 /** The useful lines of EPHEMERAL.md: headings become labels, blank lines go. */
 function sessionLines(markdown: string): string[] {
@@ -55,20 +57,22 @@ function sessionLines(markdown: string): string[] {
   return out;
 }
 
-function entryLine(d: DigestEntry, withScore: boolean): string {
+function entryLine(d: DigestEntry, withScore: boolean, clean: Map<string, string>): string {
   const meta = withScore ? `${d.role}, ${d.score.toFixed(2)}` : d.role;
   const title = oneLine(d.entry.title);
   const body = oneLine(d.entry.learning);
   // A lesson whose text begins with its title (a remembered sentence) is said once.
-  if (body && normalize(body).startsWith(normalize(title).replace(/…$/, ''))) return `- ${clip(body, 220)} (${meta})`;
-  const learning = body ? ` — ${clip(body, 180)}` : '';
-  return `- ${clip(title, 90)} (${meta})${learning}`;
+  if (body && normalize(body).startsWith(normalize(title).replace(/…$/, '')))
+    return `- ${clipFiltered(d.entry.learning, 220, clean)} (${meta})`;
+  const learning = body ? ` — ${clipFiltered(d.entry.learning, 180, clean)}` : '';
+  return `- ${clipFiltered(d.entry.title, 90, clean)} (${meta})${learning}`;
 }
 
+/** Case and punctuation aside (letters of other scripts count as letters). */
 const normalize = (text: string) =>
   text
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(/[^a-z0-9\u00c0-\uffff]+/g, ' ')
     .trim();
 
 /** How far back a line is checked for a tag that it would complete across line breaks. */
@@ -116,18 +120,21 @@ export function buildDigest(input: DigestInput): Digest {
   }
 
   const etched = [...input.etched].sort((a, b) => compareText(a.entry.id, b.entry.id));
+  // The best few lessons: not as many as fit.
+  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, MAX_LESSONS);
+  const texts = [...etched, ...lessons].flatMap((d) => [d.entry.title, d.entry.learning]);
+  const filtered = filterMany(texts);
+  const clean = new Map(texts.map((t, i) => [t, filtered[i]!]));
   if (etched.length && take('Etched (permanent project facts):')) {
     for (const d of etched) {
-      if (!take(entryLine(d, false))) break;
+      if (!take(entryLine(d, false, clean))) break;
       injected.push(d.entry.id);
     }
   }
 
-  // "The few lessons that matter now": the best few, not as many as fit.
-  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, MAX_LESSONS);
   if (lessons.length && take('Lessons (highest Echo Score first):')) {
     for (const d of lessons) {
-      if (!take(entryLine(d, true))) break;
+      if (!take(entryLine(d, true, clean))) break;
       injected.push(d.entry.id);
     }
   }

@@ -49,6 +49,22 @@ export function filterSecrets(text: string, options: FilterOptions = {}): Filter
   return { text: out, redactions: [...counts].map(([kind, count]) => ({ kind, count })) };
 }
 
+/** Between texts filtered together: no rule's match runs across it (a control character no token holds). */
+const BATCH_SEPARATOR = '\n\u0001\n';
+
+/**
+ * Many short texts filtered in one pass (the keyword scan and each rule run
+ * once, not once per text), each as filterSecrets would give it alone; when a
+ * text itself holds the separator, or a redaction swallowed one, each is
+ * filtered on its own instead.
+ */
+export function filterMany(texts: string[], options: FilterOptions = {}): string[] {
+  if (texts.length === 0) return [];
+  if (texts.some((t) => t.includes('\u0001'))) return texts.map((t) => filterSecrets(t, options).text);
+  const parts = filterSecrets(texts.join(BATCH_SEPARATOR), options).text.split(BATCH_SEPARATOR);
+  return parts.length === texts.length ? parts : texts.map((t) => filterSecrets(t, options).text);
+}
+
 /** How far past the cut a text is read, so a secret that crosses the cut is still recognised whole. */
 export const HEAD_MARGIN = 4096;
 

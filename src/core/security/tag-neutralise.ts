@@ -105,7 +105,12 @@ export function neutraliseTags(text: string): string {
   return neutraliseOtherTags(neutraliseWrapperName(text));
 }
 
+/** Plain ASCII with no entity: what a reader sees is the text itself, in any case. */
+const PLAIN = /^[\x20-\x7e\t\n\r]*$/;
+
 function neutraliseWrapperName(text: string): string {
+  // Most recalled text: nothing to fold, and a name search on the text itself decides.
+  if (PLAIN.test(text) && !text.includes('&') && !/rune[\s_-]*echoes/i.test(text)) return text;
   const folded = fold(text);
   if (!WRAPPER.test(folded.text)) return text;
   let out = '';
@@ -122,5 +127,11 @@ function neutraliseWrapperName(text: string): string {
 
 /** Any other tag-like `<name …>` or `</name>` becomes `‹name …›`: visible, but not markup. */
 function neutraliseOtherTags(text: string): string {
-  return text.replace(/<(\/?[A-Za-z!?][^<>\n]*)>/g, '‹$1›');
+  // Until nothing changes: `<a<b>>` becomes `<a‹b›>`, which holds a tag again.
+  let out = text;
+  for (let prev = ''; prev !== out; ) {
+    prev = out;
+    out = out.replace(/<(\/?[A-Za-z!?][^<>\n]*)>/g, '‹$1›');
+  }
+  return out;
 }

@@ -15,7 +15,6 @@ import { type RoleSummary, roleSummaries } from '../memory/entry-cache.ts';
 import { listRoles } from '../memory/role-listing.ts';
 import { latestLogSince } from '../session/archive-logs.ts';
 import { givenFile } from '../session/session-state.ts';
-import { digestFromStore } from './memory-digest.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
 const CACHE_VERSION = 1;
@@ -109,6 +108,8 @@ export async function prepareDigest(
   const hit = readDigestCache(paths, key);
   if (hit) return hit;
   const summaries = roles ?? (await roleSummaries(paths));
+  // Scoring, the filter and the renderer are loaded only on a miss: a start after a SessionEnd rarely needs them.
+  const { digestFromStore } = await import('./memory-digest.ts');
   const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now);
   const lines = summaries.map((r) => ({ role: r.role, lines: r.lines }));
   try {
