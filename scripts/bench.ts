@@ -215,8 +215,13 @@ try {
     writeTranscript(transcript, 2_000_000, 'bench-i', proj);
     const input = (event: string, extra: Record<string, unknown> = {}) =>
       JSON.stringify({ session_id: 'bench-i', transcript_path: transcript, cwd: proj, hook_event_name: event, ...extra });
-    // A session in progress: Stop has already read the transcript once.
+    // A session in progress: Stop has already read the transcript once. Its Claude Code would be
+    // alive in real use; here it is not, so the session is marked ended: no start takes it for a crash.
     timeRun([join(DIST, 'stop.cjs')], input('Stop'), proj, { ...env, RUNE_ECHOES_INLINE: '1' });
+    {
+      const paths = echoPaths(proj, defaultConfig(), env.HOME);
+      writeSessionState(paths, { ...newSessionState('bench-i', transcript, new Date()), offset: statSync(transcript).size, ended: true });
+    }
     const hooks: Array<[string, string]> = [
       ['session-start', input('SessionStart', { source: 'startup' })],
       ['user-prompt-submit', input('UserPromptSubmit', { prompt: 'Why does the payment retry back off so slowly?' })],
@@ -268,6 +273,42 @@ try {
     } else {
       say(`| command | instructions | × node -e '' |\n|---|---|---|`);
       say(`| node -e '' | ${M(bareI)} | 1.00 |`);
+    }
+    {
+      // The usual start: the last session's SessionEnd worker prepared the digest (no snapshot: stamps must match).
+      const counts: number[] = [];
+      for (let i = 0; i < COUNTS; i++) {
+        const sid = `bench-i-end-${i}`;
+        const end = JSON.stringify({
+          session_id: sid,
+          transcript_path: transcript,
+          cwd: proj,
+          hook_event_name: 'SessionEnd',
+          reason: 'other',
+        });
+        timeRun([join(DIST, 'session-end.cjs')], end, proj, env);
+        waitWorkers(proj);
+        counts.push(
+          count(
+            [join(DIST, 'session-start.cjs')],
+            JSON.stringify({
+              session_id: `${sid}-next`,
+              transcript_path: transcript,
+              cwd: proj,
+              hook_event_name: 'SessionStart',
+              source: 'startup',
+            }),
+          ),
+        );
+        // That session ends cleanly before the next round (its Claude Code is not really there to be alive).
+        writeSessionState(echoPaths(proj, defaultConfig(), env.HOME), {
+          ...newSessionState(`${sid}-next`, transcript, new Date()),
+          offset: statSync(transcript).size,
+          ended: true,
+        });
+      }
+      const n = median(counts);
+      say(`| session-start, digest prepared by the last SessionEnd | ${M(n)} | ${(n / bareI).toFixed(2)} |${BASELINE ? ' | | |' : ''}`);
     }
     for (const [h, stdin] of hooks) {
       const snapshot = join(root, `before-${h}`);

@@ -349,3 +349,22 @@ test('agent-guard refuses a write from a read-only review agent and lets every o
   );
   assert.deepEqual(call({ agent_type: 'general-purpose', tool_name: 'Write', tool_input: {} }), { suppressOutput: true });
 });
+
+test('a start right after an end gets the hand-off the end is still writing in the background', (t) => {
+  const { dir, env } = project(t);
+  const transcript = join(dir, 'a.jsonl');
+  new TranscriptBuilder(transcript, 'sess-a', dir).user('Rename the ledger tables').assistant('Renamed them.');
+  const end = runHookSync(
+    'session-end',
+    { session_id: 'sess-a', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
+    { cwd: dir, env, background: false },
+  );
+  protocol(end);
+  // No waiting for the worker here: the start itself must wait for it.
+  const start = runHookSync(
+    'session-start',
+    { session_id: 'sess-b', transcript_path: join(dir, 'b.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
+  assert.match(context(start), /Rename the ledger tables/);
+});

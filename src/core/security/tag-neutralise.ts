@@ -86,6 +86,7 @@ function fold(text: string): Folded {
 }
 
 function foldChar(ch: string): string {
+  if (ch < '\u0080') return ch.toLowerCase();
   const direct = FOLD.get(ch);
   if (direct) return direct;
   // Full-width and other compatibility forms (＜ ｒ ﹤ …) fold by NFKC; then the look-alike table again.
@@ -105,12 +106,12 @@ export function neutraliseTags(text: string): string {
   return neutraliseOtherTags(neutraliseWrapperName(text));
 }
 
-/** Plain ASCII with no entity: what a reader sees is the text itself, in any case. */
-const PLAIN = /^[\x20-\x7e\t\n\r]*$/;
+/** Any character a reader could take for a bracket, or an entity's start: a tag needs one. */
+const BRACKET_LIKE = new RegExp(`[<>&${LOOKALIKES['<']}${LOOKALIKES['>']}]`);
 
 function neutraliseWrapperName(text: string): string {
-  // Most recalled text: nothing to fold, and a name search on the text itself decides.
-  if (PLAIN.test(text) && !text.includes('&') && !/rune[\s_-]*echoes/i.test(text)) return text;
+  // Most recalled text has no bracket at all, and then no spelling of the tag: nothing to fold.
+  if (!BRACKET_LIKE.test(text)) return text;
   const folded = fold(text);
   if (!WRAPPER.test(folded.text)) return text;
   let out = '';
