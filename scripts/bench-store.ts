@@ -93,28 +93,8 @@ export function typicalStore(dir: string): void {
       `<!-- echo-schema: v2 -->\n# ${role} Memory\n\n${entries.map((x) => renderEntry(x)).join('\n')}`,
     );
   });
-  mkdirSync(join(e, 'memories'), { recursive: true });
-  const index: string[] = [];
-  for (let i = 1; i <= 40; i++) {
-    const n = String(i).padStart(3, '0');
-    writeFileSync(
-      join(e, 'memories', `archive-log-${n}.md`),
-      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}\n`,
-    );
-    index.push(`- ${n} · 2026-11-01 · session-end · task ${i}`);
-  }
-  writeFileSync(join(e, 'ARCHIVE.md'), `# Archive\n\n${index.join('\n')}\n`);
-  writeFileSync(
-    join(e, 'usage.jsonl'),
-    `${Array.from({ length: 100 }, (_, i) =>
-      JSON.stringify({
-        ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
-        session: `s${i % 25}`,
-        event: 'injected',
-        ids: ['entry-1', `entry-${i}`],
-      }),
-    ).join('\n')}\n`,
-  );
+  archiveLogs(e, 40, (i) => `- Task ${i}`);
+  usageLog(e, 100, 25, 100);
   writeFileSync(
     join(e, 'EPHEMERAL.md'),
     '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n',
@@ -138,27 +118,36 @@ export function largeStore(dir: string): void {
     );
     writeFileSync(join(e, role, 'knowledge.md'), `# ${role} knowledge\n\n${blocks.join('\n\n')}\n`.split('\n').slice(0, 300).join('\n'));
   });
+  archiveLogs(e, 3000, (i) => `- Task ${i}: refactor module ${i % 50}\n## Files\n- edited: src/m${i % 50}.ts`);
+  usageLog(e, 2000, 200, 500);
+}
+
+/** `count` archive logs and their ARCHIVE.md index, as session ends write them. */
+function archiveLogs(e: string, count: number, asked: (i: number) => string): void {
+  mkdirSync(join(e, 'memories'), { recursive: true });
   const index: string[] = [];
-  for (let i = 1; i <= 3000; i++) {
+  for (let i = 1; i <= count; i++) {
     const n = String(i).padStart(3, '0');
     writeFileSync(
       join(e, 'memories', `archive-log-${n}.md`),
-      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n- Task ${i}: refactor module ${i % 50}\n## Files\n- edited: src/m${i % 50}.ts\n`,
+      `# Archive log ${n}\n- session: s${i}\n- trigger: session-end\n\n## Asked\n${asked(i)}\n`,
     );
     index.push(`- ${n} · 2026-11-01 · session-end · task ${i}`);
   }
   writeFileSync(join(e, 'ARCHIVE.md'), `# Archive\n\n${index.join('\n')}\n`);
-  writeFileSync(
-    join(e, 'usage.jsonl'),
-    `${Array.from({ length: 2000 }, (_, i) =>
-      JSON.stringify({
-        ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
-        session: `s${i % 200}`,
-        event: 'injected',
-        ids: ['entry-1', `entry-${i % 500}`],
-      }),
-    ).join('\n')}\n`,
+}
+
+/** `count` usage events over `sessions` sessions, naming entries up to `ids`. */
+function usageLog(e: string, count: number, sessions: number, ids: number): void {
+  const events = Array.from({ length: count }, (_, i) =>
+    JSON.stringify({
+      ts: `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00Z`,
+      session: `s${i % sessions}`,
+      event: 'injected',
+      ids: ['entry-1', `entry-${i % ids}`],
+    }),
   );
+  writeFileSync(join(e, 'usage.jsonl'), `${events.join('\n')}\n`);
 }
 
 /** A role's findings file as an agent leaves it at the end of a turn. */
