@@ -1,6 +1,6 @@
 // rune-echoes status: is the store healthy? Sizes against limits, hook runs,
 // logged errors, pending findings.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
@@ -14,6 +14,7 @@ import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
+import { givenFile } from '../../store/session/session-state.ts';
 import { memoryConflicts } from '../../store/team/memory-conflicts.ts';
 import { type TeamHealth, teamHealth } from '../../store/team/team-setup.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
@@ -96,7 +97,11 @@ export const statusCommand: Command = {
       })),
       archiveLogs: listArchiveLogs(paths).length,
       ephemeral:
-        ephemeral === null || ephemeral.trim() === '' ? 'none waiting (the last one was handed on)' : 'waiting for the next session',
+        ephemeral !== null && ephemeral.trim() !== ''
+          ? 'waiting for the next session'
+          : existsSync(givenFile(paths))
+            ? 'none waiting (the last one was handed on)'
+            : 'none yet',
       solutions,
       // Promoted documents whose entry changed or vanished since (SPEC §11 echo_ref).
       solutionsOutOfDate: solutionDrift(paths)
