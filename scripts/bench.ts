@@ -98,7 +98,7 @@ try {
     );
     await benchEndToEnd(REPO, typicalStore, E2E_RUNS, say);
     say(
-      "\nEvery blocking hook is a node process Claude Code starts and waits for. The same runs with the plugin's hooks replaced by a bare `node -e ''` (the floor for four hooks on a `-p` run: SessionStart, UserPromptSubmit, Stop, SessionEnd) are in the notes below the tables.",
+      "\nEvery blocking hook is a node process Claude Code starts and waits for: a `-p` run waits for four (SessionStart, UserPromptSubmit, Stop, SessionEnd), each turn of a session for two. The third column is that floor — the plugin with every hook a bare `node -e ''`; the fourth shows what `async: true` on Stop and SubagentStop does to it.",
     );
   }
 
