@@ -191,6 +191,12 @@ test('a file the user names is read in the format its name and text say', () => 
   assert.equal(detectKind('MEMORY.md', '# Memory\n\n## Notes\n- one\n'), 'auto-memory');
 });
 
+test('a bare ## heading over notes gives them a title from their own words', () => {
+  const r = readMemoryIndex('##\n!\n\n## \n- Use pnpm, never npm, in this repo.\n', ctx('MEMORY.md'));
+  const titles = entriesOf(r).map((e) => e.entry.title);
+  assert.deepEqual(titles, ['!', 'Use pnpm, never npm, in this repo']);
+});
+
 // ---------------------------------------------------------------- properties
 
 const mdLine = fc.oneof(
@@ -233,6 +239,6 @@ test('every reader cuts any text into parts that add up to it, and never throws'
         for (const e of entriesOf(r)) assert.ok(e.entry.title.length > 0 && e.entry.evidence.length > 0);
       }
     }),
-    { numRuns: 300 },
+    { numRuns: Number(process.env.RUNE_FUZZ_RUNS ?? 300) },
   );
 });

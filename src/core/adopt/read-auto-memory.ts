@@ -112,18 +112,20 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
     }
     const end = runEnd(o, i, n);
     const body = textOf(o, i, end);
+    // A bare `##` heading names nothing: the notes' own first words do.
+    const title = sectionTitle(section) || titleFrom(trimBlankEdges(body).replace(/^\s*(?:[-*+]|\d+\.)\s+/, ''));
     parts.push({
       type: 'entry',
       line: i + 1,
       raw: body,
       entry: draftEntry(
         {
-          title: sectionTitle(section),
+          title,
           kind: 'Note',
           learning: trimBlankEdges(body),
           confidence: 0.8,
           date: latestDay(`${section}\n${body}`, ctx.fileDay),
-          evidence: evidenceAt(ctx, i + 1, `${ctx.source} section "${sectionTitle(section)}"`),
+          evidence: evidenceAt(ctx, i + 1, `${ctx.source} section "${title}"`),
           tags: sectionTag(section),
         },
         ctx,
