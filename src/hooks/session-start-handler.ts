@@ -1,7 +1,7 @@
 // Reads EPHEMERAL.md (or recovers a crashed session's summary), prunes
-// between sessions, injects the digest, then consumes EPHEMERAL.md and logs
-// the injected ids. Work that can wait (final archive logs of ended
-// sessions) is left to the next SessionEnd.
+// between sessions, injects the digest and logs the injected ids. EPHEMERAL.md
+// stays: the next session that works replaces it when it ends. Work that can
+// wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
 import { statSync } from 'node:fs';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
@@ -10,7 +10,9 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
+import { resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
+import type { RecoveredSession } from '../store/session/session-recovery.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
@@ -29,8 +31,6 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const sessionId = input.session_id ?? 'unknown';
   const compact = input.source === 'compact';
   let lastSession = '';
-  let unreadable = false;
-  let consumed = '';
   let roles: RoleSummary[] | undefined;
   // Every step is guarded: the digest is what the user needs, and no broken
   // part of the store (a crashed session's unreadable transcript, a read-only
@@ -41,23 +41,42 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
     const scan = await guarded(ctx, 'session scan', () => scanSessions(paths, sessionId), { unfinished: [], pendingFinal: [] });
     // The transcript reader is loaded only when an earlier session crashed.
-    let recovered: string | null = null;
+    let recovered: RecoveredSession | null = null;
     if (scan.unfinished.length) {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
       recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
     }
     const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths, paths.ephemeral), { text: null, unreadable: false });
-    consumed = ephemeral.text ?? '';
-    lastSession = consumed;
+    lastSession = ephemeral.text ?? '';
     if (ephemeral.unreadable) {
       // Keep the file for the user to inspect; never inject or overwrite it.
       ctx.log(`${paths.ephemeral} is not text; left as it is and not injected`);
       lastSession = '';
-      unreadable = true;
+    }
+    // EPHEMERAL.md holds the last session that worked, and stays until the next one that works
+    // ends (SPEC §8): it is not cleared here, so a session that does nothing leaves it for the next.
+    // A crashed session that worked after it was written takes its place.
+    if (recovered && !ephemeral.unreadable && (lastSession.trim() === '' || recovered.at > mtimeMs(paths.ephemeral))) {
+      const before = ephemeral.text;
+      const text = recovered.text;
+      lastSession = text;
+      await guarded(
+        ctx,
+        'EPHEMERAL.md not replaced by the recovered session',
+        () =>
+          withLock(
+            paths,
+            'ephemeral',
+            () => {
+              if (readTextOrNull(paths, paths.ephemeral) === before) writeFileAtomic(paths, paths.ephemeral, text);
+            },
+            { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
+          ),
+        undefined,
+      );
     }
     if (lastSession.trim() === '') {
-      lastSession =
-        recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
+      lastSession = (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
     roles = await roleSummaries(paths);
     // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
@@ -76,7 +95,22 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
   if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
-  const { digest, errors } = digestFromStore(paths, config, roles ?? (await roleSummaries(paths)), lastSession, now);
+  const summaries = roles ?? (await roleSummaries(paths));
+  // Entries whose evidence changed since they were verified are marked, and lose their recency.
+  const stale = await guarded(
+    ctx,
+    'evidence dates',
+    async () => {
+      const { staleFromStore } = await import('../store/memory/evidence-changes.ts');
+      return staleFromStore(
+        paths,
+        summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry }))),
+        deadline,
+      );
+    },
+    new Map<string, string>(),
+  );
+  const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now, stale);
   for (const e of errors) ctx.log(e);
   if (!compact) {
     await guarded(
@@ -88,27 +122,9 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       },
       undefined,
     );
-    // Consumed: the next session gets this one's summary, not the old one again. Cleared
-    // only if unchanged since it was read: a summary another session wrote meanwhile stays.
-    // If it cannot be cleared, the digest is given regardless and the next start consumes it.
-    if (!unreadable && consumed) {
-      await guarded(
-        ctx,
-        'EPHEMERAL.md not cleared',
-        () => {
-          withLock(
-            paths,
-            'ephemeral',
-            () => {
-              if (readTextOrNull(paths, paths.ephemeral) === consumed) writeFileAtomic(paths, paths.ephemeral, '');
-            },
-            { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
-          );
-        },
-        undefined,
-      );
-    }
   }
+  // What this session holds now: prompt-time recall never gives these again (after a compaction, only these).
+  if (input.session_id) await guarded(ctx, 'given entries', () => resetGiven(paths, sessionId, digest.injectedKeys, now), undefined);
   // A usage line is worth less than the session's context: the digest is given either way.
   await guarded(
     ctx,
@@ -116,7 +132,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     () =>
       appendUsage(
         paths,
-        { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens },
+        {
+          ts: now.toISOString(),
+          session: sessionId,
+          event: 'injected',
+          via: 'session-start',
+          ids: digest.injectedKeys,
+          tokens: digest.tokens,
+        },
         deadline,
       ),
     undefined,

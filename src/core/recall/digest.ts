@@ -2,6 +2,10 @@
 // best lessons, inside a hard token budget and a wrapper that recalled text
 // can neither close nor pose as instructions in.
 import type { EchoEntry } from '../entry/echo-entry.ts';
+import { scoreWithIndex } from '../lifecycle/echo-score.ts';
+import { staleNote } from '../lifecycle/evidence-staleness.ts';
+import { type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
+import { relevanceIndex, type UsageEvent, usageKey } from '../lifecycle/usage-events.ts';
 import { filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
 import { clip as clipText, compareText, estimateTokens, oneLine, plural } from '../text.ts';
@@ -12,6 +16,8 @@ export interface DigestEntry {
   entry: EchoEntry;
   role: string;
   score: number;
+  /** The `verified` day its evidence changed after (SPEC §8 staleness), when it did. */
+  staleSince?: string;
 }
 
 export interface DigestInput {
@@ -27,6 +33,8 @@ export interface DigestInput {
 export interface Digest {
   text: string;
   injectedIds: string[];
+  /** The same entries as usage keys (`role#id`), for usage.jsonl. */
+  injectedKeys: string[];
   tokens: number;
 }
 
@@ -55,14 +63,15 @@ function sessionLines(markdown: string): string[] {
   return out;
 }
 
-function entryLine(d: DigestEntry, withScore: boolean): string {
+export function entryLine(d: DigestEntry, withScore: boolean): string {
   const meta = withScore ? `${d.role}, ${d.score.toFixed(2)}` : d.role;
+  const stale = d.staleSince ? ` ${staleNote(d.staleSince)}` : '';
   const title = oneLine(d.entry.title);
   const body = oneLine(d.entry.learning);
   // A lesson whose text begins with its title (a remembered sentence) is said once.
-  if (body && normalize(body).startsWith(normalize(title).replace(/…$/, ''))) return `- ${clip(body, 220)} (${meta})`;
+  if (body && normalize(body).startsWith(normalize(title).replace(/…$/, ''))) return `- ${clip(body, 220)} (${meta})${stale}`;
   const learning = body ? ` — ${clip(body, 180)}` : '';
-  return `- ${clip(title, 90)} (${meta})${learning}`;
+  return `- ${clip(title, 90)} (${meta})${stale}${learning}`;
 }
 
 const normalize = (text: string) =>
@@ -82,7 +91,7 @@ export function buildDigest(input: DigestInput): Digest {
   const footer = `In memory in all: ${plural(entries, 'entry', 'entries')}, ${plural(archiveLogs, 'archive log')}, ${plural(solutions, 'solution')} — find more with /rune:echoes search <words>; solutions are in docs/solutions/`;
   let remaining = budgetChars - open.length - close.length - footer.length - 8;
   const parts: string[] = [];
-  const injected: string[] = [];
+  const injected: DigestEntry[] = [];
 
   // Each line is neutralised alone; the last few hundred characters before it are kept
   // to see whether it would finish a tag that an earlier line began (`<` on one line, `/rune-echoes>` on the next).
@@ -119,7 +128,7 @@ export function buildDigest(input: DigestInput): Digest {
   if (etched.length && take('Etched (permanent project facts):')) {
     for (const d of etched) {
       if (!take(entryLine(d, false))) break;
-      injected.push(d.entry.id);
+      injected.push(d);
     }
   }
 
@@ -128,10 +137,54 @@ export function buildDigest(input: DigestInput): Digest {
   if (lessons.length && take('Lessons (highest Echo Score first):')) {
     for (const d of lessons) {
       if (!take(entryLine(d, true))) break;
-      injected.push(d.entry.id);
+      injected.push(d);
     }
   }
 
   const text = [open, ...parts, footer, close].join('\n');
-  return { text, injectedIds: injected, tokens: estimateTokens(text) };
+  return {
+    text,
+    injectedIds: injected.map((d) => d.entry.id),
+    injectedKeys: injected.map((d) => usageKey(d.role, d.entry.id)),
+    tokens: estimateTokens(text),
+  };
+}
+
+export interface DigestCandidates {
+  etched: DigestEntry[];
+  lessons: DigestEntry[];
+  /** Live entries in all (retired and statused ones left out). */
+  live: number;
+}
+
+/**
+ * The entries a digest may give: every role's live entries, less those a
+ * `supersedes` retired, scored against the usage log (only use raises
+ * Relevance; a stale entry has no recency). Etched facts and inscribed
+ * lessons; traced entries are a search away.
+ */
+export function digestCandidates(
+  items: readonly RoleEntry[],
+  events: UsageEvent[],
+  now: Date,
+  window: number,
+  staleSince: ReadonlyMap<string, string> = new Map(),
+): DigestCandidates {
+  const retired = retiredEntries(items);
+  const live = items.filter(({ role, entry }) => !entry.status && !retired.has(usageKey(role, entry.id)));
+  const stale = live.map(({ role, entry }) => staleSince.get(usageKey(role, entry.id)));
+  const scores = scoreWithIndex(
+    live.map((l) => l.entry),
+    relevanceIndex(events, window),
+    now,
+    { role: live.map((l) => l.role), stale: (i) => stale[i] !== undefined },
+  );
+  const etched: DigestEntry[] = [];
+  const lessons: DigestEntry[] = [];
+  live.forEach(({ entry, role }, i) => {
+    const d: DigestEntry = { entry, role, score: scores[i]!.score, ...(stale[i] ? { staleSince: stale[i] } : {}) };
+    if (entry.layer === 'etched') etched.push(d);
+    else if (entry.layer === 'inscribed') lessons.push(d);
+  });
+  return { etched, lessons, live: live.length };
 }

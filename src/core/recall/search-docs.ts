@@ -5,6 +5,7 @@
 import { parseEchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { searchableText } from '../entry/entry-fields.ts';
+import { supersededKeys } from '../lifecycle/supersession.ts';
 import { parseSolutionDoc } from '../remembrance/solution-doc.ts';
 import type { DocSource, IndexDoc } from './search-segment.ts';
 
@@ -32,6 +33,8 @@ export function echoFileDocs(text: string, origin: DocOrigin): IndexDoc[] {
 
 function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): IndexDoc {
   const date = (e.verified || e.date) === '' ? undefined : e.verified || e.date;
+  // Only a live entry of a role's memory retires another (core/lifecycle/supersession.ts).
+  const retires = origin.source === 'memory' && origin.role && !e.status && e.supersedes ? supersededKeys(e.supersedes, origin.role) : [];
   return {
     path: origin.path,
     line,
@@ -41,8 +44,10 @@ function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): I
     ...(origin.role ? { role: origin.role } : {}),
     layer: e.layer,
     ...(date ? { date } : {}),
+    ...(e.status ? { status: e.status } : {}),
     text: raw.slice(0, MAX_STORED),
     fields: { title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') },
+    ...(retires.length ? { retires } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export interface RankFilters {
   role?: string;
   layer?: Layer;
   kinds?: readonly DocKind[];
+  /** Only documents from these places (prompt-time recall leaves archives out). */
+  sources?: readonly DocSource[];
   /** Only documents dated on or after this day (days since 1970); undated ones are left out. */
   sinceDay?: number;
 }
@@ -27,6 +29,11 @@ export interface RankOptions extends RankFilters {
   limit: number;
   /** Live documents and their summed weighted lengths, over every segment. */
   stats: { docs: number; totalLen: number };
+  /**
+   * false: rank by the words matched alone, without the share of the query's
+   * words a document holds (a prompt is long and an entry short: prompt-time recall).
+   */
+  coverage?: boolean;
 }
 
 export interface RankedDoc {
@@ -34,6 +41,8 @@ export interface RankedDoc {
   doc: number;
   score: number;
   matched: number;
+  /** The BM25 sum alone: no prior, no coverage. */
+  raw: number;
 }
 
 const K1 = 1.2;
@@ -66,11 +75,13 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     const roleCode = opts.role === undefined ? -1 : seg.roles.indexOf(opts.role) + 1;
     if (opts.role !== undefined && roleCode === 0) return;
     const kinds = opts.kinds && opts.kinds.length > 0 ? new Set(opts.kinds) : null;
+    const sources = opts.sources && opts.sources.length > 0 ? new Set(opts.sources) : null;
     const allowed = (d: number): boolean => {
       if (seg.deleted.has(d)) return false;
       if (roleCode > 0 && seg.attrs.role(d) !== roleCode) return false;
       if (opts.layer !== undefined && seg.attrs.layer(d) !== opts.layer) return false;
       if (kinds !== null && !kinds.has(kindOf(seg.attrs.source(d)))) return false;
+      if (sources !== null && !sources.has(seg.attrs.source(d))) return false;
       if (opts.sinceDay !== undefined && seg.attrs.day(d) < opts.sinceDay) return false;
       return true;
     };
@@ -99,9 +110,9 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
       const m = matched[d]!;
       const layer = seg.attrs.layer(d);
       // A document that has every word of the query beats one that repeats a single word.
-      const coverage = (m / terms.length) ** 2;
+      const coverage = opts.coverage === false ? 1 : (m / terms.length) ** 2;
       const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
-      offer(best, { segment: s, doc: d, score: total, matched: m }, opts.limit);
+      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]! }, opts.limit);
     }
   });
   return best.sort(byScore);

@@ -96,12 +96,12 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 
   const dead = new Set<number>();
   const fresh: IndexDoc[] = [];
-  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number }> = [];
+  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: string[] }> = [];
   const take = (file: SourceFile, stamp: Stamp | null) => {
     const docs = documentsOf(paths, file, read);
     if (docs === null) return false;
     fresh.push(...docs);
-    freshOf.push({ key: file.key, stamp, count: docs.length });
+    freshOf.push({ key: file.key, stamp, count: docs.length, retires: [...new Set(docs.flatMap((d) => d.retires ?? []))] });
     return true;
   };
 
@@ -150,7 +150,10 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   for (const f of freshOf) {
     const gids = freshGids.slice(at, at + f.count);
     at += f.count;
-    if (f.stamp !== null) sources[f.key] = [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
+    if (f.stamp !== null)
+      sources[f.key] = f.retires.length
+        ? [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids, f.retires]
+        : [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
     else logs!.set(f.key.slice(f.key.lastIndexOf('/') + 1), gids[0] ?? -1);
   }
   for (const p of pieces) {

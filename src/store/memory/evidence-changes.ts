@@ -1,0 +1,159 @@
+// When each file that entries cite as evidence last changed (SPEC §8
+// staleness): by git history where the project is in a repository (a fresh
+// clone gives every file a new mtime, a commit does not lie), else by mtime,
+// and by mtime for files git does not track. Two git calls at most, and only
+// when the repository or a cited file changed since the last answer: the
+// days are cached in .state/evidence-changes.json under a key made of their
+// stamps, so a SessionStart usually costs a few stat calls.
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { checkedDay, citedFiles, lastCommitDays, staleEntries } from '../../core/lifecycle/evidence-staleness.ts';
+import type { RoleEntry } from '../../core/lifecycle/supersession.ts';
+import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
+
+const CACHE_VERSION = 1;
+/** Cited files beyond this are not looked up (a command line has limits, and so does a hook). */
+const MAX_FILES = 400;
+const GIT_TIMEOUT_MS = 3000;
+
+const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'evidence-changes.json');
+
+interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+/** The repository's git folder (a worktree's `.git` file followed), or null outside a repository. */
+function findGitDirs(project: string): GitDirs | null {
+  for (let dir = project; ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    try {
+      const st = statSync(dotGit);
+      if (st.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+      if (!m) return null;
+      const gitDir = resolve(dir, m[1]!.trim());
+      const common = readTextOrNullPlain(join(gitDir, 'commondir'))?.trim();
+      return { gitDir, commonDir: common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir };
+    } catch {
+      /* not here */
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function readTextOrNullPlain(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+const stampText = (path: string): string => {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '-';
+  }
+};
+
+const mtimeDay = (path: string): string | null => {
+  try {
+    return new Date(statSync(path).mtimeMs).toISOString().slice(0, 10);
+  } catch {
+    return null;
+  }
+};
+
+function git(project: string, args: string[], deadline: Deadline): string | null {
+  const timeout = Math.max(1, Math.min(GIT_TIMEOUT_MS, Number.isFinite(deadline) ? deadline - Date.now() : GIT_TIMEOUT_MS));
+  const r = spawnSync('git', ['-C', project, ...args], {
+    encoding: 'utf8',
+    timeout,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    // Reads must not take the index lock a concurrent `git commit` needs.
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+  return r.status === 0 && typeof r.stdout === 'string' ? r.stdout : null;
+}
+
+/**
+ * File (relative to the project) → the day it last changed, for the files
+ * given, from `since` on (older changes cannot make an entry stale).
+ */
+export function changeDays(paths: EchoPaths, files: string[], since: string, deadline: Deadline = NO_DEADLINE): Map<string, string> {
+  const list = [...new Set(files)].sort().slice(0, MAX_FILES);
+  if (list.length === 0) return new Map();
+  const repo = findGitDirs(paths.project);
+  const repoKey = repo
+    ? ['HEAD', 'index', join('logs', 'HEAD')].map((f) => stampText(join(repo.gitDir, f))).join(',') +
+      `,${stampText(join(repo.commonDir, 'packed-refs'))}`
+    : 'no-git';
+  const key = `${repoKey}|${since}|${list.map((f) => `${f}:${stampText(join(paths.project, f))}`).join('|')}`;
+  try {
+    const cached = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as { version?: number; key?: string; days?: unknown };
+    if (cached?.version === CACHE_VERSION && cached.key === key && cached.days && typeof cached.days === 'object')
+      return new Map(Object.entries(cached.days as Record<string, string>));
+  } catch {
+    /* a torn cache is a miss */
+  }
+  const days = new Map<string, string>();
+  const tracked = new Set<string>();
+  let gitAnswered = false;
+  if (repo) {
+    const ls = git(paths.project, ['ls-files', '-z', '--', ...list], deadline);
+    if (ls !== null) {
+      for (const f of ls.split('\0')) if (f) tracked.add(f);
+      const log =
+        tracked.size === 0
+          ? ''
+          : git(
+              paths.project,
+              ['log', '--relative', '--no-renames', '--format=%x00%cs', '--name-only', `--since=${since}T00:00:00`, '--', ...tracked],
+              deadline,
+            );
+      if (log !== null) {
+        gitAnswered = true;
+        for (const [file, day] of lastCommitDays(log)) if (tracked.has(file)) days.set(file, day);
+      }
+    }
+  }
+  // Without git's answer, tracked files are left alone: their mtimes say when they were checked out.
+  for (const f of list) {
+    if (tracked.has(f) || (repo && !gitAnswered)) continue;
+    const day = mtimeDay(join(paths.project, f));
+    if (day !== null && day >= since) days.set(f, day);
+  }
+  if (!repo || gitAnswered) {
+    try {
+      writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, key, days: Object.fromEntries(days) }), {
+        durable: false,
+      });
+    } catch {
+      /* only slower next time */
+    }
+  }
+  return days;
+}
+
+/** Usage key → the day each stale live entry was last checked (see core/lifecycle/evidence-staleness.ts). */
+export function staleFromStore(paths: EchoPaths, items: readonly RoleEntry[], deadline: Deadline = NO_DEADLINE): Map<string, string> {
+  const files: string[] = [];
+  let since: string | null = null;
+  for (const { entry } of items) {
+    if (entry.status) continue;
+    const day = checkedDay(entry);
+    const cited = citedFiles(entry);
+    if (day === null || cited.length === 0) continue;
+    files.push(...cited);
+    if (since === null || day < since) since = day;
+  }
+  if (since === null) return new Map();
+  return staleEntries(items, changeDays(paths, files, since, deadline));
+}
