@@ -34,6 +34,13 @@ export interface RankOptions extends RankFilters {
    * words a document holds (a prompt is long and an entry short: prompt-time recall).
    */
   coverage?: boolean;
+  /**
+   * How a word weighs: `idf` (BM25), or `rarity` — its idf over the idf of a
+   * word found in one document, squared: 1 for a word only this document has,
+   * falling fast for words many documents share. Prompt-time recall weighs by
+   * rarity, so a long prompt's common words cannot add up to a match.
+   */
+  weigh?: 'idf' | 'rarity';
 }
 
 export interface RankedDoc {
@@ -41,7 +48,7 @@ export interface RankedDoc {
   doc: number;
   score: number;
   matched: number;
-  /** The BM25 sum alone: no prior, no coverage. */
+  /** The sum over the matched words alone (BM25, or rarity-weighed): no prior, no coverage. */
   raw: number;
 }
 
@@ -65,9 +72,12 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
   const lists = terms.map((t) => segments.map((s) => s.lookup(t)));
   const N = Math.max(1, opts.stats.docs);
   const avgLen = Math.max(1, opts.stats.totalLen / N);
+  const idfOf = (df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+  const unique = idfOf(1);
   const idf = lists.map((perSeg) => {
     const df = perSeg.reduce((n, p) => n + (p?.ids.length ?? 0), 0);
-    return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+    const w = idfOf(df);
+    return opts.weigh === 'rarity' ? (Math.min(w, unique) / unique) ** 2 : w;
   });
 
   const best: RankedDoc[] = [];

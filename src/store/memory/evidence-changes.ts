@@ -13,6 +13,7 @@ import type { RoleEntry } from '../../core/lifecycle/supersession.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
+import { keepStaleEntries } from './stale-entries.ts';
 
 const CACHE_VERSION = 1;
 /** Cited files beyond this are not looked up (a command line has limits, and so does a hook). */
@@ -154,6 +155,7 @@ export function staleFromStore(paths: EchoPaths, items: readonly RoleEntry[], de
     files.push(...cited);
     if (since === null || day < since) since = day;
   }
-  if (since === null) return new Map();
-  return staleEntries(items, changeDays(paths, files, since, deadline));
+  const stale = since === null ? new Map<string, string>() : staleEntries(items, changeDays(paths, files, since, deadline));
+  keepStaleEntries(paths, stale);
+  return stale;
 }

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a}from"./chunk-YP3EMTPD.mjs";import"./chunk-O5OZQAG2.mjs";import"./chunk-YAMBF6XV.mjs";import"./chunk-SE3QBQY2.mjs";import"./chunk-W6V3DNTQ.mjs";import"./chunk-SYGZPPSQ.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-KVKMWBTU.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-V4I54V32.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{a as consolidateRole};
