@@ -10,6 +10,12 @@ test('a session that only ran /rune:echoes commands did no work', () => {
   assert.equal(didWork(s({ requests: ['/rune:echoes status', '/echoes search retry backoff'] })), false);
   assert.equal(didWork(s({ requests: ['/rune:echoes show'], commands: [cmd('rune-echoes show --json')] })), false);
   assert.equal(didWork(s({ commands: [cmd('node "/p/dist/cli.mjs" --slash-args abc')] })), false);
+  assert.equal(didWork(s({ commands: [cmd('rune-echoes search retry --json'), cmd('rune-echoes status')] })), false);
+});
+
+test('an agent that records or changes memory through the CLI did work', () => {
+  assert.equal(didWork(s({ commands: [cmd('rune-echoes record --role planner --agent scout "x"')] })), true);
+  assert.equal(didWork(s({ commands: [cmd('rune-echoes forget old-id')] })), true);
 });
 
 test('a session that used no tool and wrote little did no work; one that talked at length did', () => {
