@@ -7,15 +7,17 @@
 // 1. Each hook's wall time on a typical store against a bare `node -e ''`,
 //    and its instruction count under valgrind (deterministic: the machine's
 //    load does not change it), as a ratio to the bare start.
-// 2. search over 10,000 and 100,000 archive logs, against MiniSearch, and from a hook.
+// 2. search over 10,000 and 100,000 archive logs, against MiniSearch, and from a hook;
+//    retrieval quality of prompt-time recall and of the digest (scripts/bench-recall.ts).
 // 3. SessionEnd on a 50 MB transcript: time and peak memory (streamed).
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderEntry } from '../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
+import { benchRecall } from './bench-recall.ts';
 import { benchSearch } from './bench-search.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -183,7 +185,8 @@ try {
     JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: proj, hook_event_name: event, ...extra });
   // A session in progress: Stop has already read the transcript once.
   timeRun([join(DIST, 'stop.cjs')], input('Stop'), proj, env);
-  const hooks: Array<[string, string]> = [
+  // [label, stdin, bundle when it is not the label]
+  const hooks: Array<[string, string, string?]> = [
     ['session-start', input('SessionStart', { source: 'startup' })],
     ['stop', input('Stop', { stop_hook_active: false })],
     ['subagent-stop', input('SubagentStop', { agent_type: 'general-purpose' })],
@@ -191,12 +194,29 @@ try {
     ['session-end', input('SessionEnd', { reason: 'other' })],
     // Runs before every Bash, Write and Edit call of every session: the main session's calls take the fast path.
     ['agent-guard', input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
+    // Runs on every prompt. Most prompts match nothing; one that does is given its items once per session
+    // (the wall-time runs after the first find them given; every instruction count starts from the state before).
+    [
+      'user-prompt-submit (no match)',
+      input('UserPromptSubmit', { prompt: 'Add a dark mode toggle to the settings page and keep it in local storage.' }),
+      'user-prompt-submit',
+    ],
+    [
+      'user-prompt-submit (recall)',
+      input('UserPromptSubmit', {
+        prompt: 'Learning 203 is about src/module5/file203.ts, and the check there fails again: what did we learn?',
+      }),
+      'user-prompt-submit',
+    ],
+    ['subagent-start (no role)', input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
+    ['subagent-start (reviewer)', input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
   ];
+  const bundleOf = (h: [string, string, string?]) => join(DIST, `${h[2] ?? h[0]}.cjs`);
   const bare: number[] = [];
   const per = new Map<string, number[]>(hooks.map(([h]) => [h, []]));
   for (let i = 0; i < RUNS; i++) {
     bare.push(timeRun(['-e', ''], '', proj, env).ms);
-    for (const [h, stdin] of hooks) per.get(h)!.push(timeRun([join(DIST, `${h}.cjs`)], stdin, proj, env).ms);
+    for (const h of hooks) per.get(h[0])!.push(timeRun([bundleOf(h)], h[1], proj, env).ms);
   }
   const base = median(bare);
   say(`## Hook cost on a typical store\n`);
@@ -227,18 +247,28 @@ try {
       if (!m) throw new Error(`valgrind gave no count: ${r.stderr.slice(-300)}`);
       return Number(m[1]);
     };
-    /** Median of COUNTS counts, the store restored to `snapshot` before each (fresh inodes: caches keyed by them miss alike). */
-    const medianCount = (args: string[], stdin: string, snapshot: string | null): number => {
+    /**
+     * Median of COUNTS counts, the store restored to `snapshot` before each (fresh inodes: caches keyed by them
+     * miss alike). `warm`: a run not counted after each restore, for a hook whose every run would otherwise see
+     * the copy's new inodes as a changed store (the prompt hook would rebuild the search index each time).
+     */
+    const medianCount = (args: string[], stdin: string, snapshot: string | null, warm?: string): number => {
       const counts: number[] = [];
       for (let i = 0; i < COUNTS; i++) {
         if (snapshot) {
           rmSync(join(proj, '.claude'), { recursive: true, force: true });
           cpSync(snapshot, join(proj, '.claude'), { recursive: true });
         }
+        if (warm !== undefined) spawnSync(process.execPath, args, { input: warm, cwd: proj, env });
         counts.push(count(args, stdin));
       }
       return median(counts);
     };
+    // The prompt and subagent hooks are counted in their steady state: an unmatched prompt first brings the search
+    // index up to the copy, a first run of the subagent hook its entry cache (the copy's new inodes miss both).
+    const unmatched = hooks.find((x) => x[0] === 'user-prompt-submit (no match)')![1];
+    const warmFor = (h: [string, string, string?]) =>
+      h[2] === 'user-prompt-submit' ? unmatched : h[2] === 'subagent-start' ? h[1] : undefined;
     const bareI = medianCount(['-e', ''], '', null);
     const M = (n: number) => `${(n / 1e6).toFixed(0)} M`;
     say(
@@ -255,22 +285,32 @@ try {
       say(`| command | instructions | × node -e '' |\n|---|---|---|`);
       say(`| node -e '' | ${M(bareI)} | 1.00 |`);
     }
-    for (const [h, stdin] of hooks) {
+    for (const [i, h] of hooks.entries()) {
+      const [label, stdin] = h;
       // The state each hook finds is kept aside, so every count (and the baseline's) starts from it.
-      const snapshot = join(root, `before-${h}`);
+      const snapshot = join(root, `before-${i}`);
       cpSync(join(proj, '.claude'), snapshot, { recursive: true });
-      const n = medianCount([join(DIST, `${h}.cjs`)], stdin, snapshot);
-      if (!BASELINE) {
-        say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} |`);
+      const n = medianCount([bundleOf(h)], stdin, snapshot, warmFor(h));
+      const baseline = BASELINE ? join(BASELINE, `${h[2] ?? label}.cjs`) : null;
+      if (!baseline || !existsSync(baseline)) {
+        say(
+          BASELINE
+            ? `| ${label} | ${M(n)} | ${(n / bareI).toFixed(2)} | (new) | | |`
+            : `| ${label} | ${M(n)} | ${(n / bareI).toFixed(2)} |`,
+        );
         continue;
       }
-      const b = medianCount([join(BASELINE, `${h}.cjs`)], stdin, snapshot);
-      say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} | ${M(b)} | ${(b / bareI).toFixed(2)} | ${(n / b).toFixed(2)} |`);
+      const b = medianCount([baseline], stdin, snapshot, warmFor(h));
+      say(`| ${label} | ${M(n)} | ${(n / bareI).toFixed(2)} | ${M(b)} | ${(b / bareI).toFixed(2)} | ${(n / b).toFixed(2)} |`);
     }
   }
 
   // 2. Search: the index over 10,000 and 100,000 archive logs, MiniSearch on the same corpora, prompt-time recall.
   await benchSearch(root, REPO, env, (args, cwd) => timeRun(args, '', cwd, env).ms, say);
+
+  // 2b. Retrieval: prompt-time recall and the digest on a labelled set over a realistic store.
+  say('');
+  await benchRecall(say);
 
   // 3. A 50 MB transcript, streamed by SessionEnd from offset 0.
   const huge = join(root, 'huge.jsonl');

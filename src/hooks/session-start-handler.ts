@@ -8,6 +8,7 @@ import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomi
 import { withLock } from '../store/fs/role-lock.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
+import { staleFromStore } from '../store/memory/evidence-changes.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestFromStore } from '../store/recall/memory-digest.ts';
 import { resetGiven } from '../store/recall/session-given.ts';
@@ -100,14 +101,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const stale = await guarded(
     ctx,
     'evidence dates',
-    async () => {
-      const { staleFromStore } = await import('../store/memory/evidence-changes.ts');
-      return staleFromStore(
+    () =>
+      staleFromStore(
         paths,
         summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry }))),
         deadline,
-      );
-    },
+      ),
     new Map<string, string>(),
   );
   const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now, stale);

@@ -4,6 +4,7 @@
 // Its findings flow back through `record` and SubagentStop: the loop closes.
 import { roleForAgent } from '../core/recall/agent-roles.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
+import { listRoles } from '../store/memory/role-listing.ts';
 import { readStaleEntries } from '../store/memory/stale-entries.ts';
 import { declaredRole } from '../store/recall/agent-definitions.ts';
 import { appendUsage, readUsage } from '../store/usage/usage-log.ts';
@@ -13,9 +14,7 @@ export async function subagentStart(ctx: HookContext): Promise<HookResult | unde
   const { paths, config, env, input, now } = ctx;
   const agentType = input.agent_type;
   if (!agentType || env.RUNE_ECHOES_DISABLE === '1' || !config.recall.onSubagent) return undefined;
-  const summaries = await roleSummaries(paths);
-  const withMemory = summaries.filter((r) => r.entries.length > 0).map((r) => r.role);
-  if (withMemory.length === 0) return undefined;
+  // Which role, from folder names alone: most subagents (Explore, general-purpose) map to none, and cost no parse.
   const mapped = roleForAgent({
     agentType,
     agents: config.agents,
@@ -24,9 +23,11 @@ export async function subagentStart(ctx: HookContext): Promise<HookResult | unde
       home: env.HOME || undefined,
       pluginRoot: env.CLAUDE_PLUGIN_ROOT || undefined,
     }),
-    roles: withMemory,
+    roles: listRoles(paths),
   });
   if (mapped === null) return undefined;
+  const summaries = await roleSummaries(paths);
+  if (!summaries.some((r) => r.role === mapped.role && r.entries.length > 0)) return undefined;
   const { role } = mapped;
   // The digest code (and its secret filter) loads only for a subagent that has a role: most have none.
   const { buildRoleDigest, digestCandidates } = await import('../core/recall/digest.ts');

@@ -223,3 +223,31 @@ test('an entry whose evidence file was committed after its verified date is stal
   assert.match(tp.read('.claude/echoes/reviewer/MEMORY.md')!, /- \*\*verified\*\*: 2026-04-01/);
   assert.doesNotMatch(await cliOk(tp, ['show'], later), /stale/);
 });
+
+test('an old usage.jsonl is read as it was and compacted into the new format without losing a count', async (t) => {
+  const tp = makeTempProject(t);
+  await cliOk(tp, ['remember', '--role', 'reviewer', '--pattern', 'Retry backoff lives in the client', 'Retries are capped at 3.']);
+  const id = 'retry-backoff-lives-in-the-client';
+  // What the foundation wrote: 45 sessions, each given the entry, every third one referencing it; bare ids.
+  const lines: string[] = [];
+  for (let s = 1; s <= 45; s++) {
+    const day = `2026-03-${String(1 + (s % 28)).padStart(2, '0')}T${String(s % 24).padStart(2, '0')}:00:00Z`;
+    lines.push(JSON.stringify({ ts: day, session: `old-${s}`, event: 'injected', ids: [id, 'gone-entry'], tokens: 700 }));
+    if (s % 3 === 0) lines.push(JSON.stringify({ ts: day, session: `old-${s}`, event: 'referenced', ids: [id] }));
+  }
+  tp.write('.claude/echoes/usage.jsonl', `${lines.join('\n')}\n`);
+  const before = (await cliJson(tp, ['show', 'reviewer'])).roles[0].items[0];
+  assert.equal(before.injected, 45);
+  assert.equal(before.used, 15, 'the old references count as uses');
+
+  const { compactUsage } = await import('../../src/store/usage/usage-log.ts');
+  const { before: n0, after: n1 } = compactUsage(tp.paths, 20);
+  assert.ok(n1 < n0, `${n0} events folded into ${n1}`);
+  const text = tp.read('.claude/echoes/usage.jsonl')!;
+  assert.doesNotMatch(text, /"referenced"/, 'rewritten in the new format');
+  assert.match(text, /"session":"compacted","event":"injected","ids":\["retry-backoff-lives-in-the-client"\],"count":\d+/);
+  const after = (await cliJson(tp, ['show', 'reviewer'])).roles[0].items[0];
+  assert.equal(after.injected, 45);
+  assert.equal(after.used, 15);
+  assert.equal(after.score, before.score, 'the relevance window is the same 20 sessions');
+});

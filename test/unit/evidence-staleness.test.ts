@@ -63,7 +63,7 @@ function git(dir: string, args: string[], date?: string): void {
   assert.equal(r.status, 0, r.stderr);
 }
 
-test('in a repository a file is dated by its last commit, not by its mtime (a fresh checkout is not a change)', (t) => {
+test('in a repository a file is dated by its last commit, not by its mtime (a fresh checkout is not a change)', async (t) => {
   const tp = makeTempProject(t);
   git(tp.dir, ['init', '--quiet', '-b', 'main']);
   tp.write('src/a.ts', 'one\n');
@@ -74,7 +74,7 @@ test('in a repository a file is dated by its last commit, not by its mtime (a fr
   git(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
   // Both files look brand new on disk, as after a clone.
   tp.write('untracked.md', 'notes\n');
-  const days = changeDays(tp.paths, ['src/a.ts', 'src/b.ts', 'untracked.md', 'missing.ts'], '2026-02-01');
+  const days = await changeDays(tp.paths, ['src/a.ts', 'src/b.ts', 'untracked.md', 'missing.ts'], '2026-02-01');
   assert.equal(days.get('src/a.ts'), '2026-03-10');
   assert.equal(days.get('src/b.ts'), '2026-03-01');
   assert.equal(days.get('untracked.md'), new Date().toISOString().slice(0, 10), 'untracked files go by mtime');
@@ -84,18 +84,22 @@ test('in a repository a file is dated by its last commit, not by its mtime (a fr
     { role: 'reviewer', entry: makeEntry({ id: 'a', evidence: '`src/a.ts:1`', verified: '2026-03-05' }) },
     { role: 'reviewer', entry: makeEntry({ id: 'b', evidence: '`src/b.ts:1`', verified: '2026-03-05' }) },
   ];
-  assert.deepEqual([...staleFromStore(tp.paths, items)], [['reviewer#a', '2026-03-05']]);
+  assert.deepEqual([...(await staleFromStore(tp.paths, items))], [['reviewer#a', '2026-03-05']]);
   // Cached: the same answer without git, until the repository or a file moves.
   assert.ok(tp.read('.claude/echoes/.state/evidence-changes.json'));
-  assert.deepEqual([...staleFromStore(tp.paths, items)], [['reviewer#a', '2026-03-05']]);
+  assert.deepEqual([...(await staleFromStore(tp.paths, items))], [['reviewer#a', '2026-03-05']]);
 });
 
-test('outside a repository files are dated by mtime', (t) => {
+test('outside a repository files are dated by mtime', async (t) => {
   const tp = makeTempProject(t);
   const file = tp.write('lib/x.py', 'x\n');
   const at = new Date('2026-03-20T12:00:00Z');
   utimesSync(file, at, at);
-  assert.equal(changeDays(tp.paths, ['lib/x.py'], '2026-01-01').get('lib/x.py'), '2026-03-20');
-  assert.equal(changeDays(tp.paths, ['lib/x.py'], '2026-04-01').has('lib/x.py'), false, 'changes before the oldest check do not matter');
+  assert.equal((await changeDays(tp.paths, ['lib/x.py'], '2026-01-01')).get('lib/x.py'), '2026-03-20');
+  assert.equal(
+    (await changeDays(tp.paths, ['lib/x.py'], '2026-04-01')).has('lib/x.py'),
+    false,
+    'changes before the oldest check do not matter',
+  );
   assert.ok(join(tp.dir, 'lib/x.py'));
 });

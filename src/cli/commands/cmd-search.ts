@@ -79,7 +79,7 @@ export const searchCommand: Command = {
     let stale = new Map<string, string>();
     if (result.hits.some((h) => h.id && h.role && h.source === 'memory')) {
       const summaries = await roleSummaries(ctx.paths);
-      stale = staleFromStore(
+      stale = await staleFromStore(
         ctx.paths,
         summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry }))),
       );

@@ -18,7 +18,7 @@ export const showCommand: Command = {
   summary: 'list entries with layer, score, age and evidence; totals per role',
   usage: 'rune-echoes show [role] [--layer etched|inscribed|traced] [--json]',
   options: { layer: { type: 'string' } },
-  run(ctx, values, positionals) {
+  async run(ctx, values, positionals) {
     const role = positionals[0];
     if (role !== undefined) assertSafeName(role, 'role');
     if (positionals.length > 1) throw new EchoesError('bad-argument', 'show takes at most one role name');
@@ -35,7 +35,7 @@ export const showCommand: Command = {
     // Supersession and staleness look across every role (an entry may retire another role's).
     const items = roles.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
     const retired = retiredEntries(items);
-    const stale = staleFromStore(ctx.paths, items);
+    const stale = await staleFromStore(ctx.paths, items);
     const picked: ShowRole[] = roles
       .filter((r) => role === undefined || r.role === role)
       .map((r) => {

@@ -19,7 +19,7 @@ export const verifyCommand: Command = {
   summary: "re-stamp an entry's verified date after checking it against the code",
   usage: 'rune-echoes verify <id or a unique start of one> [--role R] [--json]',
   options: { role: { type: 'string' } },
-  run(ctx, values, positionals) {
+  async run(ctx, values, positionals) {
     const typed = positionals[0];
     if (!typed || positionals.length > 1) throw new EchoesError('bad-argument', 'verify takes exactly one entry id (see rune-echoes show)');
     const roleOpt = stringOpt(values, 'role');
@@ -28,7 +28,7 @@ export const verifyCommand: Command = {
       .roles.filter((r) => roleOpt === undefined || r.role === roleOpt)
       .flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
     const { role, entry: named } = pickOneEntry(all, typed, 'verify');
-    const wasStale = staleSince(named, changeDays(ctx.paths, citedFiles(named), named.verified || named.date || '0000-00-00'));
+    const wasStale = staleSince(named, await changeDays(ctx.paths, citedFiles(named), named.verified || named.date || '0000-00-00'));
     const done = verifyEntry(ctx.paths, role, named.id, ctx.io.now);
     if (!done) throw new EchoesError('not-found', `entry "${quoteInput(named.id)}" disappeared from ${role} meanwhile; nothing changed`);
     const previous = done.before.verified || null;

@@ -6,7 +6,7 @@
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { evidencePaths } from '../entry/evidence-paths.ts';
-import { type RoleEntry, retiredEntries } from './supersession.ts';
+import type { RoleEntry } from './supersession.ts';
 import { usageKey } from './usage-events.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -34,26 +34,36 @@ export function checkedDay(entry: Pick<EchoEntry, 'verified' | 'date'>): string 
  * be judged. A change on the day itself does not count: the check may have
  * come after it.
  */
-export function staleSince(entry: Pick<EchoEntry, 'evidence' | 'verified' | 'date'>, changed: ReadonlyMap<string, string>): string | null {
+export function staleSince(
+  entry: Pick<EchoEntry, 'evidence' | 'verified' | 'date'>,
+  changed: ReadonlyMap<string, string>,
+  cited: readonly string[] = citedFiles(entry),
+): string | null {
   const day = checkedDay(entry);
   if (day === null) return null;
-  for (const file of citedFiles(entry)) {
+  for (const file of cited) {
     const at = changed.get(file);
     if (at !== undefined && at > day) return day;
   }
   return null;
 }
 
-/** Usage key → checked day, for every live entry whose evidence changed after it was checked. */
-export function staleEntries(items: readonly RoleEntry[], changed: ReadonlyMap<string, string>): Map<string, string> {
-  const retired = retiredEntries(items);
+/**
+ * Usage key → checked day, for every entry without a status whose evidence
+ * changed after it was checked. `cited` gives each item's cited files when the
+ * caller has them already (reading evidence is the costly part).
+ */
+export function staleEntries(
+  items: readonly RoleEntry[],
+  changed: ReadonlyMap<string, string>,
+  cited: ReadonlyArray<readonly string[]> = items.map((i) => citedFiles(i.entry)),
+): Map<string, string> {
   const out = new Map<string, string>();
-  for (const { role, entry } of items) {
-    const key = usageKey(role, entry.id);
-    if (entry.status || retired.has(key)) continue;
-    const day = staleSince(entry, changed);
-    if (day !== null) out.set(key, day);
-  }
+  items.forEach(({ role, entry }, i) => {
+    if (entry.status || cited[i]!.length === 0) return;
+    const day = staleSince(entry, changed, cited[i]);
+    if (day !== null) out.set(usageKey(role, entry.id), day);
+  });
   return out;
 }
 

@@ -5,7 +5,6 @@
 // when the repository or a cited file changed since the last answer: the
 // days are cached in .state/evidence-changes.json under a key made of their
 // stamps, so a SessionStart usually costs a few stat calls.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { checkedDay, citedFiles, lastCommitDays, staleEntries } from '../../core/lifecycle/evidence-staleness.ts';
@@ -54,10 +53,11 @@ function readTextOrNullPlain(path: string): string | null {
   }
 }
 
+// Stamps are taken on every SessionStart: a missing file (evidence cited long ago) must not cost an exception.
 const stampText = (path: string): string => {
   try {
-    const st = statSync(path);
-    return `${st.size}:${st.mtimeMs}`;
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? `${st.size}:${st.mtimeMs}` : '-';
   } catch {
     return '-';
   }
@@ -65,13 +65,16 @@ const stampText = (path: string): string => {
 
 const mtimeDay = (path: string): string | null => {
   try {
-    return new Date(statSync(path).mtimeMs).toISOString().slice(0, 10);
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? new Date(st.mtimeMs).toISOString().slice(0, 10) : null;
   } catch {
     return null;
   }
 };
 
-function git(project: string, args: string[], deadline: Deadline): string | null {
+async function git(project: string, args: string[], deadline: Deadline): Promise<string | null> {
+  // Loaded only when git must be asked (a cache miss in a repository).
+  const { spawnSync } = await import('node:child_process');
   const timeout = Math.max(1, Math.min(GIT_TIMEOUT_MS, Number.isFinite(deadline) ? deadline - Date.now() : GIT_TIMEOUT_MS));
   const r = spawnSync('git', ['-C', project, ...args], {
     encoding: 'utf8',
@@ -88,7 +91,12 @@ function git(project: string, args: string[], deadline: Deadline): string | null
  * File (relative to the project) → the day it last changed, for the files
  * given, from `since` on (older changes cannot make an entry stale).
  */
-export function changeDays(paths: EchoPaths, files: string[], since: string, deadline: Deadline = NO_DEADLINE): Map<string, string> {
+export async function changeDays(
+  paths: EchoPaths,
+  files: string[],
+  since: string,
+  deadline: Deadline = NO_DEADLINE,
+): Promise<Map<string, string>> {
   const list = [...new Set(files)].sort().slice(0, MAX_FILES);
   if (list.length === 0) return new Map();
   const repo = findGitDirs(paths.project);
@@ -108,13 +116,13 @@ export function changeDays(paths: EchoPaths, files: string[], since: string, dea
   const tracked = new Set<string>();
   let gitAnswered = false;
   if (repo) {
-    const ls = git(paths.project, ['ls-files', '-z', '--', ...list], deadline);
+    const ls = await git(paths.project, ['ls-files', '-z', '--', ...list], deadline);
     if (ls !== null) {
       for (const f of ls.split('\0')) if (f) tracked.add(f);
       const log =
         tracked.size === 0
           ? ''
-          : git(
+          : await git(
               paths.project,
               ['log', '--relative', '--no-renames', '--format=%x00%cs', '--name-only', `--since=${since}T00:00:00`, '--', ...tracked],
               deadline,
@@ -144,18 +152,24 @@ export function changeDays(paths: EchoPaths, files: string[], since: string, dea
 }
 
 /** Usage key → the day each stale live entry was last checked (see core/lifecycle/evidence-staleness.ts). */
-export function staleFromStore(paths: EchoPaths, items: readonly RoleEntry[], deadline: Deadline = NO_DEADLINE): Map<string, string> {
+export async function staleFromStore(
+  paths: EchoPaths,
+  items: readonly RoleEntry[],
+  deadline: Deadline = NO_DEADLINE,
+): Promise<Map<string, string>> {
   const files: string[] = [];
   let since: string | null = null;
-  for (const { entry } of items) {
-    if (entry.status) continue;
-    const day = checkedDay(entry);
-    const cited = citedFiles(entry);
-    if (day === null || cited.length === 0) continue;
-    files.push(...cited);
+  // Each entry's evidence is read once (the costly part): entries with a status or no date are not judged.
+  const cited = items.map(({ entry }) => {
+    const day = entry.status ? null : checkedDay(entry);
+    if (day === null) return [];
+    const found = citedFiles(entry);
+    if (found.length === 0) return found;
+    files.push(...found);
     if (since === null || day < since) since = day;
-  }
-  const stale = since === null ? new Map<string, string>() : staleEntries(items, changeDays(paths, files, since, deadline));
+    return found;
+  });
+  const stale = since === null ? new Map<string, string>() : staleEntries(items, await changeDays(paths, files, since, deadline), cited);
   keepStaleEntries(paths, stale);
   return stale;
 }

@@ -31,9 +31,10 @@ import { queryTerms } from '../../core/recall/search-terms.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertReadable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
-import { listSources, type Stamp, sameStamp, stampOf } from './search-sources.ts';
+import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
 export const INDEX_FORMAT = 'rune-echoes-search';
+// 2: stored texts and titles filtered for secrets; supersession claims and memory folders in the manifest.
 export const INDEX_VERSION = 2;
 
 /**
@@ -79,6 +80,8 @@ export interface Manifest {
   sources: Record<string, SourceRecord>;
   /** The archive logs: the folder's stamp (a new log changes it) and the file with their records. */
   logs: { dir: Stamp | null; file: string | null; count: number };
+  /** The memory tier's folders when it was built: prompt-time recall checks these instead of listing them. */
+  folders?: MemoryFolders;
 }
 
 export const indexDir = (paths: EchoPaths) => join(paths.stateDir, 'search');

@@ -3,9 +3,9 @@
 // docs/solutions and the archive logs. Listing and stamping only: no file is
 // read here, so the freshness check a query makes costs a few stat calls.
 import { readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { DocSource } from '../../core/recall/search-segment.ts';
-import { type EchoPaths, roleDir } from '../fs/echo-paths.ts';
+import { type EchoPaths, isRoleName, roleDir } from '../fs/echo-paths.ts';
 import { isFindingsFileName, listRoles } from '../memory/role-listing.ts';
 
 export interface SourceFile {
@@ -85,6 +85,68 @@ export function listSources(paths: EchoPaths): SourceFile[] {
   add(paths.ephemeral, 'ephemeral');
   for (const name of markdownIn(paths.solutionsDir, true)) add(child(paths.solutionsDir, name), 'solution');
   return out;
+}
+
+/**
+ * What tells a query that a file of the memory tier came or went without
+ * listing the folders: the role folders by name, and the modification time of
+ * every folder that holds such files (a file added, removed or renamed into
+ * place changes its folder's time; every memory write is a rename). Recorded
+ * by the indexer, checked by prompt-time recall.
+ */
+export interface MemoryFolders {
+  roles: string[];
+  /** Folder path → its mtime (ms), -1 for one that does not exist. */
+  dirs: Record<string, number>;
+}
+
+const folderTime = (dir: string): number => {
+  try {
+    const st = statSync(dir, { throwIfNoEntry: false });
+    return st?.isDirectory() ? st.mtimeMs : -1;
+  } catch {
+    return -1;
+  }
+};
+
+/** The role folders, by one read of the store folder (no stat per entry). */
+export function roleFolderNames(paths: EchoPaths): string[] {
+  try {
+    return readdirSync(paths.echoes, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && isRoleName(e.name))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The folders of the memory tier's files, as listed now (roles, their archives, docs/solutions and its categories). */
+export function memoryFolders(paths: EchoPaths, sources: readonly SourceFile[]): MemoryFolders {
+  const dirs: Record<string, number> = {};
+  const roles = roleFolderNames(paths);
+  for (const role of roles) {
+    const dir = roleDir(paths, role);
+    dirs[dir] = folderTime(dir);
+  }
+  dirs[paths.solutionsDir] = folderTime(paths.solutionsDir);
+  for (const s of sources) {
+    if (s.source !== 'archive' && s.source !== 'solution') continue;
+    for (let d = dirname(s.abs); d.length > 1 && !(d in dirs); d = dirname(d)) {
+      dirs[d] = folderTime(d);
+      if (d === paths.solutionsDir) break;
+    }
+  }
+  return { roles, dirs };
+}
+
+/** True when the role folders are the same and no recorded folder changed: no memory-tier file came or went. */
+export function sameMemoryFolders(paths: EchoPaths, recorded: MemoryFolders | undefined): boolean {
+  if (!recorded) return false;
+  const roles = roleFolderNames(paths);
+  if (roles.length !== recorded.roles.length || roles.some((r, i) => r !== recorded.roles[i])) return false;
+  for (const [dir, time] of Object.entries(recorded.dirs)) if (folderTime(dir) !== time) return false;
+  return true;
 }
 
 /** Names of the archive logs (`archive-log-NNN.md`), in order. */

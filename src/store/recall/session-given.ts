@@ -15,7 +15,7 @@ const givenPath = (paths: EchoPaths, sessionId: string) => join(givenDir(paths),
 /** Files of sessions not heard of for this long are removed when a session starts. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
 
-/** The keys the session's context holds (usage keys of entries, `path@title` of other items). */
+/** The keys the session's context holds (usage keys of entries, `path:line` of other items). */
 export function readGiven(paths: EchoPaths, sessionId: string): Set<string> {
   const text = readTextOrNull(paths, givenPath(paths, sessionId));
   return new Set((text ?? '').split('\n').filter((l) => l !== ''));
