@@ -3,7 +3,7 @@
 //
 //   npm run bench                              (tsx scripts/bench.ts)
 //   npm run bench -- --baseline <other>/dist   adds that build's instruction counts, for a before/after
-//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, hooks, instructions, heavy, search)
+//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, hooks, instructions, heavy, search, recall)
 //
 // 1. What a user waits for: whole `claude` runs with and without the plugin (scripts/bench-e2e.ts).
 // 2. Each hook's blocking time at an empty, a typical and a large store, in a clean environment
@@ -12,6 +12,7 @@
 // 3. Instructions under valgrind at the typical store (steady on a busy machine).
 // 4. The heavy work, done by background workers: a 50 MB transcript checkpointed and ended.
 // 5. search over 10,000 and 100,000 archive logs, against MiniSearch, and from a hook.
+// 6. Retrieval quality of prompt-time recall and of the digest (scripts/bench-recall.ts).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { echoPaths } from '../src/store/fs/echo-paths.ts';
 import { liveWorkers } from '../src/store/hook-workers.ts';
 import { newSessionState, writeSessionState } from '../src/store/session/session-state.ts';
 import { benchEndToEnd } from './bench-e2e.ts';
+import { benchRecall } from './bench-recall.ts';
 import { benchSearch } from './bench-search.ts';
 import { findingsFile, largeStore, transcriptLine, typicalStore, writeTranscript } from './bench-store.ts';
 
@@ -67,7 +69,11 @@ function waitWorkers(project: string): number {
 }
 
 /** Hooks that mark their session running. */
-const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'agent-guard', 'stop', 'subagent-stop']);
+const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'agent-guard', 'stop', 'subagent-start', 'subagent-stop']);
+
+/** A prompt that names a typical store's entry (recall gives it), and one that matches nothing (most prompts). */
+const PROMPT_MISS = 'Add a dark mode toggle to the settings page and keep it in local storage.';
+const PROMPT_HIT = 'Learning 203 is about src/module5/file203.ts, and the check there fails again: what did we learn?';
 
 const lines: string[] = [];
 const say = (s: string) => {
@@ -155,10 +161,14 @@ try {
       };
       const input = (sid: string, event: string, extra: Record<string, unknown> = {}) =>
         JSON.stringify({ session_id: sid, transcript_path: transcript, cwd: proj, hook_event_name: event, ...extra });
-      const hooks: Array<[string, (sid: string) => string]> = [
+      // [label, stdin, bundle when it is not the label]
+      const hooks: Array<[string, (sid: string) => string, string?]> = [
         ['session-start', (s) => input(s, 'SessionStart', { source: 'startup' })],
-        ['user-prompt-submit', (s) => input(s, 'UserPromptSubmit', { prompt: 'Why does the payment retry back off so slowly?' })],
+        ['user-prompt-submit (no match)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
+        ['user-prompt-submit (recall)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
         ['agent-guard', (s) => input(s, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
+        ['subagent-start (no role)', (s) => input(s, 'SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
+        ['subagent-start (reviewer)', (s) => input(s, 'SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
         ['stop', (s) => input(s, 'Stop', { stop_hook_active: false })],
         ['subagent-stop', (s) => input(s, 'SubagentStop', { agent_type: 'general-purpose' })],
         ['pre-compact', (s) => input(s, 'PreCompact', { trigger: 'auto' })],
@@ -169,13 +179,13 @@ try {
       const background = new Map<string, number[]>(hooks.map(([h]) => [h, []]));
       for (let i = 0; i < RUNS; i++) {
         bare.push(timeRun(['-e', ''], '', proj, env).ms);
-        for (const [h, stdin] of hooks) {
+        for (const [h, stdin, bundle] of hooks) {
           // A turn's findings wait for SubagentStop, as a subagent leaves them.
           if (h === 'subagent-stop' && existsSync(join(paths.echoes, 'reviewer'))) findingsFile(proj, 'reviewer', 'scout', i);
           const sid = freshSession();
-          wall.get(h)!.push(timeRun([join(DIST, `${h}.cjs`)], stdin(sid), proj, env).ms);
+          wall.get(h)!.push(timeRun([join(DIST, `${bundle ?? h}.cjs`)], stdin(sid), proj, env).ms);
           background.get(h)!.push(waitWorkers(proj));
-          if (LIVE_SESSION_HOOKS.has(h)) settle(sid);
+          if (LIVE_SESSION_HOOKS.has(bundle ?? h)) settle(sid);
         }
       }
       const bareRss = median([0, 1, 2].map(() => peakRss(['-e', ''], '', proj, env)));
@@ -183,13 +193,13 @@ try {
       say(`**${size.name}** — ${size.describe}.\n`);
       say(`| hook | ms | × node -e '' | background work, ms | peak RSS, MB | × node's RSS |\n|---|---|---|---|---|---|`);
       say(`| node -e '' | ${spread(bare)} | 1.00 | | ${(bareRss / 1024).toFixed(0)} | 1.00 |`);
-      for (const [h, stdin] of hooks) {
+      for (const [h, stdin, bundle] of hooks) {
         const rss = median(
           [0, 1, 2].map(() => {
             const sid = freshSession();
-            const kb = peakRss([join(DIST, `${h}.cjs`)], stdin(sid), proj, env);
+            const kb = peakRss([join(DIST, `${bundle ?? h}.cjs`)], stdin(sid), proj, env);
             waitWorkers(proj);
-            if (LIVE_SESSION_HOOKS.has(h)) settle(sid);
+            if (LIVE_SESSION_HOOKS.has(bundle ?? h)) settle(sid);
             return kb;
           }),
         );
@@ -222,10 +232,13 @@ try {
       const paths = echoPaths(proj, defaultConfig(), env.HOME);
       writeSessionState(paths, { ...newSessionState('bench-i', transcript, new Date()), offset: statSync(transcript).size, ended: true });
     }
-    const hooks: Array<[string, string]> = [
+    const hooks: Array<[string, string, string?]> = [
       ['session-start', input('SessionStart', { source: 'startup' })],
-      ['user-prompt-submit', input('UserPromptSubmit', { prompt: 'Why does the payment retry back off so slowly?' })],
+      ['user-prompt-submit (no match)', input('UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
+      ['user-prompt-submit (recall)', input('UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
       ['agent-guard', input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
+      ['subagent-start (no role)', input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
+      ['subagent-start (reviewer)', input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
       ['stop', input('Stop', { stop_hook_active: false })],
       ['subagent-stop', input('SubagentStop', { agent_type: 'general-purpose' })],
       ['pre-compact', input('PreCompact', { trigger: 'auto' })],
@@ -310,15 +323,16 @@ try {
       const n = median(counts);
       say(`| session-start, digest prepared by the last SessionEnd | ${M(n)} | ${(n / bareI).toFixed(2)} |${BASELINE ? ' | | |' : ''}`);
     }
-    for (const [h, stdin] of hooks) {
-      const snapshot = join(root, `before-${h}`);
+    for (const [h, stdin, bundle] of hooks) {
+      const snapshot = join(root, `before-${h.replace(/\W+/g, '-')}`);
       cpSync(join(proj, '.claude'), snapshot, { recursive: true });
-      const n = medianCount([join(DIST, `${h}.cjs`)], stdin, snapshot);
-      if (!BASELINE || !existsSync(join(BASELINE, `${h}.cjs`))) {
+      const file = `${bundle ?? h}.cjs`;
+      const n = medianCount([join(DIST, file)], stdin, snapshot);
+      if (!BASELINE || !existsSync(join(BASELINE, file))) {
         say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} |${BASELINE ? ' | | |' : ''}`);
         continue;
       }
-      const b = medianCount([join(BASELINE, `${h}.cjs`)], stdin, snapshot);
+      const b = medianCount([join(BASELINE, file)], stdin, snapshot);
       say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} | ${M(b)} | ${(b / bareI).toFixed(2)} | ${(n / b).toFixed(2)} |`);
     }
     say('');
@@ -351,6 +365,9 @@ try {
 
   // 5. Search: the index over 10,000 and 100,000 archive logs, MiniSearch on the same corpora, prompt-time recall.
   if (runs('search')) await benchSearch(root, REPO, env, (args, cwd) => timeRun(args, '', cwd, env).ms, say);
+
+  // 6. Whether recall gives the right thing: a labelled set of prompts (scripts/bench-recall.ts).
+  if (runs('recall')) await benchRecall(say);
 
   say(
     `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, Claude Code ${claudeVersion}. This run took ${((Date.now() - benchStarted) / 60_000).toFixed(1)} minutes.`,

@@ -22,6 +22,7 @@ import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
 import { statusCommand } from './commands/cmd-status.ts';
 import { teamCommand } from './commands/cmd-team.ts';
+import { verifyCommand } from './commands/cmd-verify.ts';
 import { splitTypedArgs } from './split-args.ts';
 
 export const COMMANDS: Command[] = [
@@ -30,6 +31,7 @@ export const COMMANDS: Command[] = [
   searchCommand,
   rememberCommand,
   forgetCommand,
+  verifyCommand,
   consolidateCommand,
   pruneCommand,
   resetCommand,

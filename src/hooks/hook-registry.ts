@@ -3,7 +3,15 @@
 // → dist/<name>.cjs), the runner takes its time budget and run-marker name
 // from it, `status` lists its rows, and the tests check all of that.
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PreCompact' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+export type HookEvent =
+  | 'SessionStart'
+  | 'UserPromptSubmit'
+  | 'PreToolUse'
+  | 'PreCompact'
+  | 'Stop'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'SessionEnd';
 
 export interface HookSpec {
   /** Bundle, entry file and last-run marker name. */
@@ -31,7 +39,7 @@ export const HOOKS: readonly HookSpec[] = [
     budgetMs: () => 8000,
   },
   {
-    // Runs on every prompt, so it does nothing for one that is not `/rune:echoes …`.
+    // Runs on every prompt: keeps `/rune:echoes …` arguments, and recalls memory only for a prompt it clearly matches.
     name: 'user-prompt-submit',
     event: 'UserPromptSubmit',
     matcher: null,
@@ -51,6 +59,14 @@ export const HOOKS: readonly HookSpec[] = [
     matcher: null,
     timeoutSec: 15,
     budgetMs: () => 12_000,
+  },
+  {
+    // A subagent whose type maps to a role starts with that role's memory (hooks/subagent-start-handler.ts).
+    name: 'subagent-start',
+    event: 'SubagentStart',
+    matcher: null,
+    timeoutSec: 10,
+    budgetMs: () => 5000,
   },
   {
     name: 'subagent-stop',
@@ -94,7 +110,7 @@ export function renderHooksJson(): string {
   }
   const doc = {
     description:
-      'Rune Echoes: hand the last session to the next, checkpoint before compaction, consolidate findings, keep the review agents read-only (generated from src/hooks/hook-registry.ts by npm run build)',
+      "Rune Echoes: hand the last session to the next, recall memory that matches a prompt or a subagent's role, checkpoint before compaction, consolidate findings, keep the review agents read-only (generated from src/hooks/hook-registry.ts by npm run build)",
     hooks,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

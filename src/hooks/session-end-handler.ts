@@ -29,7 +29,8 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   const summaries = await roleSummaries(paths);
   if (input.session_id && input.transcript_path) {
     const sessionId = input.session_id;
-    const entries = summaries.flatMap((r) => r.entries);
+    const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+    const entries = items.map((i) => i.entry);
     // The span stays in the state: a --resume may still add to it, and the
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
@@ -45,14 +46,10 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
           return { ...s, ended: true };
         },
       });
-      if (state.draft && entries.length) {
-        // Glob matching (picomatch) is loaded only when there are entries to match.
-        const { referencedIds } = await import('../store/usage/usage-references.ts');
-        appendUsage(
-          paths,
-          { ts: now.toISOString(), session: sessionId, event: 'referenced', ids: await referencedIds(entries, state.draft) },
-          deadline,
-        );
+      if (state.draft && items.length) {
+        // Only use raises Relevance (SPEC §8); the matching is loaded only when there are entries to match.
+        const { usedKeys } = await import('../store/usage/usage-references.ts');
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: await usedKeys(items, state.draft) }, deadline);
       }
     });
   } else {

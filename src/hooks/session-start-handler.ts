@@ -1,18 +1,19 @@
 // Reads EPHEMERAL.md (or recovers a crashed session's summary), prunes
-// between sessions, injects the digest, then consumes EPHEMERAL.md and logs
-// the injected ids. Work that can wait (final archive logs of ended
-// sessions) is left to the next SessionEnd.
+// between sessions, injects the digest and logs the injected ids. EPHEMERAL.md
+// stays: the next session that works replaces it when it ends. Work that can
+// wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
-import { renameSync, statSync, utimesSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
-import { assertWritable, type EchoPaths } from '../store/fs/echo-paths.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '../store/recall/digest-cache.ts';
+import { resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
+import type { RecoveredSession } from '../store/session/session-recovery.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
@@ -35,8 +36,6 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const sessionId = input.session_id ?? 'unknown';
   const compact = input.source === 'compact';
   let lastSession = '';
-  let unreadable = false;
-  let consumed = '';
   let roles: RoleSummary[] | undefined;
   let cachedDigest: PreparedDigest | null = null;
   // Every step is guarded: the digest is what the user needs, and no broken
@@ -52,23 +51,42 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       await guarded(ctx, 'session state', () => touchSession(paths, sessionId, input.transcript_path ?? '', now, deadline), undefined);
     const scan = await guarded(ctx, 'session scan', () => scanSessions(paths, sessionId), { unfinished: [], pendingFinal: [] });
     // The transcript reader is loaded only when an earlier session crashed.
-    let recovered: string | null = null;
+    let recovered: RecoveredSession | null = null;
     if (scan.unfinished.length) {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
       recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
     }
     const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths, paths.ephemeral), { text: null, unreadable: false });
-    consumed = ephemeral.text ?? '';
-    lastSession = consumed;
+    lastSession = ephemeral.text ?? '';
     if (ephemeral.unreadable) {
       // Keep the file for the user to inspect; never inject or overwrite it.
       ctx.log(`${paths.ephemeral} is not text; left as it is and not injected`);
       lastSession = '';
-      unreadable = true;
+    }
+    // EPHEMERAL.md holds the last session that worked, and stays until the next one that works
+    // ends (SPEC §8): it is not cleared here, so a session that does nothing leaves it for the next.
+    // A crashed session that worked after it was written takes its place.
+    if (recovered && !ephemeral.unreadable && (lastSession.trim() === '' || recovered.at > mtimeMs(paths.ephemeral))) {
+      const before = ephemeral.text;
+      const text = recovered.text;
+      lastSession = text;
+      await guarded(
+        ctx,
+        'EPHEMERAL.md not replaced by the recovered session',
+        () =>
+          withLock(
+            paths,
+            'ephemeral',
+            () => {
+              if (readTextOrNull(paths, paths.ephemeral) === before) writeFileAtomic(paths, paths.ephemeral, text);
+            },
+            { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
+          ),
+        undefined,
+      );
     }
     if (lastSession.trim() === '') {
-      lastSession =
-        recovered ?? (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
+      lastSession = (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
     }
     // The worker that ended the last session usually computed this digest already: then only
     // line counts are needed here (for the prune check), not the entries.
@@ -93,45 +111,24 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
   // On compact the session gets what it was given at its start once more.
   if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
+  // Entries whose evidence changed since they were verified are marked, and lose their recency (the
+  // cache is kept only while the cited files and the repository are as they were).
   const { digest, errors } =
-    cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, cachedDigest || compact ? undefined : roles));
+    cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, { roles: compact ? undefined : roles, deadline }));
   for (const e of errors) ctx.log(e);
   if (!compact) {
-    // Consumed: the next session gets this one's summary, not the old one again. EPHEMERAL.md
-    // becomes what this session was given (one rename), only if unchanged since it was read:
-    // a summary another session wrote meanwhile stays. If that fails, the digest is given
-    // regardless and the next start consumes it.
-    const fromEphemeral = !unreadable && consumed !== '' && consumed === lastSession;
-    if (fromEphemeral) {
-      await guarded(
-        ctx,
-        'EPHEMERAL.md not cleared',
-        () => {
-          withLock(
-            paths,
-            'ephemeral',
-            () => {
-              if (readTextOrNull(paths, paths.ephemeral) === consumed) moveTo(paths, paths.ephemeral, givenFile(paths), consumed);
-            },
-            { ...ephemeralLockOptions(paths, deadline), waitMs: 300 },
-          );
-        },
-        undefined,
-      );
-    } else {
-      await guarded(
-        ctx,
-        'given summary',
-        () => {
-          if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
-            writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
-        },
-        undefined,
-      );
-      if (!unreadable && consumed)
-        await guarded(ctx, 'EPHEMERAL.md not cleared', () => writeFileAtomic(paths, paths.ephemeral, ''), undefined);
-    }
+    await guarded(
+      ctx,
+      'given summary',
+      () => {
+        if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
+          writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+      },
+      undefined,
+    );
   }
+  // What this session holds now: prompt-time recall never gives these again (after a compaction, only these).
+  if (input.session_id) await guarded(ctx, 'given entries', () => resetGiven(paths, sessionId, digest.injectedKeys, now), undefined);
   // A usage line is worth less than the session's context: the digest is given either way.
   await guarded(
     ctx,
@@ -139,24 +136,17 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     () =>
       appendUsage(
         paths,
-        { ts: now.toISOString(), session: sessionId, event: 'injected', ids: digest.injectedIds, tokens: digest.tokens },
+        {
+          ts: now.toISOString(),
+          session: sessionId,
+          event: 'injected',
+          via: 'session-start',
+          ids: digest.injectedKeys,
+          tokens: digest.tokens,
+        },
         deadline,
       ),
     undefined,
   );
   return { additionalContext: digest.text };
-}
-
-/** `from` becomes `to` by one rename; across file systems (user-scope hand-off) by a copy and an emptied `from`. */
-function moveTo(paths: EchoPaths, from: string, to: string, text: string): void {
-  try {
-    renameSync(assertWritable(paths, from), assertWritable(paths, to));
-    // Its time is when it was given (archive logs written before that are not "since" it).
-    const now = new Date();
-    utimesSync(to, now, now);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV' && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    writeFileAtomic(paths, to, text, { durable: false });
-    writeFileAtomic(paths, from, '');
-  }
 }

@@ -21,7 +21,15 @@
 // CLAUDE_PROJECT_DIR set, and inherit Claude Code's environment. Extra fields:
 //   SessionStart  source: startup | resume | compact (resume adds
 //                 seconds_since_last_response, context_tokens…; compact adds model)
-//   UserPromptSubmit  prompt, prompt_id, permission_mode
+//   UserPromptSubmit  prompt, prompt_id, permission_mode; additionalContext
+//                 joins the request's role:"system" message as
+//                 "UserPromptSubmit hook additional context: <text>" (not the
+//                 subagents' requests)
+//   SubagentStart agent_id, agent_type (a project agent's name, e.g.
+//                 "ward-sentinel"; plugin agents "<plugin>:<name>"), prompt_id;
+//                 fires before the subagent's first request, whose role:"system"
+//                 message starts "SubagentStart hook additional context: <text>"
+//                 (the parent's requests never hold it)
 //   Stop          stop_hook_active (false), last_assistant_message,
 //                 permission_mode, effort, background_tasks, session_crons
 //   SubagentStop  agent_id, agent_type, agent_transcript_path
@@ -37,7 +45,8 @@
 // SubagentStop (agent_type "" — the summariser is an internal subagent),
 // SessionStart(compact), SessionEnd; no UserPromptSubmit or Stop; same session id.
 // The Agent tool (named Agent, not Task; run_in_background:false to wait)
-// fires SubagentStop(agent_type "general-purpose") before the parent's Stop.
+// fires SubagentStart, then SubagentStop(agent_type "general-purpose") before
+// the parent's Stop; both carry the same agent_id.
 //
 // additionalContext from SessionStart is NOT in the top-level `system` field:
 // it is the start of a `role: "system"` message right after the first user

@@ -229,7 +229,7 @@ test('(h) the Agent tool runs a subagent that fires SubagentStop and does not se
 }, async () => {
   const { run, hooks } = await runProbe(['-p', 'TASK: subagent please reply']);
   assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'SubagentStop', 'Stop', 'SessionEnd']);
+  assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd']);
   const sub = only(hooks, 'SubagentStop').stdin;
   assert.equal(sub.agent_type, 'general-purpose');
   assert.equal(sub.stop_hook_active, false);
@@ -247,6 +247,35 @@ test('(h) the Agent tool runs a subagent that fires SubagentStop and does not se
   assert.ok(run.calls[2]!.allText.includes('PROBE-CONTEXT'));
 });
 
+test('(i) UserPromptSubmit context joins the main request; SubagentStart gets agent_type and agent_id and its context reaches only the subagent', {
+  timeout: testTimeout,
+}, async () => {
+  // A project agent with a role in its frontmatter: its type is its name.
+  await writeTree(project, {
+    '.claude/agents/ward-sentinel.md':
+      '---\nname: ward-sentinel\ndescription: Reviews diffs.\nrole: reviewer\n---\nYou are the ward sentinel.\n',
+  });
+  const task = { description: 'review', prompt: 'review the diff please', subagent_type: 'ward-sentinel', run_in_background: false };
+  const { run, hooks } = await runProbe(['-p', `PROBE-RECALL please\nTOOL: Agent ${JSON.stringify(task)}`]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(eventsOf(hooks), ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'SubagentStop', 'Stop', 'SessionEnd']);
+  const start = only(hooks, 'SubagentStart').stdin;
+  const stop = only(hooks, 'SubagentStop').stdin;
+  assert.equal(start.agent_type, 'ward-sentinel');
+  assert.equal(typeof start.agent_id, 'string');
+  assert.equal(start.agent_id, stop.agent_id, 'one agent id from start to stop');
+  assert.equal(start.session_id, parseJsonResult(run.stdout).session_id, "the parent's session id");
+  assert.equal(start.cwd, project);
+  const [main, subagent, after] = run.calls;
+  assert.ok(subagent!.systemText.includes('You are the ward sentinel.'), 'the second request is the subagent');
+  assert.ok(subagent!.systemMessagesText.includes('SubagentStart hook additional context: PROBE-SUBAGENT-CONTEXT type=ward-sentinel'));
+  assert.ok(!subagent!.allText.includes('PROBE-PROMPT-CONTEXT'), "the subagent does not get the parent's prompt context");
+  for (const call of [main!, after!]) {
+    assert.ok(call.systemMessagesText.includes('UserPromptSubmit hook additional context: PROBE-PROMPT-CONTEXT'));
+    assert.ok(!call.allText.includes('PROBE-SUBAGENT-CONTEXT'), "the parent never sees the subagent's context");
+  }
+});
+
 describe('(g) claude plugin validate', () => {
   test('accepts the probe plugin and lists what it provides', { timeout: testTimeout }, async () => {
     const run = await runClaude({ args: ['plugin', 'validate', '--json', plugin], cwd: project, home, server, timeoutMs: runTimeout });
@@ -262,7 +291,7 @@ describe('(g) claude plugin validate', () => {
     assert.deepEqual(report.provides.bin, ['probe-bin']);
     assert.deepEqual(
       report.provides.hooks.map((h) => h.event),
-      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'],
+      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd'],
     );
     assert.equal(run.calls.length, 0, 'validation makes no model call');
   });

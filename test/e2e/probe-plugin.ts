@@ -7,10 +7,22 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonLines, writeTree } from './claude-harness.ts';
 
-export const probeEvents = ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStop', 'SessionEnd'] as const;
+export const probeEvents = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreCompact',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+  'SessionEnd',
+] as const;
 
 /** What the SessionStart hook injects; `{source}` is replaced by the hook's source. */
 export const probeContextPrefix = '<rune-echoes>PROBE-CONTEXT';
+/** What the UserPromptSubmit hook injects for a prompt that contains PROBE-RECALL. */
+export const probePromptContext = 'PROBE-PROMPT-CONTEXT';
+/** What the SubagentStart hook injects, followed by ` type=<agent_type>`. */
+export const probeSubagentContext = 'PROBE-SUBAGENT-CONTEXT';
 
 export interface HookRecord {
   event: string;
@@ -39,6 +51,13 @@ process.stdin.on('end', () => {
   if (event === 'SessionStart') {
     const additionalContext = '${probeContextPrefix} source=' + stdin.source + '</rune-echoes>';
     process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } }));
+  }
+  if (event === 'UserPromptSubmit' && String(stdin.prompt).includes('PROBE-RECALL')) {
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '${probePromptContext}' } }));
+  }
+  if (event === 'SubagentStart') {
+    const additionalContext = '${probeSubagentContext} type=' + stdin.agent_type;
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext } }));
   }
   process.exit(0);
 });

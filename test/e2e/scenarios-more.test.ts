@@ -193,7 +193,8 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
     ephemeralAfterFirst = readOrNull(join(userDir, 'EPHEMERAL.md'));
     projectFilesAfterFirst = walkFiles(project.echoes);
 
-    const second = await rune(project, home, ['-p', 'What is left from last time?']);
+    // The second session works too (a read): only a session that worked checkpoints before a compaction.
+    const second = await rune(project, home, ['-p', `What is left from last time?\nTOOL: Read {"file_path":"${upload}"}`]);
     firstCallOfSecond = second.calls[0]!;
     secondSessionId = sessionIdOf(second);
     await rune(project, home, ['-p', '/compact', '--resume', secondSessionId]);

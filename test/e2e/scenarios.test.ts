@@ -96,13 +96,23 @@ describe('2. two /compact runs on one resumed session give two sequential archiv
 
   before(async () => {
     project = await newProject('s2');
+    await project.write({ 'src/alpha.js': 'export const alpha = 1;\n', 'src/beta.js': 'export const beta = 2;\n' });
     script();
-    const taskA = await rune(project, ['-p', 'Task A: rename the alpha module to ledger']);
+    // Each task reads a file: only a session that worked checkpoints (SPEC §8).
+    const taskA = await rune(project, [
+      '-p',
+      `Task A: rename the alpha module to ledger\nTOOL: Read {"file_path":"${project.path('src/alpha.js')}"}`,
+    ]);
     sessionId = sessionIdOf(taskA);
     await rune(project, ['-p', '/compact', '--resume', sessionId]);
     log1AfterFirstCompact = project.read('.claude/echoes/memories/archive-log-001.md');
     indexAfterFirstCompact = project.read('.claude/echoes/ARCHIVE.md');
-    const taskB = await rune(project, ['-p', 'Task B: document the beta exporter', '--resume', sessionId]);
+    const taskB = await rune(project, [
+      '-p',
+      `Task B: document the beta exporter\nTOOL: Read {"file_path":"${project.path('src/beta.js')}"}`,
+      '--resume',
+      sessionId,
+    ]);
     assert.equal(sessionIdOf(taskB), sessionId);
     await rune(project, ['-p', '/compact', '--resume', sessionId]);
   });
@@ -418,10 +428,17 @@ describe('6. SessionStart on compact injects the digest again', () => {
       '.claude/echoes/EPHEMERAL.md':
         '# Last session — 2026-11-20 09:00 → 09:40 (session 0a1b2c3d…)\n## Asked\n- Choose the zeta cache for sessions\n## Done and decided\n- Picked the zeta cache, TTL 15 minutes\n',
     });
+    await project.write({ 'src/cache.js': 'export const ttlMinutes = 15;\n' });
     script();
     // One process: a turn, /compact, a turn. No resume in between, so any
-    // digest after the compaction came from SessionStart(compact).
-    run = await rune(project, [], { turns: ['First turn: look at the cache config', '/compact', 'Second turn: carry on'] });
+    // digest after the compaction came from SessionStart(compact). The first turn reads a file: it works.
+    run = await rune(project, [], {
+      turns: [
+        `First turn: look at the cache config\nTOOL: Read {"file_path":"${project.path('src/cache.js')}"}`,
+        '/compact',
+        'Second turn: carry on',
+      ],
+    });
   });
 
   test('the turn after /compact starts from the summary and carries <rune-echoes> again', { timeout: testTimeout }, () => {

@@ -20,6 +20,7 @@ import { preCompact } from '../../src/hooks/pre-compact-handler.ts';
 import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
 import { sessionEnd } from '../../src/hooks/session-end-handler.ts';
 import { sessionStart } from '../../src/hooks/session-start-handler.ts';
+import { subagentStart } from '../../src/hooks/subagent-start-handler.ts';
 import { turnEnd } from '../../src/hooks/turn-end.ts';
 import { userPromptSubmit } from '../../src/hooks/user-prompt-handler.ts';
 import { runCli } from '../helpers/cli-run.ts';
@@ -66,6 +67,7 @@ const HANDLERS: Record<string, HookHandler> = {
   'pre-compact': preCompact,
   'session-end': sessionEnd,
   'user-prompt-submit': userPromptSubmit,
+  'subagent-start': subagentStart,
   'agent-guard': agentGuard,
 };
 
@@ -287,6 +289,7 @@ async function runAllHooks(tp: TempProject, inputs: (name: string, event: string
   for (const name of [
     'session-start',
     'user-prompt-submit',
+    'subagent-start',
     'stop',
     'subagent-stop',
     'agent-guard',
@@ -327,6 +330,7 @@ test('property: random and hostile hook inputs never make a hook throw, print an
           stop_hook_active: anyValue,
           reason: anyValue,
           custom_instructions: anyValue,
+          agent_type: fc.oneof(fc.constantFrom('reviewer', 'general-purpose', 'rune:memory-auditor', '../../etc', 'a:b:'), anyValue),
           prompt: fc.oneof(
             fc.string(),
             fc.constantFrom('/rune:echoes status', '/rune:echoes remember `x` $(id)', '/echoes', '/rune:echoes'),

@@ -433,6 +433,10 @@ const BAD_INPUTS: Array<[string, string[]]> = [
   ['forget with two ids', ['forget', 'a', 'b']],
   ['forget of an id in a role that does not hold it', ['forget', 'node-20-only', '--role', 'reviewer']],
   ['show of a role with no memory', ['show', 'auditor']],
+  ['verify of an unknown id', ['verify', 'no-such-entry']],
+  ['verify without an id', ['verify']],
+  ['verify with two ids', ['verify', 'a', 'b']],
+  ['verify of an id in a role that does not hold it', ['verify', 'node-20-only', '--role', 'reviewer']],
 ];
 
 async function assertRefusedWithoutWriting(tp: TempProject, label: string): Promise<void> {
@@ -560,6 +564,7 @@ test("every subcommand's --json output parses as JSON", async (t) => {
       '0.95',
     ],
     forget: ['forget', 'retry-without-jitter'],
+    verify: ['verify', 'node-20'],
     consolidate: ['consolidate'],
     prune: ['prune', '--dry-run'],
     reset: ['reset'],

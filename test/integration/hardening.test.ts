@@ -113,7 +113,10 @@ test('a symlinked .log is never followed: its target is left alone', (t) => {
 test('SessionEnd answers at once and its worker writes the summary first, while a role lock is held; the finding merges once the lock is free', async (t) => {
   const tp = makeTempProject(t);
   const transcript = join(tp.dir, 's.jsonl');
-  new TranscriptBuilder(transcript, 'sess-lock', tp.dir).user('Tidy the release notes').assistant('Tidied them.');
+  new TranscriptBuilder(transcript, 'sess-lock', tp.dir)
+    .user('Tidy the release notes')
+    .tool('Edit', { file_path: join(tp.dir, 'RELEASE.md'), old_string: 'a', new_string: 'b' })
+    .assistant('Tidied them.');
   tp.write('.claude/echoes/team/a-findings.md', finding('Pending finding'));
   const input = { session_id: 'sess-lock', transcript_path: transcript, cwd: tp.dir, hook_event_name: 'SessionEnd', reason: 'exit' };
   const env = { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '1500' };
@@ -200,6 +203,7 @@ test('a checkpoint re-run after a kill finds its log instead of writing the span
     firstTs: '2026-11-22T10:00:00.000Z',
     lastTs: '2026-11-22T10:05:00.000Z',
     requests: ['Rename the loader'],
+    filesEdited: ['src/loader.ts'],
   };
   const state = { ...newSessionState('sess-k', '/t.jsonl', NOW), span };
   const first = checkpointSpan(tp.paths, state, 'session-end', NOW);

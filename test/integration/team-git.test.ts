@@ -296,7 +296,7 @@ test('relevance stays personal: sessions that are given and use entries change n
   assert.match(start, /Node 20 only/, 'the entries were injected');
   const usage = readFileSync(join(a.dir, '.claude/echoes/usage.jsonl'), 'utf8');
   assert.match(usage, /"event":"injected"/);
-  assert.match(usage, /"event":"referenced","ids":\["the-readme-title-names-the-product"\]/);
+  assert.match(usage, /"event":"used","ids":\["team#the-readme-title-names-the-product"\]/);
   assert.equal(a.git('status', '--porcelain'), '', 'no shared file changed');
 });
 

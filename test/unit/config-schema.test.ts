@@ -51,6 +51,8 @@ test('every key is read when valid', () => {
     '  roles: [planner, code-reviewer, qa2]',
     '  ignore: ["**/*.key", "private/**"]',
     '  renames: { old-agent: new-agent }',
+    '  recall: { on_prompt: no, on_subagent: false, max_items: 2, max_tokens: 200, threshold: 2.5, subagent_tokens: 600 }',
+    '  agents: { ward-sentinel: reviewer, "rune:plan-keeper": planner }',
     '',
   ].join('\n');
   const { config, warnings } = parseConfig(text);
@@ -67,8 +69,29 @@ test('every key is read when valid', () => {
     roles: ['planner', 'code-reviewer', 'qa2'],
     ignore: ['**/*.key', 'private/**'],
     renames: { 'old-agent': 'new-agent' },
+    recall: { onPrompt: false, onSubagent: false, maxItems: 2, maxTokens: 200, threshold: 2.5, subagentTokens: 600 },
+    agents: { 'ward-sentinel': 'reviewer', 'rune:plan-keeper': 'planner' },
   });
-  assert.equal(CONFIG_KEYS.length, 11);
+  assert.equal(CONFIG_KEYS.length, 13);
+});
+
+test('recall and agents are checked key by key: a bad value warns and keeps only its own default', () => {
+  const { config, warnings } = parseConfig(
+    [
+      'echoes:',
+      '  recall: { max_items: 0, max_tokens: 250, threshold: high, sideways: 1 }',
+      '  agents: { ward-sentinel: Reviewer, "__proto__": reviewer, auditor-bot: auditor }',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(config.recall, { ...defaultConfig().recall, maxTokens: 250 });
+  assert.deepEqual(config.agents, { 'auditor-bot': 'auditor' });
+  assert.equal(Object.getPrototypeOf(config.agents), Object.prototype);
+  assert.equal(warnings.length, 5, warnings.join('\n'));
+  assert.ok(warnings.some((w) => w.includes('"echoes.recall.max_items" should be a whole number from 1 to 10; it stays 3 (the default)')));
+  assert.ok(warnings.some((w) => w.includes('unknown key "echoes.recall.sideways" ignored')));
+  assert.ok(warnings.some((w) => w.includes('"echoes.agents.ward-sentinel" should name a role')));
+  assert.deepEqual(parseConfig('echoes:\n  recall: 3\n').config.recall, defaultConfig().recall);
 });
 
 test("a key with a wrong value warns once, names the key, and keeps that key's default only", () => {

@@ -30,7 +30,7 @@ const eventsArb = (ids: string[]): fc.Arbitrary<UsageEvent[]> =>
     fc.record({
       ts: fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2026, 6, 1) }).map((ms) => new Date(ms).toISOString()),
       session: fc.constantFrom('s1', 's2', 's3', 's4', 's5', 's6'),
-      event: fc.constantFrom('injected' as const, 'referenced' as const),
+      event: fc.constantFrom('injected' as const, 'used' as const),
       ids: fc.subarray(ids.length > 0 ? ids : ['none']),
     }),
     { maxLength: 30 },

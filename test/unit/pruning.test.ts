@@ -48,7 +48,7 @@ test('stale inscribed and old traced entries are archived by the rules, fresh on
 });
 
 test('a recent reference in the usage log keeps an old inscribed entry out of the age rule', () => {
-  const events: UsageEvent[] = [{ ts: '2026-05-20T10:00:00Z', session: 's1', event: 'referenced', ids: ['old-but-used'] }];
+  const events: UsageEvent[] = [{ ts: '2026-05-20T10:00:00Z', session: 's1', event: 'used', ids: ['old-but-used'] }];
   const plan = planPrune(
     input(
       [

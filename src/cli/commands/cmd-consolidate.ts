@@ -1,6 +1,8 @@
 // rune-echoes consolidate: what the Stop hook does, on demand (SPEC §6).
 
 import { plural } from '../../core/text.ts';
+import { retirementsByRole } from '../../store/memory/consolidate-all.ts';
+import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { consolidateRole } from '../../store/memory/role-consolidation.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
 import { type Command, printJson, stringOpt, targetRoles } from '../cli-context.ts';
@@ -16,10 +18,18 @@ export const consolidateCommand: Command = {
     const roles = targetRoles(ctx, only);
     const prune = values.prune === true;
     const events = prune ? readUsage(ctx.paths) : [];
-    // --prune prunes as the hooks do, a few entries per run; `prune` does the whole plan.
+    // --prune does what happens between sessions: superseded entries leave, and pruning moves a few entries
+    // per run as the hooks do (`prune` does the whole plan).
+    const retire = prune ? retirementsByRole(readAllEntries(ctx.paths).roles) : new Map<string, Map<string, string>>();
     let maxMoves = ctx.config.prunePerSession;
     const reports = roles.map((role) => {
-      const r = consolidateRole(ctx.paths, ctx.config, role, { now: ctx.io.now, prune, events, maxMoves });
+      const r = consolidateRole(ctx.paths, ctx.config, role, {
+        now: ctx.io.now,
+        prune,
+        events,
+        maxMoves,
+        ...(retire.has(role) ? { retire: retire.get(role)! } : {}),
+      });
       maxMoves -= (r.pruned?.archive.length ?? 0) + (r.pruned?.compress.length ?? 0);
       return r;
     });
@@ -32,6 +42,7 @@ export const consolidateCommand: Command = {
           updated: r.updated,
           linesAfter: r.linesAfter,
           pruned: r.pruned ? [...r.pruned.archive, ...r.pruned.compress] : [],
+          superseded: r.retired ?? [],
           keptUnparsed: r.keptUnparsed ?? [],
           forgottenDropped: r.forgottenDropped ?? [],
           setAside: r.setAside ?? [],
@@ -45,6 +56,7 @@ export const consolidateCommand: Command = {
         ctx.io.stdout(
           `${r.role}: ${plural(r.findingsFiles, 'findings file')}, ${r.appended.length} added, ${r.updated.length} merged${dropped}, ${plural(r.linesAfter, 'line')}\n`,
         );
+        if (r.retired?.length) ctx.io.stdout(`  superseded, moved to ${r.role}/archive/superseded.md: ${r.retired.join(', ')}\n`);
         for (const kept of r.keptUnparsed ?? []) ctx.io.stdout(`  a findings file held text that is not an entry: kept as ${kept}\n`);
         for (const aside of r.setAside ?? []) ctx.io.stdout(`  a findings file was not safe to read: moved unread to ${aside}\n`);
       }

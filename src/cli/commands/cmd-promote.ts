@@ -1,5 +1,6 @@
 // rune-echoes promote: an etched entry becomes docs/solutions/<category>/<slug>.md (SPEC §11).
 import { EchoesError } from '../../core/errors.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { canonicalEntryText, formatEchoRef } from '../../core/remembrance/echo-ref.ts';
 import { planPromotion } from '../../core/remembrance/promotion.ts';
 import { isSolutionCategory, SOLUTION_CATEGORIES } from '../../core/remembrance/solution-doc.ts';
@@ -45,11 +46,17 @@ export const promoteCommand: Command = {
       const v = stringOpt(values, key);
       return v === undefined ? undefined : filterSecrets(v).text;
     };
-    const referencedSessions = new Set(
-      readUsage(ctx.paths)
-        .filter((e) => e.event === 'referenced' && e.ids.includes(stored.id))
-        .map((e) => e.session),
-    ).size;
+    // Sessions that used it (SPEC §11 "referenced by 2+ sessions"): being injected is not validation.
+    // Compacted history counts once per folded event.
+    const key = usageKey(role, stored.id);
+    const usedBy = new Set<string>();
+    let carried = 0;
+    for (const e of readUsage(ctx.paths)) {
+      if (e.event !== 'used' || !(e.ids.includes(key) || e.ids.includes(stored.id))) continue;
+      if (e.count !== undefined) carried += e.count;
+      else usedBy.add(e.session);
+    }
+    const referencedSessions = usedBy.size + carried;
     const echoRef = formatEchoRef(role, stored.id, entryHash(canonicalEntryText(stored)));
     const plan = planPromotion({
       entry,

@@ -2,11 +2,15 @@
 // logs, EPHEMERAL.md and docs/solutions, through the on-disk index.
 import { isLayer } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
+import { staleNote } from '../../core/lifecycle/evidence-staleness.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import type { DocKind } from '../../core/recall/search-segment.ts';
 import { dayNumber } from '../../core/recall/search-segment.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { ensureStoreIgnored } from '../../store/gitignore.ts';
+import { roleSummaries } from '../../store/memory/entry-cache.ts';
+import { staleFromStore } from '../../store/memory/evidence-changes.ts';
 import { searchMemory, searchTerms } from '../../store/recall/search-index.ts';
 import { flushEndedSessions } from '../../store/session/session-recovery.ts';
 import { scanSessions } from '../../store/session/session-state.ts';
@@ -71,8 +75,21 @@ export const searchCommand: Command = {
       ...(kinds ? { kinds: kinds as DocKind[] } : {}),
       ...(since !== undefined ? { sinceDay: since } : {}),
     });
+    // Entries whose evidence changed since they were verified are marked (SPEC §8).
+    let stale = new Map<string, string>();
+    if (result.hits.some((h) => h.id && h.role && h.source === 'memory')) {
+      const summaries = await roleSummaries(ctx.paths);
+      stale = await staleFromStore(
+        ctx.paths,
+        summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry }))),
+      );
+    }
+    const hits = result.hits.map((h) => {
+      const since = h.id && h.role && h.source === 'memory' ? stale.get(usageKey(h.role, h.id)) : undefined;
+      return since ? { ...h, staleSince: since } : h;
+    });
     if (ctx.json) {
-      printJson(ctx, { query, terms: result.terms, hits: result.hits, index: result.index });
+      printJson(ctx, { query, terms: result.terms, hits, index: result.index });
       return 0;
     }
     const note = result.index.stale ? '(the index is being updated by another process: the newest changes may be missing)\n' : '';
@@ -80,9 +97,10 @@ export const searchCommand: Command = {
       ctx.io.stdout(`no matches for "${query}"\n${note}`);
       return 0;
     }
-    const out = result.hits.map((h, i) => {
-      const what = [h.source === 'memory' ? 'entry' : h.source, h.role, h.layer, h.date].filter(Boolean).join(' · ');
-      return `${i + 1}. ${h.title}${h.id ? `  [${h.id}]` : ''}\n   ${h.at} · ${what} · score ${h.score.toFixed(2)}\n   ${h.snippet}\n`;
+    const out = hits.map((h, i) => {
+      const what = [h.source === 'memory' ? 'entry' : h.source, h.role, h.layer, h.date, h.status].filter(Boolean).join(' · ');
+      const stale = 'staleSince' in h && h.staleSince ? ` ${staleNote(h.staleSince)}` : '';
+      return `${i + 1}. ${h.title}${h.id ? `  [${h.id}]` : ''}${stale}\n   ${h.at} · ${what} · score ${h.score.toFixed(2)}\n   ${h.snippet}\n`;
     });
     ctx.io.stdout(out.join('') + note);
     return 0;

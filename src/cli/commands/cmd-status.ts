@@ -4,12 +4,14 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
-import { plural } from '../../core/text.ts';
+import { entryUsage, relevanceIndex } from '../../core/lifecycle/usage-events.ts';
+import { compareText, plural } from '../../core/text.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
 import { readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { CONFIG_WARNING } from '../../store/fs/error-log.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
+import { roleSummaries } from '../../store/memory/entry-cache.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { solutionDrift } from '../../store/remembrance/solution-files.ts';
@@ -35,6 +37,24 @@ function gitHealth(ask: () => TeamHealth): TeamHealth | null {
   }
 }
 
+const pick = (u: { injected: number; used: number }) => ({ injected: u.injected, used: u.used });
+
+/** Given N times, used M times: the entries used most, and those given often but never used (candidates to forget). */
+function usageLines(usage: Array<{ role: string; id: string; injected: number; used: number }>, sessions: number): string[] {
+  if (usage.every((u) => u.injected === 0 && u.used === 0)) return [];
+  const name = (u: { role: string; id: string; injected: number; used: number }) =>
+    `${u.role}/${u.id} (given ${u.injected}×, used ${u.used}×)`;
+  const used = usage.filter((u) => u.used > 0).sort((a, b) => b.used - a.used || compareText(a.id, b.id));
+  const idle = usage.filter((u) => u.used === 0 && u.injected >= 3).sort((a, b) => b.injected - a.injected || compareText(a.id, b.id));
+  const out = [
+    `usage (${plural(sessions, 'session')} in the relevance window): ${plural(used.length, 'entry', 'entries')} used, ${idle.length} given 3× or more and never used`,
+  ];
+  if (used.length) out.push(`  used most: ${used.slice(0, 5).map(name).join(' · ')}`);
+  if (idle.length)
+    out.push(`  given, never used: ${idle.slice(0, 5).map(name).join(' · ')} — see rune-echoes show; forget what no longer helps`);
+  return out;
+}
+
 export const statusCommand: Command = {
   name: 'status',
   summary: 'health: sizes against limits, last hook runs, logged errors, pending findings',
@@ -49,7 +69,7 @@ export const statusCommand: Command = {
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
     // Roles over their limit: what pruning will do, and what the user can do (one line each).
-    const events = roles.some((r) => r.memoryLines > config.memoryMaxLines) ? readUsage(paths) : [];
+    const events = readUsage(paths);
     const outlooks: PruneOutlook[] = [];
     for (const r of roles) {
       if (r.memoryLines <= config.memoryMaxLines) continue;
@@ -82,6 +102,11 @@ export const statusCommand: Command = {
     } catch {
       /* none */
     }
+    // Per entry: how often it was given to the model and how often a session used it (only use counts).
+    const index = relevanceIndex(events, config.relevanceWindow);
+    const usage = (await roleSummaries(paths)).flatMap((r) =>
+      r.entries.filter((e) => !e.status).map((e) => ({ role: r.role, id: e.id, ...pick(entryUsage(index, e.id, r.role)) })),
+    );
     const report = {
       project: paths.project,
       store: paths.echoes,
@@ -112,6 +137,8 @@ export const statusCommand: Command = {
       configWarnings: ctx.configWarnings,
       notImported: notImported.map((s) => ({ kind: s.kind, ref: s.ref })),
       injection: config.inject && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
+      promptRecall: config.recall.onPrompt && ctx.io.env.RUNE_ECHOES_DISABLE !== '1' ? 'on' : 'off',
+      usage: { sessions: index.sessions.length, entries: usage },
       // Team memory (SPEC §3): null when git itself could not be asked.
       team: gitHealth(() => teamHealth(paths, config)),
       conflicts: memoryConflicts(paths),
@@ -133,8 +160,9 @@ export const statusCommand: Command = {
       if (outlooks.length) out.push('\n');
     } else out.push('No roles yet.\n\n');
     out.push(
-      `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection}\n`,
+      `archive logs: ${report.archiveLogs} · EPHEMERAL.md: ${report.ephemeral} · solutions: ${solutions} · injection: ${report.injection} · prompt recall: ${report.promptRecall}\n`,
     );
+    for (const line of usageLines(usage, index.sessions.length)) out.push(`${line}\n`);
     for (const d of report.solutionsOutOfDate)
       out.push(
         `solution out of date: ${d.path} (${d.state === 'vanished' ? 'its entry is gone' : d.state === 'changed' ? 'its entry changed since promotion' : 'echo_ref unreadable'}; see rune-echoes remembrance --verify)\n`,

@@ -3,6 +3,7 @@
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { ENTRY_FIELDS } from '../../core/entry/entry-fields.ts';
 import type { EntryScore } from '../../core/lifecycle/echo-score.ts';
+import { staleNote } from '../../core/lifecycle/evidence-staleness.ts';
 import { plural } from '../../core/text.ts';
 import { renderTable } from './render-table.ts';
 
@@ -13,10 +14,19 @@ export interface ShowRole {
   verbatimBlocks: number;
   total: number;
   error?: string | undefined;
-  rows: Array<{ entry: EchoEntry; score: EntryScore }>;
+  rows: ShowRow[];
 }
 
-type Row = { entry: EchoEntry; score: EntryScore };
+export interface ShowRow {
+  entry: EchoEntry;
+  score: EntryScore;
+  /** Its evidence changed after this day, when it was last checked. */
+  staleSince?: string;
+  /** The usage key of the entry whose `supersedes` retires it. */
+  supersededBy?: string;
+}
+
+type Row = ShowRow;
 
 interface Column {
   header: string;
@@ -27,19 +37,36 @@ interface Column {
 
 const age = (days: number | null) => (days === null ? '?' : `${Math.floor(days)}d`);
 
-function fieldCell(prop: keyof EchoEntry, entry: EchoEntry): string {
+function fieldCell(prop: keyof EchoEntry, row: Row): string {
+  const { entry } = row;
   const v = entry[prop];
   const text = Array.isArray(v) ? v.join(', ') : v === undefined || v === '' ? '—' : String(v);
-  return prop === 'layer' && entry.status ? `${text} (${entry.status})` : text;
+  if (prop !== 'layer') return text;
+  const status = entry.status ?? (row.supersededBy ? 'superseded' : row.staleSince ? 'stale' : undefined);
+  return status ? `${text} (${status})` : text;
 }
 
+// How often the entry was given to the model and how often a session used it (usage.jsonl):
+// only use counts for its score.
 const COMPUTED: Column[] = [
   { header: 'score', width: 5, order: 2, cell: (r) => r.score.score.toFixed(2) },
   { header: 'age', width: 6, order: 3, cell: (r) => age(r.score.ageDays) },
+  { header: 'given', width: 6, order: 7, cell: (r) => String(r.score.injected) },
+  { header: 'used', width: 6, order: 8, cell: (r) => String(r.score.used) },
 ];
-const FIELD_COLUMNS: Column[] = ENTRY_FIELDS.flatMap((f) =>
-  f.column ? [{ ...f.column, cell: (r: Row) => fieldCell(f.prop, r.entry) }] : [],
-);
+const FIELD_COLUMNS: Column[] = ENTRY_FIELDS.flatMap((f) => (f.column ? [{ ...f.column, cell: (r: Row) => fieldCell(f.prop, r) }] : []));
+
+/** One line under the table for each entry that needs a look: stale evidence, or retired by another. */
+function notes(rows: Row[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.supersededBy)
+      out.push(`  ! ${r.entry.id}: superseded by ${r.supersededBy}; it leaves MEMORY.md for the archive between sessions\n`);
+    else if (r.staleSince)
+      out.push(`  ! ${r.entry.id}: ${staleNote(r.staleSince)} — check it against the code, then rune-echoes verify ${r.entry.id}\n`);
+  }
+  return out;
+}
 const COLUMNS = [...COMPUTED, ...FIELD_COLUMNS].sort((a, b) => a.order - b.order);
 
 export function renderShow(roles: ShowRole[]): string {
@@ -60,11 +87,13 @@ export function renderShow(roles: ShowRole[]): string {
     }
     const rows = r.rows.map((row) => COLUMNS.map((c) => c.cell(row)));
     out.push(
-      `${renderTable(
+      renderTable(
         COLUMNS.map((c) => c.header),
         rows,
         COLUMNS.map((c) => c.width),
-      )}\n`,
+      ),
+      ...notes(r.rows),
+      '\n',
     );
   }
   const total = roles.reduce((s, r) => s + r.total, 0);

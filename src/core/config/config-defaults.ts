@@ -3,6 +3,22 @@
 
 export type SessionScope = 'project' | 'user';
 
+/** Recall at the prompt and at a subagent's start (SPEC §8). */
+export interface RecallConfig {
+  /** UserPromptSubmit recall on or off. */
+  onPrompt: boolean;
+  /** SubagentStart: a subagent that maps to a role starts with that role's entries. */
+  onSubagent: boolean;
+  /** At most this many items per prompt. */
+  maxItems: number;
+  /** At most this many tokens (characters ÷ 4) per prompt, wrapper included. */
+  maxTokens: number;
+  /** How much of the prompt an item must hold to be recalled (see core/recall/prompt-recall.ts). */
+  threshold: number;
+  /** A subagent's budget. */
+  subagentTokens: number;
+}
+
 export interface EchoesConfig {
   versionControlled: boolean;
   sessionScope: SessionScope;
@@ -16,6 +32,9 @@ export interface EchoesConfig {
   roles: string[];
   ignore: string[];
   renames: Record<string, string>;
+  recall: RecallConfig;
+  /** Subagent type → role whose memory it starts with (`ward-sentinel: reviewer`). */
+  agents: Record<string, string>;
 }
 
 export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
@@ -30,8 +49,17 @@ export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
   roles: ['planner', 'workers', 'reviewer', 'auditor', 'team'],
   ignore: ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**'],
   renames: {},
+  recall: Object.freeze({ onPrompt: true, onSubagent: true, maxItems: 3, maxTokens: 300, threshold: 2, subagentTokens: 800 }),
+  agents: {},
 });
 
 export function defaultConfig(): EchoesConfig {
-  return { ...DEFAULT_CONFIG, roles: [...DEFAULT_CONFIG.roles], ignore: [...DEFAULT_CONFIG.ignore], renames: {} };
+  return {
+    ...DEFAULT_CONFIG,
+    roles: [...DEFAULT_CONFIG.roles],
+    ignore: [...DEFAULT_CONFIG.ignore],
+    renames: {},
+    recall: { ...DEFAULT_CONFIG.recall },
+    agents: {},
+  };
 }

@@ -15,6 +15,9 @@ type KeySpec = {
   coerce?: (value: unknown) => unknown;
 };
 
+/** A key of a nested mapping (`echoes.recall.max_items`): the property it sets and its check. */
+type SubKeySpec = { prop: string; check: (value: unknown) => string | null; coerce?: (value: unknown) => unknown };
+
 const isBool = (v: unknown) => (typeof v === 'boolean' ? null : 'true or false (yes/no and on/off work too)');
 /** YAML 1.2 reads `no` as a string; people mean false. */
 const YAML11_BOOLEANS: Record<string, boolean> = {
@@ -60,7 +63,61 @@ const KEYS: Record<string, KeySpec> = {
   },
 };
 
-export const CONFIG_KEYS = Object.keys(KEYS);
+const numberIn = (min: number, max: number) => (v: unknown) =>
+  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max ? null : `a number from ${min} to ${max}`;
+
+/** `echoes.recall`: prompt-time and subagent recall. */
+const RECALL_KEYS: Record<string, SubKeySpec> = {
+  on_prompt: { prop: 'onPrompt', check: isBool, coerce: asBool },
+  on_subagent: { prop: 'onSubagent', check: isBool, coerce: asBool },
+  max_items: { prop: 'maxItems', check: wholeNumber(1, 10) },
+  max_tokens: { prop: 'maxTokens', check: wholeNumber(50, 4000) },
+  threshold: { prop: 'threshold', check: numberIn(0, 100) },
+  subagent_tokens: { prop: 'subagentTokens', check: wholeNumber(100, 20_000) },
+};
+
+/** Nested mappings: each subkey checked on its own, so one bad value keeps the others. */
+const NESTED: Record<string, (value: unknown, config: EchoesConfig, warn: (w: string) => void) => void> = {
+  recall(value, config, warn) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      warn(
+        '"echoes.recall" should be a mapping (on_prompt, on_subagent, max_items, max_tokens, threshold, subagent_tokens); defaults kept',
+      );
+      return;
+    }
+    for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+      const spec = Object.hasOwn(RECALL_KEYS, key) ? RECALL_KEYS[key] : undefined;
+      if (!spec) {
+        warn(`unknown key "echoes.recall.${key}" ignored`);
+        continue;
+      }
+      const given = spec.coerce ? spec.coerce(raw) : raw;
+      const expected = spec.check(given);
+      const recall = config.recall as unknown as Record<string, unknown>;
+      if (expected) warn(`"echoes.recall.${key}" should be ${expected}; it stays ${describeDefault(recall[spec.prop])}`);
+      else recall[spec.prop] = given;
+    }
+  },
+  agents(value, config, warn) {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      warn('"echoes.agents" should be a mapping of subagent-type: role, like { ward-sentinel: reviewer }; ignored');
+      return;
+    }
+    for (const [type, role] of Object.entries(value as Record<string, unknown>)) {
+      if (!/^[A-Za-z0-9][\w.:-]{0,127}$/.test(type)) {
+        warn(`"echoes.agents" key "${type.slice(0, 60)}" is not a subagent type; ignored`);
+        continue;
+      }
+      if (typeof role !== 'string' || !isSafeName(role)) {
+        warn(`"echoes.agents.${type}" should name a role like reviewer; ignored`);
+        continue;
+      }
+      config.agents[type] = role;
+    }
+  },
+};
+
+export const CONFIG_KEYS = [...Object.keys(KEYS), ...Object.keys(NESTED)];
 
 /** Parses the config file text. `source` names the file in warnings. */
 export function validateConfigDocument(doc: unknown, source = '.claude/rune-config.yml', warnings: string[] = []): ConfigResult {
@@ -80,6 +137,10 @@ export function validateConfigDocument(doc: unknown, source = '.claude/rune-conf
     return { config, warnings };
   }
   for (const [key, value] of Object.entries(echoes as Record<string, unknown>)) {
+    if (Object.hasOwn(NESTED, key)) {
+      NESTED[key]!(value, config, (w) => warnings.push(`${source}: ${w}`));
+      continue;
+    }
     // Own keys only: `toString`, `constructor` or `__proto__` in the file must not find Object.prototype.
     const spec = Object.hasOwn(KEYS, key) ? KEYS[key] : undefined;
     if (!spec) {

@@ -92,7 +92,7 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
     filter: 'checked',
     cli: 'layer',
     value: 'etched|inscribed|traced',
-    column: { header: 'layer', width: 20, order: 1 },
+    column: { header: 'layer', width: 22, order: 1 },
   }),
   row({ prop: 'source', place: 'bullet', key: 'source', type: 'text', optional: true, cli: 'source', value: 'S' }),
   row({ prop: 'confidence', place: 'bullet', key: 'confidence', type: 'confidence', filter: 'checked', cli: 'confidence', value: '0..1' }),

@@ -2,15 +2,17 @@
 // Pure: the caller passes `now` and the usage events.
 
 import { type EchoEntry, LAYER_MAX_AGE_DAYS, LAYER_WEIGHT } from '../entry/echo-entry.ts';
-import { DEFAULT_RELEVANCE_WINDOW, relevanceIndex, type UsageEvent } from './usage-events.ts';
+import { DEFAULT_RELEVANCE_WINDOW, entryUsage, type RelevanceIndex, relevanceIndex, type UsageEvent } from './usage-events.ts';
 
 const DAY_MS = 86_400_000;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export interface ScoreContext {
   now: Date;
-  /** Share of the recent sessions that referenced the entry, 0..1. */
+  /** Share of the recent sessions that used the entry, 0..1. */
   relevance: number;
+  /** Its evidence changed after it was verified: no recency until it is verified again. */
+  stale?: boolean;
 }
 
 export interface EntryScore {
@@ -19,8 +21,18 @@ export interface EntryScore {
   relevance: number;
   /** Whole days since `verified` (fallback: heading date); null when neither is a valid day. */
   ageDays: number | null;
-  /** Whole days since the later of the last usage reference and `verified`; null when unknown. */
+  /** Whole days since the later of the last use and `verified`; null when unknown. */
   unreferencedDays: number | null;
+  /** Times the log says it was given to the model, and used. */
+  injected: number;
+  used: number;
+}
+
+export interface ScoreOptions {
+  /** The role of every entry, or of each by position: usage is logged per role. */
+  role?: string | readonly string[];
+  /** Entries whose evidence changed since `verified`, by position. */
+  stale?: (index: number) => boolean;
 }
 
 /** UTC midnight of a `YYYY-MM-DD` day, or null for '' and impossible dates like 2026-02-31. */
@@ -55,30 +67,43 @@ export function echoScore(entry: Pick<EchoEntry, 'layer' | 'verified' | 'date'>,
   const importance = LAYER_WEIGHT[entry.layer];
   const relevance = clamp01(ctx.relevance);
   const dayMs = entryDayMs(entry);
-  // Without any date we cannot claim the entry is fresh, so recency is 0.
-  const recency = dayMs === null ? 0 : clamp01(1 - daysSince(dayMs, ctx.now) / LAYER_MAX_AGE_DAYS[entry.layer]);
+  // Without any date we cannot claim the entry is fresh, so recency is 0; nor once its evidence changed.
+  const recency = dayMs === null || ctx.stale ? 0 : clamp01(1 - daysSince(dayMs, ctx.now) / LAYER_MAX_AGE_DAYS[entry.layer]);
   const score = importance * 0.4 + relevance * 0.3 + recency * 0.3;
   // Rounded so that thresholds such as "< 0.3" are not decided by float noise.
   return Math.round(clamp01(score) * 1e6) / 1e6;
 }
 
 /** Scores a list of entries against the usage log, in input order. */
-export function scoreEntries(entries: EchoEntry[], events: UsageEvent[], now: Date, window = DEFAULT_RELEVANCE_WINDOW): EntryScore[] {
-  const index = relevanceIndex(events, window);
+export function scoreEntries(
+  entries: EchoEntry[],
+  events: UsageEvent[],
+  now: Date,
+  window = DEFAULT_RELEVANCE_WINDOW,
+  opts: ScoreOptions = {},
+): EntryScore[] {
+  return scoreWithIndex(entries, relevanceIndex(events, window), now, opts);
+}
+
+/** The same, from a relevance index built once (several roles scored against one log). */
+export function scoreWithIndex(entries: EchoEntry[], index: RelevanceIndex, now: Date, opts: ScoreOptions = {}): EntryScore[] {
   const sessions = index.sessions.length;
-  return entries.map((entry) => {
-    const relevance = sessions === 0 ? 0 : (index.referencedBy.get(entry.id) ?? 0) / sessions;
+  const roleAt = (i: number): string | undefined => (typeof opts.role === 'string' ? opts.role : opts.role?.[i]);
+  return entries.map((entry, i) => {
+    const usage = entryUsage(index, entry.id, roleAt(i));
+    const relevance = sessions === 0 ? 0 : usage.sessions / sessions;
     const dayMs = entryDayMs(entry);
-    const lastRef = index.lastReferenced.get(entry.id);
-    const refMs = lastRef === undefined ? null : Date.parse(lastRef);
-    // A re-verification by a finding is as good as a reference: use the later.
+    const refMs = usage.lastUsed === undefined ? null : Date.parse(usage.lastUsed);
+    // A re-verification by a finding is as good as a use: the later counts.
     const seenMs = refMs === null || !Number.isFinite(refMs) ? dayMs : Math.max(refMs, dayMs ?? -Infinity);
     return {
       id: entry.id,
-      score: echoScore(entry, { now, relevance }),
+      score: echoScore(entry, { now, relevance, stale: opts.stale?.(i) === true }),
       relevance,
       ageDays: dayMs === null ? null : daysSince(dayMs, now),
       unreferencedDays: seenMs === null ? null : daysSince(seenMs, now),
+      injected: usage.injected,
+      used: usage.used,
     };
   });
 }

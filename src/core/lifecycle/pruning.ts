@@ -21,6 +21,8 @@ export interface PruneInput {
   events: UsageEvent[];
   now: Date;
   window: number;
+  /** The role of the file: usage is logged per role. */
+  role?: string;
   /**
    * At most this many entries move (automatic pruning between sessions moves
    * a few at a time; the rest waits for the next session or for `prune`).
@@ -94,6 +96,7 @@ export function planPrune(input: PruneInput): PrunePlan {
     input.events,
     input.now,
     input.window,
+    input.role === undefined ? {} : { role: input.role },
   );
   // Etched entries are the user's: never removed automatically, whatever the pressure.
   const pool: Candidate[] = input.entries

@@ -5,11 +5,23 @@
 import { parseEchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { searchableText } from '../entry/entry-fields.ts';
+import { supersededKeys } from '../lifecycle/supersession.ts';
 import { parseSolutionDoc } from '../remembrance/solution-doc.ts';
+import { filterHead, filterSecrets } from '../security/secret-filter.ts';
 import type { DocSource, IndexDoc } from './search-segment.ts';
 
 /** Stored text per document is capped: snippets need the matching line, not a whole book. */
 const MAX_STORED = 8000;
+
+/**
+ * What a document stores for display (search snippets, prompt-time recall):
+ * filtered for secrets before it is cut, like every text that reaches the
+ * model. Memory files are filtered when written, but a hand edit or a cloned
+ * repository can put anything in them; so the text is filtered here once, when
+ * indexed, and recall on every prompt need not load the filter.
+ */
+const shown = (text: string): string => filterHead(text, MAX_STORED);
+const shownTitle = (title: string): string => filterSecrets(title).text;
 
 export interface DocOrigin {
   path: string;
@@ -32,17 +44,21 @@ export function echoFileDocs(text: string, origin: DocOrigin): IndexDoc[] {
 
 function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): IndexDoc {
   const date = (e.verified || e.date) === '' ? undefined : e.verified || e.date;
+  // Only a live entry of a role's memory retires another (core/lifecycle/supersession.ts).
+  const retires = origin.source === 'memory' && origin.role && !e.status && e.supersedes ? supersededKeys(e.supersedes, origin.role) : [];
   return {
     path: origin.path,
     line,
     source: origin.source,
-    title: e.title || e.id,
+    title: shownTitle(e.title || e.id),
     id: e.id,
     ...(origin.role ? { role: origin.role } : {}),
     layer: e.layer,
     ...(date ? { date } : {}),
-    text: raw.slice(0, MAX_STORED),
+    ...(e.status ? { status: e.status } : {}),
+    text: shown(raw),
     fields: { title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') },
+    ...(retires.length ? { retires } : {}),
   };
 }
 
@@ -74,10 +90,10 @@ function paragraphDocs(text: string, firstLine: number, origin: DocOrigin): Inde
       path: origin.path,
       line: firstLine + at,
       source: origin.source,
-      title,
+      title: shownTitle(title),
       ...(origin.role ? { role: origin.role } : {}),
       ...(date ? { date } : {}),
-      text: body.slice(0, MAX_STORED),
+      text: shown(body),
       fields: { title, tags: '', body },
     });
   };
@@ -135,9 +151,9 @@ export function solutionDocs(text: string, origin: DocOrigin & { fallbackTitle: 
       path: origin.path,
       line: 1,
       source: 'solution',
-      title: s.title,
+      title: shownTitle(s.title),
       ...(DAY.test(s.date) ? { date: DAY.exec(s.date)![1] } : {}),
-      text: text.slice(0, MAX_STORED),
+      text: shown(text),
       fields: { title: s.title, tags: s.tags.join(' '), body },
     },
   ];

@@ -19,6 +19,8 @@ export interface RankFilters {
   role?: string;
   layer?: Layer;
   kinds?: readonly DocKind[];
+  /** Only documents from these places (prompt-time recall leaves archives out). */
+  sources?: readonly DocSource[];
   /** Only documents dated on or after this day (days since 1970); undated ones are left out. */
   sinceDay?: number;
 }
@@ -27,6 +29,18 @@ export interface RankOptions extends RankFilters {
   limit: number;
   /** Live documents and their summed weighted lengths, over every segment. */
   stats: { docs: number; totalLen: number };
+  /**
+   * false: rank by the words matched alone, without the share of the query's
+   * words a document holds (a prompt is long and an entry short: prompt-time recall).
+   */
+  coverage?: boolean;
+  /**
+   * How a word weighs: `idf` (BM25), or `rarity` — its idf over the idf of a
+   * word found in one document, squared: 1 for a word only this document has,
+   * falling fast for words many documents share. Prompt-time recall weighs by
+   * rarity, so a long prompt's common words cannot add up to a match.
+   */
+  weigh?: 'idf' | 'rarity';
 }
 
 export interface RankedDoc {
@@ -34,6 +48,8 @@ export interface RankedDoc {
   doc: number;
   score: number;
   matched: number;
+  /** The sum over the matched words alone (BM25, or rarity-weighed): no prior, no coverage. */
+  raw: number;
 }
 
 const K1 = 1.2;
@@ -56,9 +72,12 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
   const lists = terms.map((t) => segments.map((s) => s.lookup(t)));
   const N = Math.max(1, opts.stats.docs);
   const avgLen = Math.max(1, opts.stats.totalLen / N);
+  const idfOf = (df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+  const unique = idfOf(1);
   const idf = lists.map((perSeg) => {
     const df = perSeg.reduce((n, p) => n + (p?.ids.length ?? 0), 0);
-    return Math.log(1 + (N - df + 0.5) / (df + 0.5));
+    const w = idfOf(df);
+    return opts.weigh === 'rarity' ? (Math.min(w, unique) / unique) ** 2 : w;
   });
 
   const best: RankedDoc[] = [];
@@ -66,11 +85,13 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     const roleCode = opts.role === undefined ? -1 : seg.roles.indexOf(opts.role) + 1;
     if (opts.role !== undefined && roleCode === 0) return;
     const kinds = opts.kinds && opts.kinds.length > 0 ? new Set(opts.kinds) : null;
+    const sources = opts.sources && opts.sources.length > 0 ? new Set(opts.sources) : null;
     const allowed = (d: number): boolean => {
       if (seg.deleted.has(d)) return false;
       if (roleCode > 0 && seg.attrs.role(d) !== roleCode) return false;
       if (opts.layer !== undefined && seg.attrs.layer(d) !== opts.layer) return false;
       if (kinds !== null && !kinds.has(kindOf(seg.attrs.source(d)))) return false;
+      if (sources !== null && !sources.has(seg.attrs.source(d))) return false;
       if (opts.sinceDay !== undefined && seg.attrs.day(d) < opts.sinceDay) return false;
       return true;
     };
@@ -99,9 +120,9 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
       const m = matched[d]!;
       const layer = seg.attrs.layer(d);
       // A document that has every word of the query beats one that repeats a single word.
-      const coverage = (m / terms.length) ** 2;
+      const coverage = opts.coverage === false ? 1 : (m / terms.length) ** 2;
       const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
-      offer(best, { segment: s, doc: d, score: total, matched: m }, opts.limit);
+      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]! }, opts.limit);
     }
   });
   return best.sort(byScore);

@@ -29,6 +29,8 @@ export interface StoredDoc {
   layer?: Layer;
   /** YYYY-MM-DD: verified date of an entry, date of a log or solution. */
   date?: string;
+  /** An entry's `status` (superseded, retracted): ranked below the live ones. */
+  status?: string;
   /** The document's own text, as in the file (capped), for snippets and line numbers. */
   text: string;
 }
@@ -36,6 +38,8 @@ export interface StoredDoc {
 /** A document to index: what is stored, plus the fields that are ranked. */
 export interface IndexDoc extends StoredDoc {
   fields: { title: string; tags: string; body: string };
+  /** The usage keys a live entry's `supersedes` retires: kept in the manifest, not in the segment. */
+  retires?: string[];
 }
 
 /** Title words count three times, tags twice, the rest once (BM25F with fixed field weights). */
@@ -79,7 +83,7 @@ export function buildSegment(docs: IndexDoc[]): SegmentData {
       p.tfs.push(Math.min(tf, MAX_TF));
     }
     lens.push(len);
-    const { fields: _fields, ...rest } = doc;
+    const { fields: _fields, retires: _retires, ...rest } = doc;
     stored.push(rest);
   });
   return { docs: stored, lens, postings };

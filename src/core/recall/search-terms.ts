@@ -94,9 +94,13 @@ function foldStem(word: string): string {
   return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s.endsWith('i') && s.length > 3 ? `${s.slice(0, -1)}y` : s;
 }
 
+/** A word that is all lower case, or capitalised like the first word of a sentence: no camelCase parts. */
+const PLAIN_WORD = /^[A-Z]?[a-z0-9]*$/;
+
 /** camelCase and PascalCase parts of an ASCII identifier ("retryDelayMs" → retry, delay, ms). */
 function camelParts(word: string): string[] {
-  if (!ASCII_ONLY.test(word) || word === word.toLowerCase()) return [];
+  // Most words have no parts: answered without the look-behind split (a prompt hook pays for compiling it).
+  if (PLAIN_WORD.test(word) || !ASCII_ONLY.test(word) || word === word.toLowerCase()) return [];
   const parts = word.split(ASCII_CAMEL);
   return parts.length > 1 ? parts : [];
 }

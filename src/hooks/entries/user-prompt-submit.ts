@@ -1,4 +1,4 @@
-// Bundle entry: UserPromptSubmit (every prompt) carries `/rune:echoes` arguments to the CLI byte for byte.
+// Bundle entry: UserPromptSubmit (every prompt) carries `/rune:echoes` arguments to the CLI byte for byte, and recalls memory that matches other prompts.
 import { runHook } from '../run-hook.ts';
 import { userPromptSubmit } from '../user-prompt-handler.ts';
 

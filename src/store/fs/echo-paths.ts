@@ -103,6 +103,9 @@ export const findingsFile = (paths: EchoPaths, role: string, agent: string) =>
   join(roleDir(paths, role), `${assertSafeName(agent, 'agent')}-findings.md`);
 
 function isWithin(child: string, parent: string): boolean {
+  // Both are resolved absolute paths: a plain prefix test says it on POSIX without path.relative's
+  // character walk (every read and write of every hook comes through here).
+  if (sep === '/') return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
   const rel = relative(parent, child);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
@@ -113,7 +116,9 @@ function realPathOfPrefix(p: string, depth = 0): string {
   const rest: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(existing), ...rest);
+      // The native realpath: the JavaScript one walks every component through path.join and lstat.
+      const real = realpathSync.native(existing);
+      return rest.length ? join(real, ...rest) : real;
     } catch {
       // A dangling symlink does not resolve, yet a write through it lands where it points: judge it by that.
       let link = false;

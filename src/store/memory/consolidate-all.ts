@@ -3,6 +3,8 @@
 // SessionEnd: with pruning). The consolidation code is loaded only when some
 // role has work.
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { retiredEntries } from '../../core/lifecycle/supersession.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readUsage } from '../usage/usage-log.ts';
@@ -32,6 +34,20 @@ export interface ConsolidateAllOptions {
   maxMoves?: number;
 }
 
+/** Role → (id → successor's usage key) of every entry a live entry supersedes, across all roles. */
+export function retirementsByRole(roles: ReadonlyArray<{ role: string; entries: EchoEntry[] }>): Map<string, Map<string, string>> {
+  const retire = new Map<string, Map<string, string>>();
+  const items = roles.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+  for (const [key, by] of retiredEntries(items)) {
+    const at = key.indexOf('#');
+    const role = key.slice(0, at);
+    const ids = retire.get(role) ?? new Map<string, string>();
+    ids.set(key.slice(at + 1), by);
+    retire.set(role, ids);
+  }
+  return retire;
+}
+
 export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opts: ConsolidateAllOptions): Promise<ConsolidateAllResult> {
   const { now, prune, deadline } = opts;
   let budget = opts.maxMoves ?? Number.POSITIVE_INFINITY;
@@ -39,12 +55,14 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
   // Line counts come from the entry cache, read once (not once per role).
   if (prune && !summaries) summaries = await (await import('./entry-cache.ts')).roleSummaries(paths);
   const lines = new Map((summaries ?? []).map((s) => [s.role, s.lines]));
+  // Between sessions, entries another entry supersedes leave for the archive (any role may name any other's).
+  const retire = prune && summaries ? retirementsByRole(summaries) : new Map<string, Map<string, string>>();
   const work: string[] = [];
   for (const role of listRoles(paths)) {
     const pending = listFindingsFiles(paths, role).length > 0;
     // A role only over its limit is worth a visit while the run may still move entries.
     const over = prune && budget > 0 && !pending && (lines.get(role) ?? 0) > config.memoryMaxLines;
-    if (pending || over) work.push(role);
+    if (pending || over || retire.has(role)) work.push(role);
   }
   const reports: ConsolidationReport[] = [];
   const errors: string[] = [];
@@ -61,6 +79,7 @@ export async function consolidateAll(paths: EchoPaths, config: EchoesConfig, opt
         events,
         deadline,
         ...(maxMoves === undefined ? {} : { maxMoves }),
+        ...(retire.has(role) ? { retire: retire.get(role)! } : {}),
       });
       reports.push(report);
       const n = (report.pruned?.archive.length ?? 0) + (report.pruned?.compress.length ?? 0);

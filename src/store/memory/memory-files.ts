@@ -130,6 +130,9 @@ export function appendArchivedBlocks(paths: EchoPaths, path: string, title: stri
   if (added) writeFileAtomic(paths, path, text);
 }
 
+/** Entries another entry's `supersedes` retired, each with `superseded_by` naming its successor. */
+export const supersededPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'superseded.md');
+
 /** Tombstones of forgotten entries: consolidation never brings these back. */
 export const forgottenPath = (paths: EchoPaths, role: string) => join(archiveDir(paths, role), 'forgotten.md');
 

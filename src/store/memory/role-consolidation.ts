@@ -5,7 +5,8 @@
 // any instant: re-running is idempotent.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { countLines, serializeEchoDocument } from '../../core/entry/echo-document.ts';
+import { moveOutEntries } from '../../core/entry/document-edits.ts';
+import { countLines, documentEntries, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
 import { EchoesError } from '../../core/errors.ts';
@@ -18,7 +19,7 @@ import { moveAside, readTextFile, removeFile, writeFileAtomic } from '../fs/atom
 import { archiveDir, assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
-import { day, forgottenMatcher, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
+import { appendToEchoFile, day, forgottenMatcher, readEchoFile, roleTitle, supersededPath, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
 
@@ -33,6 +34,8 @@ export interface ConsolidationReport {
   forgottenDropped?: string[];
   appended: string[];
   updated: string[];
+  /** Ids moved to archive/superseded.md because another entry's `supersedes` names them. */
+  retired?: string[];
   pruned: PrunePlan | null;
   linesAfter: number;
 }
@@ -45,6 +48,8 @@ export interface LifecycleOptions {
   maxMoves?: number;
   events: UsageEvent[];
   deadline?: Deadline;
+  /** Between sessions: ids of this role another entry supersedes → that entry's usage key (core/lifecycle/supersession.ts). */
+  retire?: ReadonlyMap<string, string>;
 }
 
 /** The six steps of the consolidation protocol (seed 000) for one role. */
@@ -83,9 +88,33 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
       let next = merged;
 
+      // Superseded entries leave between sessions, for the archive, with a pointer to what replaced them
+      // (archived first: a kill in between leaves a copy in both, which a re-run settles, never none).
+      const retired: string[] = [];
+      if (opts.prune && opts.retire?.size) {
+        const ids = documentEntries(next)
+          .filter((e) => opts.retire!.has(e.id) && e.layer !== 'etched')
+          .map((e) => e.id);
+        if (ids.length) {
+          const { doc: rest, moved } = moveOutEntries(next, ids);
+          appendToEchoFile(
+            paths,
+            supersededPath(paths, role),
+            `${roleTitle(role)} — superseded entries`,
+            moved.map(({ entry }) => ({
+              ...entry,
+              status: 'superseded' as const,
+              extra: [...entry.extra.filter(([k]) => k !== 'superseded_by'), ['superseded_by', opts.retire!.get(entry.id)!]],
+            })),
+          );
+          next = rest;
+          retired.push(...moved.map((m) => m.entry.id));
+        }
+      }
+
       let pruned: PrunePlan | null = null;
       if (opts.prune && countLines(serializeEchoDocument(next)) > config.memoryMaxLines) {
-        pruned = planPruneOf(next, config, opts);
+        pruned = planPruneOf(next, config, { ...opts, role });
         next = applyPrune(paths, role, next, text ?? serializeEchoDocument(doc), pruned, {
           now: opts.now,
           knowledgeMaxLines: config.knowledgeMaxLines,
@@ -121,6 +150,7 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
         forgottenDropped: dropped,
         appended: appends.map((e) => e.id),
         updated: updates.map((e) => e.id),
+        retired,
         pruned,
         linesAfter: countLines(out),
       };

@@ -3,7 +3,7 @@
 // through the security filter on the way in.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { appendEntries, removeEntries } from '../../core/entry/document-edits.ts';
+import { appendEntries, removeEntries, updateEntryFields } from '../../core/entry/document-edits.ts';
 import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
@@ -60,6 +60,25 @@ export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Dat
     appendToEchoFile(paths, forgottenPath(paths, role), `${roleTitle(role)} — forgotten entries`, [tomb]);
     writeFileAtomic(paths, path, serializeEchoDocument(rest));
     return entry;
+  });
+}
+
+/**
+ * Re-stamps an entry's `verified` day (SPEC §10 verify): someone checked it
+ * against the code, so its evidence counts as fresh again from today. Only that
+ * line of the file changes. Null when the entry is no longer there.
+ */
+export function verifyEntry(paths: EchoPaths, role: string, id: string, now: Date): { before: EchoEntry; verified: string } | null {
+  return withLock(paths, `role-${role}`, () => {
+    const path = memoryFile(paths, role);
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
+    if (text === null) return null;
+    const before = documentEntries(doc).find((e) => e.id === id);
+    if (!before) return null;
+    const verified = day(now);
+    const out = serializeEchoDocument(updateEntryFields(doc, id, { verified }));
+    if (out !== text) writeFileAtomic(paths, path, out);
+    return { before, verified };
   });
 }
 

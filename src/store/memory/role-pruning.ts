@@ -28,12 +28,13 @@ import { appendArchivedBlocks, appendToEchoFile, day, entryLines, readEchoFile, 
 export function planPruneOf(
   doc: EchoDocument,
   config: EchoesConfig,
-  opts: { now: Date; events: UsageEvent[]; maxMoves?: number },
+  opts: { now: Date; events: UsageEvent[]; maxMoves?: number; role?: string },
 ): PrunePlan {
   const { entries, otherLines } = entryLines(doc);
   return planPrune({
     entries,
     otherLines,
+    ...(opts.role === undefined ? {} : { role: opts.role }),
     maxLines: config.memoryMaxLines,
     events: opts.events,
     now: opts.now,
@@ -168,7 +169,7 @@ export function pruneRole(
   const run = () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: !opts.dryRun });
-    const plan = planPruneOf(doc, config, opts);
+    const plan = planPruneOf(doc, config, { ...opts, role });
     const linesBefore = text === null ? 0 : countLines(text);
     if (opts.dryRun) {
       const knowledge = planKnowledgeCompression(knowledgeAfterPrune(paths, role, doc, plan), config.knowledgeMaxLines, opts.now);
@@ -215,8 +216,8 @@ export function pruneOutlook(
   return {
     role,
     lines,
-    automatic: planPruneOf(doc, config, { ...opts, maxMoves: config.prunePerSession }),
-    full: planPruneOf(doc, config, opts),
+    automatic: planPruneOf(doc, config, { ...opts, role, maxMoves: config.prunePerSession }),
+    full: planPruneOf(doc, config, { ...opts, role }),
   };
 }
 

@@ -2,22 +2,26 @@
 // everything the digest reads: each role's MEMORY.md (size, mtime, inode), the
 // usage log, the archive-log folder, the solutions, the settings that shape
 // it, the text handed on as the last session, and the day (scores age by
-// days). The worker that ends a session computes it for the next start, so a
+// days), and the stamps of the files entries cite (staleness marks). The worker that ends a session computes it for the next start, so a
 // start usually only checks the stamps and prints. A torn, foreign or older
-// cache file is a miss, never an error.
+// cache file is a miss, never an error. A store with entries waiting to be
+// retired by a `supersedes` is never cached: the next start must read them.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { Digest } from '../../core/recall/digest.ts';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
+import { retirementsByRole } from '../memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../memory/entry-cache.ts';
+import { type EvidenceStamp, evidenceUnchanged, staleWithStamp } from '../memory/evidence-changes.ts';
 import { listRoles } from '../memory/role-listing.ts';
 import { latestLogSince } from '../session/archive-logs.ts';
 import { givenFile } from '../session/session-state.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'digest-cache.json');
 
@@ -28,6 +32,8 @@ interface CachedDigest {
   /** Lines per role under the same stamps: enough for the prune check without reading the entries. */
   lines: Array<{ role: string; lines: number }>;
   errors: string[];
+  /** The cited files' stamps the staleness marks were taken under. */
+  evidence: EvidenceStamp;
 }
 
 const stamp = (path: string): string => {
@@ -89,7 +95,8 @@ export interface PreparedDigest {
 export function readDigestCache(paths: EchoPaths, key: string): PreparedDigest | null {
   try {
     const c = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as CachedDigest | null;
-    if (!c || c.version !== CACHE_VERSION || c.key !== key || typeof c.digest?.text !== 'string') return null;
+    if (!c || c.version !== CACHE_VERSION || c.key !== key || typeof c.digest?.text !== 'string' || !c.evidence) return null;
+    if (!evidenceUnchanged(paths, c.evidence)) return null;
     return { digest: c.digest, errors: c.errors ?? [], lines: c.lines ?? [], cached: true };
   } catch {
     return null;
@@ -102,21 +109,30 @@ export async function prepareDigest(
   config: EchoesConfig,
   lastSession: string,
   now: Date,
-  roles?: RoleSummary[],
+  opts: { roles?: RoleSummary[] | undefined; deadline?: Deadline } = {},
 ): Promise<PreparedDigest> {
   const key = digestKey(paths, config, lastSession, now);
   const hit = readDigestCache(paths, key);
   if (hit) return hit;
-  const summaries = roles ?? (await roleSummaries(paths));
+  const summaries = opts.roles ?? (await roleSummaries(paths));
+  const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+  let staleness: Awaited<ReturnType<typeof staleWithStamp>> | null = null;
+  try {
+    staleness = await staleWithStamp(paths, items, opts.deadline ?? NO_DEADLINE);
+  } catch {
+    // Without evidence dates nothing is marked stale, and nothing is kept.
+  }
   // Scoring, the filter and the renderer are loaded only on a miss: a start after a SessionEnd rarely needs them.
   const { digestFromStore } = await import('./memory-digest.ts');
-  const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now);
+  const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now, staleness?.stale);
   const lines = summaries.map((r) => ({ role: r.role, lines: r.lines }));
-  try {
-    const entry: CachedDigest = { version: CACHE_VERSION, key, digest, lines, errors };
-    writeFileAtomic(paths, cacheFile(paths), JSON.stringify(entry), { durable: false });
-  } catch {
-    // Not kept: the next start computes it again.
+  if (staleness && retirementsByRole(summaries).size === 0) {
+    try {
+      const entry: CachedDigest = { version: CACHE_VERSION, key, digest, lines, errors, evidence: staleness.stamp };
+      writeFileAtomic(paths, cacheFile(paths), JSON.stringify(entry), { durable: false });
+    } catch {
+      // Not kept: the next start computes it again.
+    }
   }
   return { digest, errors, lines, cached: false };
 }

@@ -31,10 +31,11 @@ import { queryTerms } from '../../core/recall/search-terms.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertReadable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
-import { listSources, type Stamp, sameStamp, stampOf } from './search-sources.ts';
+import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
 export const INDEX_FORMAT = 'rune-echoes-search';
-export const INDEX_VERSION = 1;
+// 2: stored texts and titles filtered for secrets; supersession claims and memory folders in the manifest.
+export const INDEX_VERSION = 2;
 
 /**
  * Archive logs (and EPHEMERAL.md) have segments of their own: prompt-time
@@ -52,8 +53,18 @@ export function tiersFor(filters: RankFilters): Tier[] {
   return TIERS.filter((t) => filters.kinds!.some((k) => (k === 'log' ? 'logs' : 'memory') === t));
 }
 
-/** A file the index covers: its stamp when read, and the global ids of its documents. */
-export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[]];
+/**
+ * A file the index covers: its stamp when read, the global ids of its
+ * documents, and the usage keys its live entries' `supersedes` retire (if any).
+ */
+export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[], retires?: string[]];
+
+/** Every entry a live entry supersedes, by usage key (`role#id`), from the manifest alone. */
+export function retiredKeys(m: Manifest): Set<string> {
+  const out = new Set<string>();
+  for (const rec of Object.values(m.sources)) for (const key of rec[4] ?? []) out.add(key);
+  return out;
+}
 
 export interface Manifest {
   format: typeof INDEX_FORMAT;
@@ -69,6 +80,8 @@ export interface Manifest {
   sources: Record<string, SourceRecord>;
   /** The archive logs: the folder's stamp (a new log changes it) and the file with their records. */
   logs: { dir: Stamp | null; file: string | null; count: number };
+  /** The memory tier's folders when it was built: prompt-time recall checks these instead of listing them. */
+  folders?: MemoryFolders;
 }
 
 export const indexDir = (paths: EchoPaths) => join(paths.stateDir, 'search');
@@ -124,13 +137,13 @@ export function isFresh(paths: EchoPaths, m: Manifest): boolean {
   return seen === Object.keys(m.sources).length;
 }
 
-interface OpenSegment {
+export interface OpenSegment {
   view: SegmentView;
   dir: string;
   meta: SegmentMeta;
 }
 
-function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): OpenSegment[] {
+export function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): OpenSegment[] {
   return m.segments
     .filter((s) => tiers.includes(s.tier))
     .map((s) => {
@@ -155,7 +168,7 @@ function openSegments(paths: EchoPaths, m: Manifest, tiers: readonly Tier[]): Op
     });
 }
 
-function readStored(paths: EchoPaths, dir: string, doc: number): StoredDoc {
+export function readStored(paths: EchoPaths, dir: string, doc: number): StoredDoc {
   const idx = new Uint8Array(8);
   const fd = openSync(assertReadable(paths, join(dir, 'store.idx')), 'r');
   try {
@@ -194,6 +207,8 @@ export interface SearchHit {
   score: number;
   /** The best matching line, matches wrapped in ** **. */
   snippet: string;
+  /** An entry's status, or `superseded` when a live entry's `supersedes` names it: ranked below the live ones. */
+  status?: string;
 }
 
 export interface SearchResult {
@@ -270,6 +285,11 @@ export async function searchMemory(paths: EchoPaths, req: SearchRequest, opts: S
   }
 }
 
+/** A superseded or retracted entry's score is cut by this much: it still shows, below the live ones. */
+const RETIRED_FACTOR = 0.5;
+/** Hits ranked beyond the limit, so that retired ones can drop below live ones that would otherwise be cut. */
+const RETIRED_SLACK = 10;
+
 function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: SearchRequest): SearchHit[] {
   const tiers = tiersFor(req);
   const segments = openSegments(paths, m, tiers);
@@ -278,14 +298,20 @@ function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: Search
     stats.docs += m.stats[t].docs;
     stats.totalLen += m.stats[t].totalLen;
   }
+  const retired = retiredKeys(m);
   const ranked: RankedDoc[] = rankDocuments(
     segments.map((s) => s.view),
     terms,
-    { ...req, stats },
+    { ...req, limit: req.limit + RETIRED_SLACK, stats },
   );
-  return ranked.map((r) => {
+  const hits = ranked.map((r) => {
     const seg = segments[r.segment]!;
     const d = readStored(paths, seg.dir, r.doc);
+    const status = d.status ?? (d.id && d.role && d.source === 'memory' && retired.has(`${d.role}#${d.id}`) ? 'superseded' : undefined);
+    return { r, d, status, score: status ? r.score * RETIRED_FACTOR : r.score };
+  });
+  hits.sort((a, b) => b.score - a.score || a.r.segment - b.r.segment || a.r.doc - b.r.doc);
+  return hits.slice(0, req.limit).map(({ d, status, score }) => {
     const snip = snippetOf(d.text, d.line, terms);
     return {
       at: `${d.path}:${snip.line}`,
@@ -298,8 +324,9 @@ function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: Search
       ...(d.role ? { role: d.role } : {}),
       ...(d.layer ? { layer: d.layer } : {}),
       ...(d.date ? { date: d.date } : {}),
-      score: Math.round(r.score * 100) / 100,
+      score: Math.round(score * 100) / 100,
       snippet: snip.text,
+      ...(status ? { status } : {}),
     };
   });
 }

@@ -37,7 +37,17 @@ import {
   type Tier,
   tierOf,
 } from './search-index.ts';
-import { listLogNames, listSources, logFile, type SourceFile, type Stamp, sameStamp, stampOf } from './search-sources.ts';
+import {
+  listLogNames,
+  listSources,
+  logFile,
+  type MemoryFolders,
+  memoryFolders,
+  type SourceFile,
+  type Stamp,
+  sameStamp,
+  stampOf,
+} from './search-sources.ts';
 
 export interface UpdateResult {
   manifest: Manifest;
@@ -70,8 +80,16 @@ export function updateIndex(paths: EchoPaths, opts: { deadline?: Deadline; waitM
 function update(paths: EchoPaths, force: boolean): UpdateResult {
   const read: string[] = [];
   const old = force ? null : readManifest(paths);
-  // Another process may have brought it up to date while this one waited for the lock.
-  if (old !== null && isFresh(paths, old)) return { manifest: old, read, rebuilt: false };
+  const listed = listSources(paths);
+  const folders = memoryFolders(paths, listed);
+  // Another process may have brought it up to date while this one waited for the lock; a folder that only
+  // changed (a findings file came and went) is recorded again, so prompt-time recall does not come back here.
+  if (old !== null && isFresh(paths, old)) {
+    if (sameFolders(old.folders, folders)) return { manifest: old, read, rebuilt: false };
+    const manifest = { ...old, folders };
+    writeFileAtomic(paths, join(indexDir(paths), 'manifest.json'), JSON.stringify(manifest), { durable: false });
+    return { manifest, read, rebuilt: false };
+  }
   const dir = indexDir(paths);
   let pieces: Piece[] = [];
   let nextGid = 0;
@@ -96,18 +114,18 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 
   const dead = new Set<number>();
   const fresh: IndexDoc[] = [];
-  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number }> = [];
+  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: string[] }> = [];
   const take = (file: SourceFile, stamp: Stamp | null) => {
     const docs = documentsOf(paths, file, read);
     if (docs === null) return false;
     fresh.push(...docs);
-    freshOf.push({ key: file.key, stamp, count: docs.length });
+    freshOf.push({ key: file.key, stamp, count: docs.length, retires: [...new Set(docs.flatMap((d) => d.retires ?? []))] });
     return true;
   };
 
   // Files other than logs: few, so each query stamps them all.
   const current = new Set<string>();
-  for (const file of listSources(paths)) {
+  for (const file of listed) {
     const st = stampOf(file.abs);
     if (st === null) continue;
     current.add(file.key);
@@ -150,7 +168,10 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
   for (const f of freshOf) {
     const gids = freshGids.slice(at, at + f.count);
     at += f.count;
-    if (f.stamp !== null) sources[f.key] = [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
+    if (f.stamp !== null)
+      sources[f.key] = f.retires.length
+        ? [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids, f.retires]
+        : [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
     else logs!.set(f.key.slice(f.key.lastIndexOf('/') + 1), gids[0] ?? -1);
   }
   for (const p of pieces) {
@@ -209,10 +230,17 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     stats: liveStats(paths, dir, segments),
     sources,
     logs: { dir: logsDir, file: logsFile, count: logs ? logs.size : (old?.logs.count ?? 0) },
+    folders,
   };
   writeFileAtomic(paths, join(dir, 'manifest.json'), JSON.stringify(manifest), { durable: false });
   sweep(paths, dir, manifest);
   return { manifest, read, rebuilt: old === null };
+}
+
+function sameFolders(a: MemoryFolders | undefined, b: MemoryFolders): boolean {
+  if (!a || a.roles.join('/') !== b.roles.join('/')) return false;
+  const keys = Object.keys(b.dirs);
+  return keys.length === Object.keys(a.dirs).length && keys.every((k) => a.dirs[k] === b.dirs[k]);
 }
 
 /** Where the new documents go: a delta beside the base, merged into it once it has grown. */

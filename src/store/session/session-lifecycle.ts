@@ -10,6 +10,7 @@ import {
   renderArchiveLog,
   renderEphemeral,
 } from '../../core/session/session-records.ts';
+import { didWork } from '../../core/session/session-work.ts';
 import { mergeSummaries } from '../../core/session/summary-merge.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { emptySummary, isEmptySummary } from '../../core/session/summary-model.ts';
@@ -141,6 +142,9 @@ export function checkpointSpan(
 ): { state: SessionState; seq: number | null } {
   const span = state.span;
   if (!span || isEmptySummary(span)) return { state: { ...state, span: null }, seq: null };
+  // A session that has not worked (SPEC §8) adds no archive log of its own: before a compaction its
+  // span waits (the session may still work), at its end or recovery the span is let go.
+  if (!didWork(state.draft ?? span)) return { state: trigger.startsWith('precompact') ? state : { ...state, span: null }, seq: null };
   // The session, span and trigger header lines identify a checkpoint: a re-run after a
   // kill finds the log it already wrote instead of writing the span twice.
   const identity = archiveLogIdentity(span, trigger);
@@ -158,16 +162,18 @@ export function checkpointSpan(
 }
 
 /**
- * Writes EPHEMERAL.md for the next session. An existing file that is not text
- * is left exactly as it is (the user is told in the log); the next session
- * then falls back to this session's archive log.
+ * Writes EPHEMERAL.md for the next session, if this session worked (SPEC §8:
+ * one that did nothing leaves the last working session's hand-off). An
+ * existing file that is not text is left exactly as it is (the user is told
+ * in the log); the next session then falls back to this session's archive log.
  */
 export function writeEphemeral(
   paths: EchoPaths,
   summary: SessionSummary | null,
   deadline: Deadline = NO_DEADLINE,
-): 'written' | 'empty' | 'kept-unreadable' {
+): 'written' | 'empty' | 'no-work' | 'kept-unreadable' {
   if (!summary || isEmptySummary(summary)) return 'empty';
+  if (!didWork(summary)) return 'no-work';
   const text = renderEphemeral(summary);
   return withLock(
     paths,

@@ -6,7 +6,7 @@
 //   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
 //   become the summary handed on, and its span a `recovery` archive log.
 import { renderEphemeral } from '../../core/session/session-records.ts';
-import { isEmptySummary } from '../../core/session/summary-model.ts';
+import { didWork } from '../../core/session/session-work.ts';
 import { oneLine } from '../../core/text.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
@@ -30,13 +30,19 @@ export async function flushEndedSessions(
   if (scan.pendingFinal.length > 0) pruneEndedStates(paths, now);
 }
 
+/** The hand-off of a crashed session that worked: its summary and when it was last seen (epoch ms). */
+export interface RecoveredSession {
+  text: string;
+  at: number;
+}
+
 export async function recoverCrashedSessions(
   paths: EchoPaths,
   scan: SessionScan,
   now: Date,
   log: (m: string) => void,
   deadline: Deadline = NO_DEADLINE,
-): Promise<string | null> {
+): Promise<RecoveredSession | null> {
   const [latest, ...older] = scan.unfinished;
   const recover = (s: SessionState) =>
     isolated(s, log, () =>
@@ -51,9 +57,11 @@ export async function recoverCrashedSessions(
   for (const s of older) await recover(s);
   if (latest) {
     const state = await recover(latest);
-    if (state?.draft && !isEmptySummary(state.draft)) {
+    // Only a session that worked is handed on (SPEC §8): one that did nothing leaves the hand-off as it is.
+    if (state?.draft && didWork(state.draft)) {
       log(`recovered the summary of session ${latest.sessionId}, which did not end cleanly`);
-      return renderEphemeral(state.draft);
+      const at = Date.parse(latest.updatedAt);
+      return { text: renderEphemeral(state.draft), at: Number.isFinite(at) ? at : 0 };
     }
   }
   return null;

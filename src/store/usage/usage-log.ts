@@ -1,6 +1,6 @@
 // usage.jsonl on disk: append one event per line; read back, and compact it
 // so it stays small (only recent sessions matter for Relevance).
-import { formatUsageEvent, parseUsageLog, type UsageEvent } from '../../core/lifecycle/usage-events.ts';
+import { compactEvents, formatUsageEvent, parseUsageLog, type UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { appendLine, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
@@ -19,15 +19,16 @@ export function readUsage(paths: EchoPaths): UsageEvent[] {
 /**
  * How many sessions of history compaction keeps, as a multiple of the
  * relevance window: the window plus a margin (sessions are ordered by time,
- * and concurrent ones append out of order). Older references survive as one
- * carried "last referenced" line per entry, which is all that scoring needs.
+ * and concurrent ones append out of order). Older events survive as one
+ * carried line per entry and kind, with their count and latest use: `show`'s
+ * totals and "days unused" stay true.
  */
 const KEEP_FACTOR = 2;
 
 /**
- * Drops events of sessions older than the last `window × 2` and the lines
- * that do not parse. Last-referenced dates of older entries are kept as one
- * synthetic event per entry so "days unreferenced" stays true.
+ * Folds events of sessions older than the last `window × 2` into carried
+ * lines and drops the lines that do not parse; older-format lines that fold
+ * are written back in the current format.
  */
 export function compactUsage(paths: EchoPaths, window: number, deadline: Deadline = NO_DEADLINE): { before: number; after: number } {
   return withLock(
@@ -36,19 +37,11 @@ export function compactUsage(paths: EchoPaths, window: number, deadline: Deadlin
     () => {
       const text = readTextOrNull(paths, paths.usageLog);
       if (text === null) return { before: 0, after: 0 };
-      const { events } = parseUsageLog(text);
-      const sessions = [...new Set(events.map((e) => e.session))];
-      const keep = new Set(sessions.slice(-window * KEEP_FACTOR));
-      if (keep.size === sessions.length) return { before: events.length, after: events.length };
-      const last = new Map<string, string>();
-      for (const e of events) {
-        if (keep.has(e.session)) continue;
-        for (const id of e.ids) if ((last.get(id) ?? '') < e.ts) last.set(id, e.ts);
-      }
-      const carried: UsageEvent[] = [...last].map(([id, ts]) => ({ ts, session: 'compacted', event: 'referenced', ids: [id] }));
-      const kept = [...carried, ...events.filter((e) => keep.has(e.session))];
-      writeFileAtomic(paths, paths.usageLog, kept.map(formatUsageEvent).join(''));
-      return { before: events.length, after: kept.length };
+      const { events, issues } = parseUsageLog(text);
+      const folded = compactEvents(events, window * KEEP_FACTOR);
+      if (!folded.changed && issues.length === 0) return { before: events.length, after: events.length };
+      writeFileAtomic(paths, paths.usageLog, folded.events.map(formatUsageEvent).join(''));
+      return { before: events.length, after: folded.events.length };
     },
     { deadline },
   );

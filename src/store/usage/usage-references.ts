@@ -1,34 +1,29 @@
-// SPEC §5: a session references an entry when the entry was injected, when its
-// transcript names the entry's id or title, or when it read or edited a file
-// the entry's evidence cites. Plain paths compare as strings; only evidence
-// written as a glob loads picomatch.
+// Which entries a session used (SPEC §8; the rules are core/lifecycle/entry-use.ts),
+// from its summary. Plain paths compare as strings; only evidence written as a
+// glob loads picomatch.
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
-import { evidencePaths } from '../../core/entry/evidence-paths.ts';
+import { entryUse, type GlobMatcher } from '../../core/lifecycle/entry-use.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
-export async function referencedIds(entries: EchoEntry[], summary: SessionSummary): Promise<string[]> {
-  const named = new Set(summary.namedTerms.map((t) => t.toLowerCase()));
-  const files = [...summary.filesRead, ...summary.filesEdited];
-  const touches = (f: string, cited: string) => f === cited || f.endsWith(`/${cited}`);
-  const out: string[] = [];
-  for (const e of entries) {
-    if (named.has(e.id.toLowerCase()) || named.has(e.title.toLowerCase())) {
-      out.push(e.id);
-      continue;
-    }
-    if (files.length === 0) continue;
-    const cited = evidencePaths(e.evidence);
-    if (cited.some((c) => files.some((f) => touches(f, c)))) {
-      out.push(e.id);
-      continue;
-    }
-    const globs = cited.filter((c) => GLOB_CHARS.test(c));
-    if (globs.length === 0) continue;
+/** Usage keys (`role#id`) of the entries the session used. */
+export async function usedKeys(items: ReadonlyArray<{ role: string; entry: EchoEntry }>, summary: SessionSummary): Promise<string[]> {
+  const activity = {
+    files: [...summary.filesRead, ...summary.filesEdited],
+    searches: summary.searches ?? [],
+    commands: summary.commands.map((c) => c.command),
+    named: summary.namedTerms,
+  };
+  let glob: GlobMatcher | undefined;
+  if (items.some(({ entry }) => GLOB_CHARS.test(entry.evidence)) && activity.files.length > 0) {
     const { default: picomatch } = await import('picomatch');
-    const match = picomatch(globs, { dot: true });
-    if (files.some((f) => match(f))) out.push(e.id);
+    glob = (globs) => picomatch(globs, { dot: true });
+  }
+  const out: string[] = [];
+  for (const { role, entry } of items) {
+    if (entryUse(entry, activity, glob) !== null) out.push(usageKey(role, entry.id));
   }
   return out;
 }

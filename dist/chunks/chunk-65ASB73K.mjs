@@ -1,5 +1,5 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{G as C,I as L,Y as B,b as w,f as T,o as _,q as I,r as E,v as j}from"./chunk-ELHY7VFU.mjs";import{a as v,b as p,e as x,f as g,h as N}from"./chunk-KEYSJ5T4.mjs";import{createHash as ye}from"node:crypto";import{join as xe}from"node:path";var b="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",d="<!-- rune-echoes:export end -->",ie="rune_echoes_export";function $e(e,t){let n=e??"",r=n.includes(`\r
+import{B,n as C,p as L}from"./chunk-VTGWCH23.mjs";import{b as w,f as T,o as _,q as I,r as E,v as j}from"./chunk-EDMPELZZ.mjs";import{a as v,b as p,e as x,f as g,h as N}from"./chunk-KEYSJ5T4.mjs";import{createHash as ye}from"node:crypto";import{join as xe}from"node:path";var b="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",d="<!-- rune-echoes:export end -->",ie="rune_echoes_export";function $e(e,t){let n=e??"",r=n.includes(`\r
 `)?`\r
 `:`
 `,o=t.replace(/\r?\n/g,r),i=`${b}${r}${o}${o.endsWith(r)||o===""?"":r}${d}`,c=n.indexOf(b),s=c<0?-1:n.indexOf(d,c);if(c>=0&&s>=0)return n.slice(0,c)+i+n.slice(s+d.length);if(n==="")return`${i}${r}`;let a=n.endsWith(`

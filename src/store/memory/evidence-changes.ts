@@ -1,0 +1,210 @@
+// When each file that entries cite as evidence last changed (SPEC §8
+// staleness): by git history where the project is in a repository (a fresh
+// clone gives every file a new mtime, a commit does not lie), else by mtime,
+// and by mtime for files git does not track. Two git calls at most, and only
+// when the repository or a cited file changed since the last answer: the
+// days are cached in .state/evidence-changes.json under a key made of their
+// stamps, so a SessionStart usually costs a few stat calls.
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { checkedDay, citedFiles, lastCommitDays, staleEntries } from '../../core/lifecycle/evidence-staleness.ts';
+import type { RoleEntry } from '../../core/lifecycle/supersession.ts';
+import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
+import { keepStaleEntries } from './stale-entries.ts';
+
+const CACHE_VERSION = 1;
+/** Cited files beyond this are not looked up (a command line has limits, and so does a hook). */
+const MAX_FILES = 400;
+const GIT_TIMEOUT_MS = 3000;
+
+const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'evidence-changes.json');
+
+interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+/** The repository's git folder (a worktree's `.git` file followed), or null outside a repository. */
+function findGitDirs(project: string): GitDirs | null {
+  for (let dir = project; ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    try {
+      const st = statSync(dotGit);
+      if (st.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+      if (!m) return null;
+      const gitDir = resolve(dir, m[1]!.trim());
+      const common = readTextOrNullPlain(join(gitDir, 'commondir'))?.trim();
+      return { gitDir, commonDir: common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir };
+    } catch {
+      /* not here */
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function readTextOrNullPlain(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+// Stamps are taken on every SessionStart: a missing file (evidence cited long ago) must not cost an exception.
+const stampText = (path: string): string => {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? `${st.size}:${st.mtimeMs}` : '-';
+  } catch {
+    return '-';
+  }
+};
+
+const mtimeDay = (path: string): string | null => {
+  try {
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st ? new Date(st.mtimeMs).toISOString().slice(0, 10) : null;
+  } catch {
+    return null;
+  }
+};
+
+async function git(project: string, args: string[], deadline: Deadline): Promise<string | null> {
+  // Loaded only when git must be asked (a cache miss in a repository).
+  const { spawnSync } = await import('node:child_process');
+  const timeout = Math.max(1, Math.min(GIT_TIMEOUT_MS, Number.isFinite(deadline) ? deadline - Date.now() : GIT_TIMEOUT_MS));
+  const r = spawnSync('git', ['-C', project, ...args], {
+    encoding: 'utf8',
+    timeout,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    // Reads must not take the index lock a concurrent `git commit` needs.
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+  });
+  return r.status === 0 && typeof r.stdout === 'string' ? r.stdout : null;
+}
+
+const citedList = (files: readonly string[]): string[] => [...new Set(files)].sort().slice(0, MAX_FILES);
+
+/** What the answer depends on: the repository's refs and index, and each cited file's stamp. */
+function changeKey(paths: EchoPaths, repo: GitDirs | null, list: readonly string[], since: string): string {
+  const repoKey = repo
+    ? ['HEAD', 'index', join('logs', 'HEAD')].map((f) => stampText(join(repo.gitDir, f))).join(',') +
+      `,${stampText(join(repo.commonDir, 'packed-refs'))}`
+    : 'no-git';
+  return `${repoKey}|${since}|${list.map((f) => `${f}:${stampText(join(paths.project, f))}`).join('|')}`;
+}
+
+/** The cited files and the day a staleness answer was taken from, with their stamps then. */
+export interface EvidenceStamp {
+  files: string[];
+  since: string | null;
+  key: string;
+}
+
+/** True while nothing the staleness answer read has changed (a few stat calls; no git). */
+export function evidenceUnchanged(paths: EchoPaths, stamp: EvidenceStamp): boolean {
+  if (stamp.since === null) return stamp.key === '';
+  return changeKey(paths, findGitDirs(paths.project), stamp.files, stamp.since) === stamp.key;
+}
+
+/**
+ * File (relative to the project) → the day it last changed, for the files
+ * given, from `since` on (older changes cannot make an entry stale).
+ */
+export async function changeDays(
+  paths: EchoPaths,
+  files: string[],
+  since: string,
+  deadline: Deadline = NO_DEADLINE,
+): Promise<Map<string, string>> {
+  const list = citedList(files);
+  if (list.length === 0) return new Map();
+  const repo = findGitDirs(paths.project);
+  const key = changeKey(paths, repo, list, since);
+  try {
+    const cached = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as { version?: number; key?: string; days?: unknown };
+    if (cached?.version === CACHE_VERSION && cached.key === key && cached.days && typeof cached.days === 'object')
+      return new Map(Object.entries(cached.days as Record<string, string>));
+  } catch {
+    /* a torn cache is a miss */
+  }
+  const days = new Map<string, string>();
+  const tracked = new Set<string>();
+  let gitAnswered = false;
+  if (repo) {
+    const ls = await git(paths.project, ['ls-files', '-z', '--', ...list], deadline);
+    if (ls !== null) {
+      for (const f of ls.split('\0')) if (f) tracked.add(f);
+      const log =
+        tracked.size === 0
+          ? ''
+          : await git(
+              paths.project,
+              ['log', '--relative', '--no-renames', '--format=%x00%cs', '--name-only', `--since=${since}T00:00:00`, '--', ...tracked],
+              deadline,
+            );
+      if (log !== null) {
+        gitAnswered = true;
+        for (const [file, day] of lastCommitDays(log)) if (tracked.has(file)) days.set(file, day);
+      }
+    }
+  }
+  // Without git's answer, tracked files are left alone: their mtimes say when they were checked out.
+  for (const f of list) {
+    if (tracked.has(f) || (repo && !gitAnswered)) continue;
+    const day = mtimeDay(join(paths.project, f));
+    if (day !== null && day >= since) days.set(f, day);
+  }
+  if (!repo || gitAnswered) {
+    try {
+      writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, key, days: Object.fromEntries(days) }), {
+        durable: false,
+      });
+    } catch {
+      /* only slower next time */
+    }
+  }
+  return days;
+}
+
+/** Usage key → the day each stale live entry was last checked (see core/lifecycle/evidence-staleness.ts). */
+export async function staleFromStore(
+  paths: EchoPaths,
+  items: readonly RoleEntry[],
+  deadline: Deadline = NO_DEADLINE,
+): Promise<Map<string, string>> {
+  return (await staleWithStamp(paths, items, deadline)).stale;
+}
+
+/** The same, with the stamp that says when the answer no longer holds. */
+export async function staleWithStamp(
+  paths: EchoPaths,
+  items: readonly RoleEntry[],
+  deadline: Deadline = NO_DEADLINE,
+): Promise<{ stale: Map<string, string>; stamp: EvidenceStamp }> {
+  const files: string[] = [];
+  let since: string | null = null;
+  // Each entry's evidence is read once (the costly part): entries with a status or no date are not judged.
+  const cited = items.map(({ entry }) => {
+    const day = entry.status ? null : checkedDay(entry);
+    if (day === null) return [];
+    const found = citedFiles(entry);
+    if (found.length === 0) return found;
+    files.push(...found);
+    if (since === null || day < since) since = day;
+    return found;
+  });
+  const stale = since === null ? new Map<string, string>() : staleEntries(items, await changeDays(paths, files, since, deadline), cited);
+  keepStaleEntries(paths, stale);
+  const list = citedList(files);
+  const at: string | null = since;
+  const stamp: EvidenceStamp =
+    at === null
+      ? { files: [], since: null, key: '' }
+      : { files: list, since: at, key: changeKey(paths, findGitDirs(paths.project), list, at) };
+  return { stale, stamp };
+}

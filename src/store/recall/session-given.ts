@@ -1,0 +1,47 @@
+// What the current session's context already holds from memory: the digest's
+// entries (written by SessionStart, again after a compaction) and each
+// prompt-time recall's items. Recall never gives an item twice in a session
+// (SPEC §8). One small file per session in .state/given/, read only when a
+// prompt has something to recall.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendLine, readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import { safeSessionKey } from '../session/session-state.ts';
+
+const givenDir = (paths: EchoPaths) => join(paths.stateDir, 'given');
+const givenPath = (paths: EchoPaths, sessionId: string) => join(givenDir(paths), `${safeSessionKey(sessionId)}.txt`);
+
+/** Files of sessions not heard of for this long are removed when a session starts. */
+const KEEP_MS = 7 * 24 * 3600 * 1000;
+
+/** The keys the session's context holds (usage keys of entries, `path:line` of other items). */
+export function readGiven(paths: EchoPaths, sessionId: string): Set<string> {
+  const text = readTextOrNull(paths, givenPath(paths, sessionId));
+  return new Set((text ?? '').split('\n').filter((l) => l !== ''));
+}
+
+/** Notes items just given to the session. */
+export function addGiven(paths: EchoPaths, sessionId: string, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  appendLine(paths, givenPath(paths, sessionId), keys.join('\n'));
+}
+
+/** A session's context starts (or starts over after a compaction) with the digest's entries only. */
+export function resetGiven(paths: EchoPaths, sessionId: string, keys: readonly string[], now: Date): void {
+  writeFileAtomic(paths, givenPath(paths, sessionId), keys.length ? `${keys.join('\n')}\n` : '', { durable: false });
+  let names: string[] = [];
+  try {
+    names = readdirSync(givenDir(paths));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = join(givenDir(paths), name);
+    try {
+      if (now.getTime() - statSync(file).mtimeMs > KEEP_MS) removeFile(paths, file);
+    } catch {
+      /* raced away */
+    }
+  }
+}
