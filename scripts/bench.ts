@@ -232,13 +232,21 @@ try {
       const paths = echoPaths(proj, defaultConfig(), env.HOME);
       writeSessionState(paths, { ...newSessionState('bench-i', transcript, new Date()), offset: statSync(transcript).size, ended: true });
     }
+    // Hooks that only read the store (and the search index, whose stamps a copy would change) are
+    // counted in place after one uncounted run, each count as a new session so recall gives again.
+    const inPlace: Array<[string, (i: number) => string, string]> = [
+      ['user-prompt-submit (no match)', () => input('UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
+      [
+        'user-prompt-submit (recall)',
+        (i) => input('UserPromptSubmit', { prompt: PROMPT_HIT }).replace('"bench-i"', `"bench-i-r${i}"`),
+        'user-prompt-submit',
+      ],
+      ['agent-guard', () => input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } }), 'agent-guard'],
+      ['subagent-start (no role)', () => input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
+      ['subagent-start (reviewer)', () => input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
+    ];
     const hooks: Array<[string, string, string?]> = [
       ['session-start', input('SessionStart', { source: 'startup' })],
-      ['user-prompt-submit (no match)', input('UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
-      ['user-prompt-submit (recall)', input('UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
-      ['agent-guard', input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
-      ['subagent-start (no role)', input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
-      ['subagent-start (reviewer)', input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
       ['stop', input('Stop', { stop_hook_active: false })],
       ['subagent-stop', input('SubagentStop', { agent_type: 'general-purpose' })],
       ['pre-compact', input('PreCompact', { trigger: 'auto' })],
@@ -274,7 +282,7 @@ try {
     const M = (n: number) => `${(n / 1e6).toFixed(0)} M`;
     say('## Instructions at the typical store\n');
     say(
-      `valgrind callgrind, the hook's own process (not the background worker it starts); median of ${COUNTS} counts per command, each from a restored copy of the store state the hook found. Copies get fresh inodes, so caches keyed by them miss and SessionStart computes its digest here, which a start after a SessionEnd usually does not.\n`,
+      `valgrind callgrind, the hook's own process (not the background worker it starts); median of ${COUNTS} counts per command, each from a restored copy of the store state the hook found (hooks that only read it: in place, after one uncounted run). Copies get fresh inodes, so caches keyed by them miss and SessionStart computes its digest here, which a start after a SessionEnd usually does not.\n`,
     );
     if (BASELINE) {
       const commit = spawnSync('git', ['-C', join(BASELINE, '..'), 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).stdout.trim();
@@ -322,6 +330,19 @@ try {
       }
       const n = median(counts);
       say(`| session-start, digest prepared by the last SessionEnd | ${M(n)} | ${(n / bareI).toFixed(2)} |${BASELINE ? ' | | |' : ''}`);
+    }
+    for (const [h, stdin, bundle] of inPlace) {
+      const inPlaceCount = (dist: string) => {
+        count([join(dist, `${bundle}.cjs`)], stdin(-1));
+        return median(Array.from({ length: COUNTS }, (_, i) => count([join(dist, `${bundle}.cjs`)], stdin(i))));
+      };
+      const n = inPlaceCount(DIST);
+      if (!BASELINE || !existsSync(join(BASELINE, `${bundle}.cjs`))) {
+        say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} |${BASELINE ? ' | | |' : ''}`);
+        continue;
+      }
+      const b = inPlaceCount(BASELINE);
+      say(`| ${h} | ${M(n)} | ${(n / bareI).toFixed(2)} | ${M(b)} | ${(b / bareI).toFixed(2)} | ${(n / b).toFixed(2)} |`);
     }
     for (const [h, stdin, bundle] of hooks) {
       const snapshot = join(root, `before-${h.replace(/\W+/g, '-')}`);

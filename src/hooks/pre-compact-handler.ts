@@ -6,8 +6,6 @@ import type { HookContext } from './run-hook.ts';
 export async function preCompact(ctx: HookContext): Promise<void> {
   const { paths, input, now, deadline } = ctx;
   if (!input.session_id || !input.transcript_path) return ctx.log('no session_id or transcript_path on stdin; nothing to checkpoint');
-  // The transcript keeps every line after compaction: the checkpoint can be written by a worker while the session goes on.
-  if (await ctx.later()) return;
   const trigger = input.trigger === 'auto' ? 'precompact auto' : 'precompact manual';
   const ref = { sessionId: input.session_id, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
   await advanceSession(paths, ref, {

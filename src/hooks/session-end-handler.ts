@@ -8,6 +8,7 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { handedOnText, prepareDigest } from '../store/recall/digest-cache.ts';
+import { refreshIndex } from '../store/recall/search-index.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
 import { scanSessions } from '../store/session/session-state.ts';
@@ -16,9 +17,6 @@ import { watchTermsOf } from '../store/usage/usage-terms.ts';
 import { guarded, type HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
-  // Nothing here needs Claude Code to wait: a detached worker does it, with time to spare. If that
-  // worker dies, the session is left as a crash would leave it, and the next start recovers it.
-  if (await ctx.later()) return;
   const { paths, config, now, input, deadline } = ctx;
   // Each step is on its own: one that fails is logged and the next still runs. Once the
   // budget is spent the rest is left for the next session (Claude Code would kill us mid-way).
@@ -72,6 +70,8 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     await flushEndedSessions(paths, scan, now, deadline, ctx.log);
   });
   await step('.gitignore', () => syncGitignore(paths, config.versionControlled));
-  // Last, once the store holds everything this session leaves: the next start's digest, ready.
-  if (config.inject) await step('digest for the next session', () => prepareDigest(paths, config, handedOnText(paths), now));
+  // Last, once the store holds everything this session leaves: the next start's digest and the
+  // search index (which the next prompt's recall reads), ready.
+  if (config.inject) await step('digest for the next session', () => prepareDigest(paths, config, handedOnText(paths), now, { deadline }));
+  await step('search index', () => refreshIndex(paths, deadline));
 }

@@ -3,11 +3,10 @@
 // role's etched entries and best lessons, within its own budget (SPEC §8).
 // Its findings flow back through `record` and SubagentStop: the loop closes.
 import { roleForAgent } from '../core/recall/agent-roles.ts';
-import { roleSummaries } from '../store/memory/entry-cache.ts';
 import { listRoles } from '../store/memory/role-listing.ts';
-import { readStaleEntries } from '../store/memory/stale-entries.ts';
 import { declaredRole } from '../store/recall/agent-definitions.ts';
-import { appendUsage, readUsage } from '../store/usage/usage-log.ts';
+import { noteOwnInjection, roleDigest } from '../store/recall/role-digest-cache.ts';
+import { appendUsage } from '../store/usage/usage-log.ts';
 import { guarded, type HookContext, type HookResult } from './run-hook.ts';
 
 export async function subagentStart(ctx: HookContext): Promise<HookResult | undefined> {
@@ -26,22 +25,9 @@ export async function subagentStart(ctx: HookContext): Promise<HookResult | unde
     roles: listRoles(paths),
   });
   if (mapped === null) return undefined;
-  const summaries = await roleSummaries(paths);
-  if (!summaries.some((r) => r.role === mapped.role && r.entries.length > 0)) return undefined;
   const { role } = mapped;
-  // The digest code (and its secret filter) loads only for a subagent that has a role: most have none.
-  const { buildRoleDigest, digestCandidates } = await import('../core/recall/digest.ts');
-  const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
-  // Supersession looks across every role; scoring and staleness as for the digest.
-  const { etched, lessons, traced } = digestCandidates(items, readUsage(paths), now, config.relevanceWindow, readStaleEntries(paths));
-  const digest = buildRoleDigest({
-    role,
-    agentType,
-    etched: etched.filter((d) => d.role === role),
-    // The role's own lessons, traced ones too: the subagent's budget decides how many fit.
-    lessons: [...lessons, ...traced].filter((d) => d.role === role),
-    budgetTokens: config.recall.subagentTokens,
-  });
+  // Usually ready: computed by the last subagent of this type, or by the worker that last changed memory.
+  const { digest, usage } = await roleDigest(paths, config, role, agentType, now);
   if (digest === null) return undefined;
   if (input.session_id) {
     const session = input.session_id;
@@ -61,6 +47,8 @@ export async function subagentStart(ctx: HookContext): Promise<HookResult | unde
             tokens: digest.tokens,
           },
           ctx.deadline,
+          // That line changes no score when the session is already in the log: the next start need not read it.
+          (before, after) => noteOwnInjection(paths, usage, session, before, after),
         ),
       undefined,
     );

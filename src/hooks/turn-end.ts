@@ -3,7 +3,7 @@
 // code is imported only when there is work, so a quiet turn costs little more
 // than starting node.
 import { hasPendingFindings, transcriptProgress } from '../store/memory/pending-work.ts';
-import type { HookContext } from './run-hook.ts';
+import { guarded, type HookContext } from './run-hook.ts';
 
 /** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
 export const DRAFT_REFRESH_BYTES = 512 * 1024;
@@ -20,8 +20,16 @@ export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   if ((pending || (progress && progress.unread >= DRAFT_REFRESH_BYTES)) && (await ctx.later())) return;
   if (pending) {
     const { consolidateAll } = await import('../store/memory/consolidate-all.ts');
-    const { errors } = await consolidateAll(paths, config, { now, prune: false, deadline });
+    const { errors, reports } = await consolidateAll(paths, config, { now, prune: false, deadline });
     for (const e of errors) ctx.log(`consolidation: ${e}`);
+    // A worker brings the index and the subagents' role digests up to date with the new entries,
+    // so that the next prompt's recall and the next subagent's start need not.
+    if (reports.length && ctx.env.RUNE_ECHOES_WORKER === '1') {
+      const { refreshIndex } = await import('../store/recall/search-index.ts');
+      await guarded(ctx, 'search index', () => refreshIndex(paths, deadline), undefined);
+      const { prepareRoleDigests } = await import('../store/recall/role-digest-cache.ts');
+      await guarded(ctx, 'role digests', () => prepareRoleDigests(paths, config, now), undefined);
+    }
   }
   if (!progress || !input.session_id || !input.transcript_path) return;
   const { unread, known } = progress;

@@ -185,7 +185,14 @@ EOF`,
     `cp -a ${JSON.stringify(store)}/. ${JSON.stringify(join(dir, '..', 'after'))}/`,
   ].join('\n');
   mkdirSync(join(dir, '..', 'after'));
-  const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], { env: baseEnv(env), encoding: 'utf8', cwd: dir, timeout: 120_000 });
+  // The work runs in the hooks' own processes (no background workers), so all of it meets the full
+  // disk before the mount goes, and none of it is still writing when the test cleans up.
+  const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
+    env: { ...baseEnv(env), RUNE_ECHOES_INLINE: '1' },
+    encoding: 'utf8',
+    cwd: dir,
+    timeout: 120_000,
+  });
   assert.equal(r.status, 0, `a private tmpfs mount is needed for this test: ${r.stderr.slice(0, 300)}`);
   assert.deepEqual(
     readFileSync(join(dir, '..', 'codes'), 'utf8')

@@ -316,3 +316,62 @@ test('a subagent budget keeps the start small', (t) => {
   const ctx = subagentContext(subagent(dir, env, 'reviewer'))!;
   assert.ok(estimateTokens(ctx) <= 200, `${estimateTokens(ctx)} tokens`);
 });
+
+test("a subagent's start is kept per state: the same state gives the same text without reading memory or the log again, any change that moves a score or an entry gives a new one", (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  const cacheFile = echoesPath(dir, '.state', 'role-digests.json');
+  const first = subagentContext(subagent(dir, env, 'reviewer'))!;
+  assert.ok(existsSync(cacheFile));
+  // The session is in the log now: its own injected line changes no score, and the cache notes the log's new stamp.
+  const second = subagentContext(subagent(dir, env, 'reviewer'))!;
+  assert.equal(second, first);
+  const noted = JSON.parse(readFileSync(cacheFile, 'utf8')) as { usage: { stamp: string } };
+  const third = subagentContext(subagent(dir, env, 'reviewer'))!;
+  assert.equal(third, first);
+  assert.notEqual((JSON.parse(readFileSync(cacheFile, 'utf8')) as { usage: { stamp: string } }).usage.stamp, noted.usage.stamp);
+  assert.equal(usageLines(dir).filter((l) => l.via === 'subagent').length, 3, 'every start is logged, cached or not');
+
+  // A use recorded by another session moves the scores: the start is computed again and shows it.
+  const used = { ts: '2026-11-20T10:00:00.000Z', session: 'other', event: 'used', ids: ['reviewer#websocket-listener-leak'] };
+  writeFileSync(echoesPath(dir, 'usage.jsonl'), `${readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')}${JSON.stringify(used)}\n`);
+  const afterUse = subagentContext(subagent(dir, env, 'reviewer'))!;
+  assert.notEqual(afterUse, first);
+  assert.match(afterUse, /Websocket listeners leak/);
+
+  // A new entry in the role's memory is there at the next start.
+  const mem = echoesPath(dir, 'reviewer', 'MEMORY.md');
+  writeFileSync(
+    mem,
+    `${readFileSync(mem, 'utf8')}\n${renderEntry(entry({ id: 'flaky-clock', title: 'Tests that read the clock are flaky', layer: 'inscribed', learning: 'Inject the clock.' }))}`,
+  );
+  assert.match(subagentContext(subagent(dir, env, 'reviewer'))!, /Tests that read the clock are flaky/);
+
+  // A torn cache is a miss, never an error.
+  writeFileSync(cacheFile, '{"version":2,"kept":[{"role":');
+  assert.match(subagentContext(subagent(dir, env, 'reviewer'))!, /Tests that read the clock are flaky/);
+  assert.ok(!existsSync(echoesPath(dir, '.log')) || !/role-digests|SyntaxError/.test(readFileSync(echoesPath(dir, '.log'), 'utf8')));
+});
+
+test("the worker that merges a subagent's findings prepares the role starts it made out of date", (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  subagentContext(subagent(dir, env, 'reviewer'));
+  writeFileSync(
+    echoesPath(dir, 'reviewer', 'scout-findings.md'),
+    '### [2026-11-22] Pattern: Retries must log the attempt number\n- **layer**: inscribed\n- **evidence**: `src/payments/retry.ts:12`\n- Without the attempt number the retry logs cannot be told apart.\n',
+  );
+  protocol(
+    runHookSync(
+      'subagent-stop',
+      { session_id: 'main', transcript_path: join(dir, 'main.jsonl'), cwd: dir, hook_event_name: 'SubagentStop', agent_type: 'scout' },
+      { cwd: dir, env },
+    ),
+  );
+  const kept = JSON.parse(readFileSync(echoesPath(dir, '.state', 'role-digests.json'), 'utf8')) as {
+    kept: Array<{ role: string; agentType: string; digest: { text: string } | null }>;
+  };
+  const reviewer = kept.kept.find((k) => k.role === 'reviewer' && k.agentType === 'reviewer');
+  assert.match(reviewer?.digest?.text ?? '', /Retries must log the attempt number/, 'prepared before any subagent asked');
+  assert.equal(subagentContext(subagent(dir, env, 'reviewer')), reviewer?.digest?.text);
+});

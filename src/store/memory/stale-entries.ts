@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 
-const staleFile = (paths: EchoPaths) => join(paths.stateDir, 'stale-entries.json');
+export const staleEntriesFile = (paths: EchoPaths) => join(paths.stateDir, 'stale-entries.json');
+const staleFile = staleEntriesFile;
 
 export function keepStaleEntries(paths: EchoPaths, stale: ReadonlyMap<string, string>): void {
   const text = JSON.stringify(Object.fromEntries(stale));

@@ -247,6 +247,23 @@ function isMissingFile(err: unknown): boolean {
 }
 
 /**
+ * Brings the index up to date now, for a background worker that just wrote
+ * memory or logs: the next prompt's recall and the next search then find it
+ * fresh instead of updating it while the user waits. Another process updating
+ * it at the same time is as good.
+ */
+export async function refreshIndex(paths: EchoPaths, deadline: Deadline = NO_DEADLINE): Promise<void> {
+  const m = readManifest(paths);
+  if (m !== null && isFresh(paths, m)) return;
+  const { updateIndex } = await import('./search-indexer.ts');
+  try {
+    updateIndex(paths, { deadline, waitMs: 1000 });
+  } catch (err) {
+    if (!(err instanceof EchoesError && err.code === 'locked')) throw err;
+  }
+}
+
+/**
  * Brings the index up to date when needed, then ranks. Throws EchoesError only
  * for a query with no searchable words; a broken index is rebuilt silently.
  */

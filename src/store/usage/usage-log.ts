@@ -1,14 +1,44 @@
 // usage.jsonl on disk: append one event per line; read back, and compact it
 // so it stays small (only recent sessions matter for Relevance).
+import { statSync } from 'node:fs';
 import { compactEvents, formatUsageEvent, parseUsageLog, type UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { appendLine, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 
-export function appendUsage(paths: EchoPaths, event: UsageEvent, deadline: Deadline = NO_DEADLINE): void {
+/**
+ * Appends one event. `around`, when given, is called under the lock with the
+ * log's stamps just before and just after this line: the only change between
+ * them is this line.
+ */
+export function appendUsage(
+  paths: EchoPaths,
+  event: UsageEvent,
+  deadline: Deadline = NO_DEADLINE,
+  around?: (before: string, after: string) => void,
+): void {
   if (event.ids.length === 0 && event.tokens === undefined) return;
   // Under the lock so compaction's read-and-rewrite cannot drop a fresh line.
-  withLock(paths, 'usage', () => appendLine(paths, paths.usageLog, formatUsageEvent(event)), { waitMs: 3000, deadline });
+  withLock(
+    paths,
+    'usage',
+    () => {
+      const before = around ? fileStamp(paths.usageLog) : '';
+      appendLine(paths, paths.usageLog, formatUsageEvent(event));
+      around?.(before, fileStamp(paths.usageLog));
+    },
+    { waitMs: 3000, deadline },
+  );
+}
+
+/** Size, mtime and inode of a file; `-` when it is missing. */
+export function fileStamp(path: string): string {
+  try {
+    const st = statSync(path);
+    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+  } catch {
+    return '-';
+  }
 }
 
 export function readUsage(paths: EchoPaths): UsageEvent[] {
