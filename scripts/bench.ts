@@ -168,7 +168,12 @@ try {
         ['user-prompt-submit (recall)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
         ['agent-guard', (s) => input(s, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
         ['subagent-start (no role)', (s) => input(s, 'SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
-        ['subagent-start (reviewer)', (s) => input(s, 'SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
+        // A new session each run: the first subagent of a session, whose start is computed.
+        [
+          'subagent-start (reviewer, first in a session)',
+          (s) => input(s, 'SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }),
+          'subagent-start',
+        ],
         ['stop', (s) => input(s, 'Stop', { stop_hook_active: false })],
         ['subagent-stop', (s) => input(s, 'SubagentStop', { agent_type: 'general-purpose' })],
         ['pre-compact', (s) => input(s, 'PreCompact', { trigger: 'auto' })],
@@ -209,6 +214,24 @@ try {
           `| ${h} | ${spread(wall.get(h)!)} | ${(median(wall.get(h)!) / base).toFixed(2)} | ${bgText} | ${(rss / 1024).toFixed(0)} | ${(rss / bareRss).toFixed(2)} |`,
         );
       }
+      {
+        // A later subagent of the same type in one session, nothing else running between (a session that
+        // starts several reviewers): its start was kept by the first. Timed apart, against its own bare starts.
+        const later = input('bench-one-session', 'SubagentStart', { agent_id: 'a3', agent_type: 'reviewer' });
+        const bundle = join(DIST, 'subagent-start.cjs');
+        // Twice: the first brings the session into the usage log, the second computes the start under it.
+        for (let w = 0; w < 2; w++) timeRun([bundle], later, proj, env);
+        const laterBare: number[] = [];
+        const laterMs: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          laterBare.push(timeRun(['-e', ''], '', proj, env).ms);
+          laterMs.push(timeRun([bundle], later, proj, env).ms);
+        }
+        const rss = median([0, 1, 2].map(() => peakRss([bundle], later, proj, env)));
+        say(
+          `| subagent-start (reviewer, later in the session) | ${spread(laterMs)} | ${(median(laterMs) / median(laterBare)).toFixed(2)} | — | ${(rss / 1024).toFixed(0)} | ${(rss / bareRss).toFixed(2)} |`,
+        );
+      }
       say('');
       if (size.name !== 'typical') rmSync(proj, { recursive: true, force: true });
     }
@@ -243,7 +266,11 @@ try {
       ],
       ['agent-guard', () => input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } }), 'agent-guard'],
       ['subagent-start (no role)', () => input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
-      ['subagent-start (reviewer)', () => input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }), 'subagent-start'],
+      [
+        'subagent-start (reviewer, later in a session)',
+        () => input('SubagentStart', { agent_id: 'a2', agent_type: 'reviewer' }),
+        'subagent-start',
+      ],
     ];
     const hooks: Array<[string, string, string?]> = [
       ['session-start', input('SessionStart', { source: 'startup' })],

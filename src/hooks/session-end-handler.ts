@@ -74,4 +74,8 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   // search index (which the next prompt's recall reads), ready.
   if (config.inject) await step('digest for the next session', () => prepareDigest(paths, config, handedOnText(paths), now, { deadline }));
   await step('search index', () => refreshIndex(paths, deadline));
+  await step('subagent starts for the next session', async () => {
+    const { prepareRoleDigests } = await import('../store/recall/role-digest-cache.ts');
+    await prepareRoleDigests(paths, config, now, { forNextSession: true });
+  });
 }

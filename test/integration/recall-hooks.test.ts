@@ -11,6 +11,7 @@ import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 import { echoesPath, hookProject, protocol } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
 const entry = (over: Partial<EchoEntry>): EchoEntry => ({
   id: 'x',
@@ -242,12 +243,12 @@ test('a 1 MB prompt, a binary prompt and a prompt full of wrapper look-alikes ar
   assert.equal(existsSync(echoesPath(dir, '.log')) ? readFileSync(echoesPath(dir, '.log'), 'utf8') : '', '');
 });
 
-function subagent(dir: string, env: Record<string, string>, agentType: string) {
+function subagent(dir: string, env: Record<string, string>, agentType: string, session = 'main') {
   return runHookSync(
     'subagent-start',
     {
-      session_id: 'main',
-      transcript_path: join(dir, 'main.jsonl'),
+      session_id: session,
+      transcript_path: join(dir, `${session}.jsonl`),
       cwd: dir,
       hook_event_name: 'SubagentStart',
       agent_id: 'a1',
@@ -374,4 +375,41 @@ test("the worker that merges a subagent's findings prepares the role starts it m
   const reviewer = kept.kept.find((k) => k.role === 'reviewer' && k.agentType === 'reviewer');
   assert.match(reviewer?.digest?.text ?? '', /Retries must log the attempt number/, 'prepared before any subagent asked');
   assert.equal(subagentContext(subagent(dir, env, 'reviewer')), reviewer?.digest?.text);
+});
+
+test("a session's end prepares the role starts its next session's first subagents need", (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  subagentContext(subagent(dir, env, 'reviewer'));
+  const transcript = join(dir, 'main.jsonl');
+  new TranscriptBuilder(transcript, 'main', dir)
+    .user('Review the retry code')
+    .tool('Read', { file_path: join(dir, 'src/payments/retry.ts') })
+    .assistant('Done.');
+  protocol(
+    runHookSync(
+      'session-end',
+      { session_id: 'main', transcript_path: transcript, cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
+      { cwd: dir, env },
+    ),
+  );
+  // What the end prepared is what the next session's first reviewer gets: marked here, to tell it from a start computed anew.
+  const cacheFile = echoesPath(dir, '.state', 'role-digests.json');
+  const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as { kept: Array<{ role: string; digest: { text: string } | null }> };
+  const prepared = cache.kept.find((k) => k.role === 'reviewer')!;
+  assert.match(prepared.digest!.text, /Payment retries use jittered backoff/);
+  prepared.digest!.text = prepared.digest!.text.replace('Payment retries', 'PREPARED Payment retries');
+  writeFileSync(cacheFile, JSON.stringify(cache));
+  protocol(
+    runHookSync(
+      'session-start',
+      { session_id: 'next', transcript_path: join(dir, 'next.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+      { cwd: dir, env },
+    ),
+  );
+  assert.match(subagentContext(subagent(dir, env, 'reviewer', 'next'))!, /PREPARED Payment retries/);
+  // A use logged since (another session's end) changes scores: the start is computed again.
+  const used = { ts: new Date().toISOString(), session: 'third', event: 'used', ids: ['reviewer#unused-imports'] };
+  writeFileSync(echoesPath(dir, 'usage.jsonl'), `${readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')}${JSON.stringify(used)}\n`);
+  assert.doesNotMatch(subagentContext(subagent(dir, env, 'reviewer', 'next'))!, /PREPARED/);
 });

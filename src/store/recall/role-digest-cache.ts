@@ -60,11 +60,19 @@ function hash(text: string): string {
   return `${text.length}:${(h >>> 0).toString(16)}`;
 }
 
-/** What of the usage log an Echo Score reads: the windowed sessions, who used what in them, and each last use. */
+/**
+ * What of the usage log an Echo Score reads: how many sessions the window
+ * holds, which of them (by place) used what, and each last use. Not the
+ * sessions' names: a start prepared for "the next session" holds for whichever
+ * session comes.
+ */
 function relevanceSignature(index: RelevanceIndex): string {
   const used = [...index.usedIn].map(([k, s]) => [k, [...s].sort((a, b) => a - b)]);
-  return hash(JSON.stringify([index.sessions, used, [...index.lastUsed]]));
+  return hash(JSON.stringify([index.sessions.length, used, [...index.lastUsed]]));
 }
+
+/** A session that has only been given something yet: what the next session's SessionStart line adds. */
+const NEXT_SESSION = '\u0000next-session';
 
 function usageState(events: UsageEvent[], window: number, at: string): UsageState {
   const index = relevanceIndex(events, window);
@@ -173,13 +181,24 @@ export function noteOwnInjection(paths: EchoPaths, usage: UsageState, session: s
 
 /**
  * After a background worker changed memory: the role digests kept for the
- * subagent types seen before, computed again for the store as it is now.
+ * subagent types seen before, computed again for the store as it is now —
+ * or, when a session has ended (`forNextSession`), as it will be once the
+ * next session's start is logged, so its first subagent finds them ready.
  */
-export async function prepareRoleDigests(paths: EchoPaths, config: EchoesConfig, now: Date): Promise<void> {
+export async function prepareRoleDigests(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  now: Date,
+  opts: { forNextSession?: boolean } = {},
+): Promise<void> {
   const cache = readCache(paths);
   if (cache.kept.length === 0) return;
-  const events = readUsage(paths);
-  const usage = usageState(events, config.relevanceWindow, stamp(paths.usageLog));
+  const logged = readUsage(paths);
+  const events = opts.forNextSession
+    ? [...logged, { ts: now.toISOString(), session: NEXT_SESSION, event: 'injected' as const, ids: [] }]
+    : logged;
+  // Noted under the log's stamp only when it is the log as it stands.
+  const usage = usageState(events, config.relevanceWindow, opts.forNextSession ? '' : stamp(paths.usageLog));
   const key = stateKey(paths, config, now, usage);
   const fresh: Kept[] = [];
   for (const k of cache.kept) {
