@@ -3,7 +3,7 @@
 // 0. Whatever happens, the session goes on: errors become one line in
 // `.claude/echoes/.log`.
 import { readFileSync, statSync, writeSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
@@ -188,6 +188,8 @@ export async function executeHook(
   const input = readHookInput(rawInput);
   const now = opts.now ?? new Date();
   const project = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || cwd);
+  // The root of a file system is nobody's project: no store is made there, and nothing is done.
+  if (dirname(project) === project) return protocolOutput(spec.event, undefined);
   const { config, warnings, fresh } = await loadConfig(project);
   const paths = echoPaths(project, config, env.HOME || undefined);
   const log = (message: string) => logLine(paths.logFile, spec.name, message);

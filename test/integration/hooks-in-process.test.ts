@@ -133,3 +133,19 @@ test('sessions whose last span holds nothing settle: 30 of them leave no work fo
     'every state moved to ended/',
   );
 });
+
+test('a hook told that the project is the root of the file system does nothing there and answers protocol JSON', async (t) => {
+  const tp = makeTempProject(t);
+  const before = existsSync('/.claude');
+  for (const [name, handler] of [
+    ['session-start', sessionStart],
+    ['session-end', sessionEnd],
+    ['stop', (ctx: HookContext) => turnEnd(ctx, true)],
+  ] as Array<[string, HookHandler]>) {
+    const out = await executeHook(hookSpec(name), handler, { session_id: 's', cwd: '/', transcript_path: '/dev/null' }, env(tp), tp.dir);
+    assert.deepEqual(JSON.parse(out), { suppressOutput: true }, name);
+    // Also when the hook runs in the root with no cwd on its input.
+    assert.deepEqual(JSON.parse(await executeHook(hookSpec(name), handler, { session_id: 's' }, env(tp), '/')), { suppressOutput: true });
+  }
+  if (!before) assert.ok(!existsSync('/.claude'), 'no store made at /');
+});
