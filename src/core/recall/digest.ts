@@ -99,6 +99,34 @@ const TAIL_CHARS = 240;
  * few hundred characters before it are kept to see whether it would finish a
  * tag that an earlier line began (`<` on one line, `/rune-echoes>` on the next).
  */
+/**
+ * The etched entries (by id), then the best `maxLessons` lessons (by score),
+ * each under its heading, while the writer has room; returns those written.
+ */
+function takeEntries(
+  take: (line: string) => boolean,
+  etchedIn: readonly DigestEntry[],
+  lessonsIn: readonly DigestEntry[],
+  maxLessons: number,
+  etchedHeading: string,
+): DigestEntry[] {
+  const etched = [...etchedIn].sort((a, b) => compareText(a.entry.id, b.entry.id));
+  const lessons = [...lessonsIn].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, maxLessons);
+  const clean = filteredTexts([...etched, ...lessons]);
+  const written: DigestEntry[] = [];
+  for (const [heading, group, withScore] of [
+    [etchedHeading, etched, false],
+    ['Lessons (highest Echo Score first):', lessons, true],
+  ] as const) {
+    if (group.length === 0 || !take(heading)) continue;
+    for (const d of group) {
+      if (!take(entryLine(d, withScore, clean))) break;
+      written.push(d);
+    }
+  }
+  return written;
+}
+
 function lineWriter(budget: number): { parts: string[]; take: (line: string) => boolean; remaining: () => number } {
   let remaining = budget;
   const parts: string[] = [];
@@ -143,23 +171,8 @@ export function buildDigest(input: DigestInput): Digest {
     }
   }
 
-  const etched = [...input.etched].sort((a, b) => compareText(a.entry.id, b.entry.id));
   // The best few lessons: not as many as fit.
-  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, MAX_LESSONS);
-  const clean = filteredTexts([...etched, ...lessons]);
-  if (etched.length && take('Etched (permanent project facts):')) {
-    for (const d of etched) {
-      if (!take(entryLine(d, false, clean))) break;
-      injected.push(d);
-    }
-  }
-
-  if (lessons.length && take('Lessons (highest Echo Score first):')) {
-    for (const d of lessons) {
-      if (!take(entryLine(d, true, clean))) break;
-      injected.push(d);
-    }
-  }
+  injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):'));
 
   const text = [open, ...parts, footer, close].join('\n');
   return {
@@ -194,22 +207,7 @@ export function buildRoleDigest(input: RoleDigestInput): Digest | null {
   const close = '</rune-echoes>';
   const footer = `More: rune-echoes search <words> --role ${input.role}`;
   const { parts, take } = lineWriter(Math.max(400, input.budgetTokens * 4) - open.length - close.length - footer.length - 8);
-  const injected: DigestEntry[] = [];
-  const etched = [...input.etched].sort((a, b) => compareText(a.entry.id, b.entry.id));
-  const lessons = [...input.lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, MAX_ROLE_LESSONS);
-  const clean = filteredTexts([...etched, ...lessons]);
-  if (etched.length && take('Etched (permanent facts of this role):')) {
-    for (const d of etched) {
-      if (!take(entryLine(d, false, clean))) break;
-      injected.push(d);
-    }
-  }
-  if (lessons.length && take('Lessons (highest Echo Score first):')) {
-    for (const d of lessons) {
-      if (!take(entryLine(d, true, clean))) break;
-      injected.push(d);
-    }
-  }
+  const injected = takeEntries(take, input.etched, input.lessons, MAX_ROLE_LESSONS, 'Etched (permanent facts of this role):');
   if (injected.length === 0) return null;
   const text = [open, ...parts, footer, close].join('\n');
   return {
