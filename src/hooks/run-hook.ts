@@ -222,6 +222,12 @@ export async function executeHook(
   }
 }
 
+/** The log a hook writes before it knows its store; none when the project would be the root of a file system. */
+function logPathFor(project: string): string | null {
+  const dir = resolve(project);
+  return dirname(dir) === dir ? null : resolve(dir, '.claude', 'echoes', '.log');
+}
+
 /** The environment variable that carries a worker's hook input (small JSON: the hooks that hand work on have no prompt). */
 const WORKER_INPUT = 'RUNE_ECHOES_WORKER_INPUT';
 
@@ -272,10 +278,10 @@ export function runHook(name: string, handler: HookHandler): void {
   const workerInput = process.env[WORKER_INPUT];
   const worker = workerInput !== undefined;
   const budgetMs = worker ? WORKER_BUDGET_MS : spec.budgetMs(process.env);
-  const fallbackLog = resolve(process.env.CLAUDE_PROJECT_DIR || process.cwd(), '.claude', 'echoes', '.log');
+  const fallbackLog = logPathFor(process.env.CLAUDE_PROJECT_DIR || process.cwd());
   // Never outlive the hook's timeout: give up quietly before Claude Code kills us.
   const watchdog = setTimeout(() => {
-    logLine(fallbackLog, spec.name, `gave up after ${budgetMs} ms`);
+    if (fallbackLog) logLine(fallbackLog, spec.name, `gave up after ${budgetMs} ms`);
     writeStdout(`${protocolOutput(spec.event, undefined)}\n`);
     process.exit(0);
   }, budgetMs);
@@ -292,9 +298,9 @@ export function runHook(name: string, handler: HookHandler): void {
     .then(
       (out) => writeStdout(`${out}\n`),
       (err: unknown) => {
-        const where = resolve(process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd(), '.claude', 'echoes', '.log');
+        const where = logPathFor(process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
         const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        logLine(where, spec.name, message);
+        if (where) logLine(where, spec.name, message);
         writeStdout(`${protocolOutput(spec.event, undefined)}\n`);
       },
     )

@@ -86,7 +86,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       );
     }
     if (lastSession.trim() === '') {
-      lastSession = (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ?? '';
+      // No text in EPHEMERAL.md (none yet, one an older plugin cleared, or not text): a log written since
+      // the last hand-off, else that hand-off again — a session that did no work leaves it to the next.
+      lastSession =
+        (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ??
+        readTextOrNull(paths, givenFile(paths)) ??
+        '';
     }
     // The worker that ended the last session usually computed this digest already: then only
     // line counts are needed here (for the prune check), not the entries.

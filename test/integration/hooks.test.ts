@@ -380,3 +380,43 @@ test('a start right after an end gets the hand-off the end is still writing in t
   );
   assert.match(context(start), /Rename the ledger tables/);
 });
+
+test('with no text in EPHEMERAL.md (an older plugin cleared it, or it is not text), sessions that do nothing keep getting the last hand-off', (t) => {
+  const { dir, env } = project(t);
+  mkdirSync(echoes(dir, '.state'), { recursive: true });
+  writeFileSync(echoes(dir, '.state', 'given-last-session.md'), '# Last session\n## Asked\n- Migrate the ledger to Postgres 16\n');
+  for (const [ephemeral, label] of [
+    ['', 'cleared'],
+    ['\u0000\u0001binary', 'not text'],
+  ] as const) {
+    writeFileSync(echoes(dir, 'EPHEMERAL.md'), ephemeral);
+    for (const sid of [`${label}-1`, `${label}-2`, `${label}-3`]) {
+      const start = runHookSync(
+        'session-start',
+        { session_id: sid, transcript_path: join(dir, `${sid}.jsonl`), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+        { cwd: dir, env },
+      );
+      assert.match(context(start), /Migrate the ledger to Postgres 16/, `${label}: ${sid}`);
+      // The session did nothing and ends.
+      new TranscriptBuilder(join(dir, `${sid}.jsonl`), sid, dir).user('hi').assistant('Hello.');
+      protocol(
+        runHookSync(
+          'session-end',
+          { session_id: sid, transcript_path: join(dir, `${sid}.jsonl`), cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
+          { cwd: dir, env },
+        ),
+      );
+    }
+  }
+});
+
+test('a hook run in the root of the file system with input it cannot read makes no store there', (t) => {
+  const { env } = project(t);
+  const before = existsSync('/.claude');
+  for (const h of HOOKS) {
+    const r = runHookSync(h.name, 'not json at all', { cwd: '/', env, background: false });
+    assert.equal(r.code, 0, h.name);
+    protocol(r);
+  }
+  if (!before) assert.ok(!existsSync('/.claude'), 'no .claude made at /');
+});

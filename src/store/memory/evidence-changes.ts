@@ -87,13 +87,19 @@ async function git(project: string, args: string[], deadline: Deadline): Promise
   return r.status === 0 && typeof r.stdout === 'string' ? r.stdout : null;
 }
 
+/** The loose ref of the checked-out branch: a commit moves it even where no reflog is kept. */
+function branchRefFile(repo: GitDirs): string {
+  const ref = /^ref:\s*(refs\/\S+)\s*$/.exec(readTextOrNullPlain(join(repo.gitDir, 'HEAD')) ?? '')?.[1];
+  return ref && !ref.includes('..') ? join(repo.commonDir, ref) : join(repo.gitDir, 'HEAD');
+}
+
 const citedList = (files: readonly string[]): string[] => [...new Set(files)].sort().slice(0, MAX_FILES);
 
 /** What the answer depends on: the repository's refs and index, and each cited file's stamp. */
 function changeKey(paths: EchoPaths, repo: GitDirs | null, list: readonly string[], since: string): string {
   const repoKey = repo
     ? ['HEAD', 'index', join('logs', 'HEAD')].map((f) => stampText(join(repo.gitDir, f))).join(',') +
-      `,${stampText(join(repo.commonDir, 'packed-refs'))}`
+      `,${stampText(join(repo.commonDir, 'packed-refs'))},${stampText(branchRefFile(repo))}`
     : 'no-git';
   return `${repoKey}|${since}|${list.map((f) => `${f}:${stampText(join(paths.project, f))}`).join('|')}`;
 }
@@ -121,14 +127,28 @@ export async function changeDays(
   since: string,
   deadline: Deadline = NO_DEADLINE,
 ): Promise<Map<string, string>> {
+  return (await changeDaysKeyed(paths, files, since, deadline)).days;
+}
+
+/**
+ * The same, with the key the answer holds under (taken before git was asked,
+ * so a commit landing meanwhile changes it) and whether the answer is whole:
+ * not when git was cut short or failed and tracked files went unjudged.
+ */
+async function changeDaysKeyed(
+  paths: EchoPaths,
+  files: string[],
+  since: string,
+  deadline: Deadline,
+): Promise<{ days: Map<string, string>; key: string; complete: boolean }> {
   const list = citedList(files);
-  if (list.length === 0) return new Map();
   const repo = findGitDirs(paths.project);
   const key = changeKey(paths, repo, list, since);
+  if (list.length === 0) return { days: new Map(), key, complete: true };
   try {
     const cached = JSON.parse(readTextOrNull(paths, cacheFile(paths)) ?? 'null') as { version?: number; key?: string; days?: unknown };
     if (cached?.version === CACHE_VERSION && cached.key === key && cached.days && typeof cached.days === 'object')
-      return new Map(Object.entries(cached.days as Record<string, string>));
+      return { days: new Map(Object.entries(cached.days as Record<string, string>)), key, complete: true };
   } catch {
     /* a torn cache is a miss */
   }
@@ -159,7 +179,8 @@ export async function changeDays(
     const day = mtimeDay(join(paths.project, f));
     if (day !== null && day >= since) days.set(f, day);
   }
-  if (!repo || gitAnswered) {
+  const complete = !repo || gitAnswered;
+  if (complete) {
     try {
       writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, key, days: Object.fromEntries(days) }), {
         durable: false,
@@ -168,7 +189,7 @@ export async function changeDays(
       /* only slower next time */
     }
   }
-  return days;
+  return { days, key, complete };
 }
 
 /** Usage key → the day each stale live entry was last checked (see core/lifecycle/evidence-staleness.ts). */
@@ -185,7 +206,7 @@ export async function staleWithStamp(
   paths: EchoPaths,
   items: readonly RoleEntry[],
   deadline: Deadline = NO_DEADLINE,
-): Promise<{ stale: Map<string, string>; stamp: EvidenceStamp }> {
+): Promise<{ stale: Map<string, string>; stamp: EvidenceStamp; complete: boolean }> {
   const files: string[] = [];
   let since: string | null = null;
   // Each entry's evidence is read once (the costly part): entries with a status or no date are not judged.
@@ -198,13 +219,14 @@ export async function staleWithStamp(
     if (since === null || day < since) since = day;
     return found;
   });
-  const stale = since === null ? new Map<string, string>() : staleEntries(items, await changeDays(paths, files, since, deadline), cited);
-  keepStaleEntries(paths, stale);
-  const list = citedList(files);
   const at: string | null = since;
-  const stamp: EvidenceStamp =
-    at === null
-      ? { files: [], since: null, key: '' }
-      : { files: list, since: at, key: changeKey(paths, findGitDirs(paths.project), list, at) };
-  return { stale, stamp };
+  if (at === null) {
+    keepStaleEntries(paths, new Map());
+    return { stale: new Map(), stamp: { files: [], since: null, key: '' }, complete: true };
+  }
+  const answer = await changeDaysKeyed(paths, files, at, deadline);
+  const stale = staleEntries(items, answer.days, cited);
+  // An answer git cut short is not kept: prompt and subagent recall would take it for the whole list.
+  if (answer.complete) keepStaleEntries(paths, stale);
+  return { stale, stamp: { files: citedList(files), since: at, key: answer.key }, complete: answer.complete };
 }

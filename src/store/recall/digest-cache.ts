@@ -45,18 +45,29 @@ const stamp = (path: string): string => {
   }
 };
 
-/** Every solution document's stamp is too much for a start; the folders' stamps see files added or removed. */
+/**
+ * Every solution document's stamp is too much for a start; the stamps of the
+ * folders, at every depth (the digest counts documents in all of them), see
+ * files added or removed.
+ */
 function solutionsStamp(paths: EchoPaths): string {
-  let dirs: string[] = [];
-  try {
-    dirs = readdirSync(paths.solutionsDir, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
-      .map((d) => d.name)
-      .sort();
-  } catch {
-    return '-';
-  }
-  return [stamp(paths.solutionsDir), ...dirs.map((d) => `${d}=${stamp(join(paths.solutionsDir, d))}`)].join(',');
+  const out: string[] = [];
+  const walk = (dir: string, rel: string, depth: number): boolean => {
+    let subdirs: string[];
+    try {
+      subdirs = readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+        .sort();
+    } catch {
+      return false;
+    }
+    out.push(`${rel}=${stamp(dir)}`);
+    // Deeper than this is not a layout anyone writes by hand; the day in the key bounds what it could miss.
+    if (depth < 6) for (const d of subdirs) walk(join(dir, d), `${rel}/${d}`, depth + 1);
+    return true;
+  };
+  return walk(paths.solutionsDir, '', 0) ? out.join(',') : '-';
 }
 
 /** FNV-1a over the text: the last session's summary is part of the key without being stored twice. */
@@ -126,7 +137,8 @@ export async function prepareDigest(
   const { digestFromStore } = await import('./memory-digest.ts');
   const { digest, errors } = digestFromStore(paths, config, summaries, lastSession, now, staleness?.stale);
   const lines = summaries.map((r) => ({ role: r.role, lines: r.lines }));
-  if (staleness && retirementsByRole(summaries).size === 0) {
+  // Kept only when whole: not when git was cut short (stale marks missing), nor while a `supersedes` waits.
+  if (staleness?.complete && retirementsByRole(summaries).size === 0) {
     try {
       const entry: CachedDigest = { version: CACHE_VERSION, key, digest, lines, errors, evidence: staleness.stamp };
       writeFileAtomic(paths, cacheFile(paths), JSON.stringify(entry), { durable: false });
@@ -143,6 +155,7 @@ export async function prepareDigest(
  * last hand-off. SessionStart reads it the same way.
  */
 export function handedOnText(paths: EchoPaths): string {
+  // (else the last hand-off again: see SessionStart)
   const ephemeral = readTextFile(paths, paths.ephemeral);
   if (!ephemeral.unreadable && (ephemeral.text ?? '').trim() !== '') return ephemeral.text!;
   let since = 0;
@@ -151,5 +164,5 @@ export function handedOnText(paths: EchoPaths): string {
   } catch {
     /* nothing given yet */
   }
-  return latestLogSince(paths, since) ?? '';
+  return latestLogSince(paths, since) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
 }

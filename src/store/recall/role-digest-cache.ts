@@ -193,12 +193,14 @@ export async function prepareRoleDigests(
 ): Promise<void> {
   const cache = readCache(paths);
   if (cache.kept.length === 0) return;
+  // Stamped before it is read: a line appended meanwhile changes the stamp, and the next start reads again.
+  const at = stamp(paths.usageLog);
   const logged = readUsage(paths);
   const events = opts.forNextSession
     ? [...logged, { ts: now.toISOString(), session: NEXT_SESSION, event: 'injected' as const, ids: [] }]
     : logged;
   // Noted under the log's stamp only when it is the log as it stands.
-  const usage = usageState(events, config.relevanceWindow, opts.forNextSession ? '' : stamp(paths.usageLog));
+  const usage = usageState(events, config.relevanceWindow, opts.forNextSession ? '' : at);
   const key = stateKey(paths, config, now, usage);
   const fresh: Kept[] = [];
   for (const k of cache.kept) {
