@@ -413,3 +413,30 @@ test("a session's end prepares the role starts its next session's first subagent
   writeFileSync(echoesPath(dir, 'usage.jsonl'), `${readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')}${JSON.stringify(used)}\n`);
   assert.doesNotMatch(subagentContext(subagent(dir, env, 'reviewer', 'next'))!, /PREPARED/);
 });
+
+test('a superseded entry that matches a prompt better than its successor does not keep the successor out', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir, [
+    entry({
+      id: 'payment-gateway-retry-backoff-cap',
+      title: 'Payment gateway retry backoff cap',
+      learning: 'Payment gateway retry attempts use exponential backoff with full jitter; raising the cap needs the exhaustion metric.',
+    }),
+    entry({
+      id: 'retry-cap-raised',
+      title: 'Retry cap raised to 5 after the Stripe migration',
+      supersedes: 'payment-gateway-retry-backoff-cap',
+      learning: 'Since the Stripe migration the retry cap is 5.',
+    }),
+  ]);
+  const ctx = context(
+    prompt(
+      dir,
+      env,
+      'after the stripe migration, what are the payment gateway retry attempts, exponential backoff with full jitter, and the exhaustion metric needed when raising the cap',
+    ),
+  );
+  assert.ok(ctx !== null, 'something is recalled');
+  assert.match(ctx, /Retry cap raised to 5/);
+  assert.doesNotMatch(ctx, /Payment gateway retry backoff cap/);
+});

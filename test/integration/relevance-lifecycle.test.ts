@@ -221,6 +221,8 @@ test('an entry whose evidence file was committed after its verified date is stal
     wasStale: true,
   });
   assert.match(tp.read('.claude/echoes/reviewer/MEMORY.md')!, /- \*\*verified\*\*: 2026-04-01/);
+  // The list prompt and subagent recall read is cleared at once, before any show or search runs again.
+  assert.doesNotMatch(tp.read('.claude/echoes/.state/stale-entries.json') ?? '{}', /auth-tokens-expire-hourly/);
   assert.doesNotMatch(await cliOk(tp, ['show'], later), /stale/);
 });
 

@@ -44,3 +44,10 @@ test('a query keeps its distinct terms in order, at most a fixed number, however
   assert.equal(queryTerms(long).length, MAX_QUERY_TERMS);
   assert.deepEqual(queryTerms('.*+?^${}()|[]\\'), []);
 });
+
+test('a word that runs from latin into an unspaced script is read by each script’s rule', () => {
+  assert.deepEqual(queryTerms('Redis缓存失效'), ['redis', '缓存', '存失', '失效']);
+  assert.deepEqual(queryTerms('支付重试用jitter退避'), ['支付', '付重', '重试', '试用', 'jitter', '退避']);
+  // The same words spaced give the same terms: a prompt written either way meets the entry.
+  assert.deepEqual(queryTerms('Redis 缓存失效'), queryTerms('Redis缓存失效'));
+});

@@ -63,3 +63,28 @@ test('a superseded lesson leaves the digest candidates at once, even when it sco
   );
   assert.equal(c.live, 2);
 });
+
+test('a cycle of supersedes keeps its newest entry live, whatever its length; a chain retires all but its head', () => {
+  const e = (role: string, id: string, supersedes: string, verified: string) => ({
+    role,
+    entry: makeEntry({ id, supersedes, verified, date: verified }),
+  });
+  const three = [
+    e('reviewer', 'alpha', 'beta', '2026-03-01'),
+    e('reviewer', 'beta', 'gamma', '2026-03-05'),
+    e('reviewer', 'gamma', 'alpha', '2026-03-03'),
+  ];
+  assert.deepEqual([...retiredEntries(three)].sort(), [
+    ['reviewer#alpha', 'reviewer#gamma'],
+    ['reviewer#gamma', 'reviewer#beta'],
+  ]);
+  const mutualSameDay = [e('team', 'a', 'b', '2026-03-01'), e('team', 'b', 'a', '2026-03-01')];
+  assert.deepEqual([...retiredEntries(mutualSameDay)], [['team#a', 'team#b']], 'on the same day the one written later stays');
+  const chain = [e('team', 'c3', 'c2', '2026-03-03'), e('team', 'c2', 'c1', '2026-03-02'), e('team', 'c1', 'none', '2026-03-01')];
+  assert.deepEqual([...retiredEntries(chain)].sort(), [
+    ['team#c1', 'team#c2'],
+    ['team#c2', 'team#c3'],
+  ]);
+  const long = Array.from({ length: 2000 }, (_, i) => e('team', `n${i}`, `n${(i + 1) % 2000}`, '2026-03-01'));
+  assert.equal(retiredEntries(long).size, 1999, 'a long cycle: all but one, and no stack overflow');
+});

@@ -6,11 +6,13 @@
 import { pickOneEntry } from '../../core/entry/entry-ids.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { citedFiles, staleSince } from '../../core/lifecycle/evidence-staleness.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { changeDays } from '../../store/memory/evidence-changes.ts';
 import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { verifyEntry } from '../../store/memory/role-edits.ts';
+import { dropStaleEntry } from '../../store/memory/stale-entries.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 
 export const verifyCommand: Command = {
@@ -31,6 +33,8 @@ export const verifyCommand: Command = {
     const wasStale = staleSince(named, await changeDays(ctx.paths, citedFiles(named), named.verified || named.date || '0000-00-00'));
     const done = verifyEntry(ctx.paths, role, named.id, ctx.io.now);
     if (!done) throw new EchoesError('not-found', `entry "${quoteInput(named.id)}" disappeared from ${role} meanwhile; nothing changed`);
+    // Prompt and subagent recall read the last list of stale entries: this one is no longer among them.
+    dropStaleEntry(ctx.paths, usageKey(role, named.id));
     const previous = done.before.verified || null;
     if (ctx.json)
       printJson(ctx, { role, id: named.id, title: named.title, verified: done.verified, previous, wasStale: wasStale !== null });

@@ -33,41 +33,117 @@ export function supersededKeys(value: string, role: string): string[] {
   return out;
 }
 
+/** One live entry's `supersedes`: who claims, which keys, and how new the claimer is. */
+export interface SupersedesClaim {
+  from: string;
+  targets: readonly string[];
+  /** Verified date, else heading date (ms); null when it has none (oldest). */
+  dayMs: number | null;
+  /** Place in the store (roles by name, then entries in file order): the later is newer on the same day. */
+  order: number;
+}
+
 /**
  * Retired entry (usage key) → the key of the entry that retired it. Only a
- * live entry (no status) retires; an entry never retires itself; and when two
- * entries name each other, the newer stays (by verified date, else heading
- * date; on the same day, the one written later).
+ * live entry (no status) retires; an entry never retires itself; and entries
+ * that name each other — two, or a longer cycle — never retire all of them:
+ * the newest of the cycle stays (by verified date, else heading date; on the
+ * same day, the one written later). Pure: `show`, the digest, consolidation,
+ * search and recall all decide by it.
  */
-export function retiredEntries(items: readonly RoleEntry[]): Map<string, string> {
-  const byKey = new Map<string, { entry: EchoEntry; at: number }>();
-  items.forEach(({ role, entry }, at) => {
-    byKey.set(usageKey(role, entry.id), { entry, at });
-  });
-  const claims = new Map<string, string[]>();
-  for (const { role, entry } of items) {
-    if (entry.status !== undefined || !entry.supersedes) continue;
-    const from = usageKey(role, entry.id);
-    for (const target of supersededKeys(entry.supersedes, role)) {
-      if (target === from) continue;
-      claims.set(from, [...(claims.get(from) ?? []), target]);
-    }
-  }
+export function resolveRetirements(claims: readonly SupersedesClaim[]): Map<string, string> {
+  const byFrom = new Map<string, SupersedesClaim>();
+  for (const c of claims) if (!byFrom.has(c.from)) byFrom.set(c.from, c);
+  const edges = (from: string) => (byFrom.get(from)?.targets ?? []).filter((t) => t !== from && byFrom.has(t));
+  const winner = cycleWinners([...byFrom.keys()], edges, (a, b) => newerClaim(byFrom.get(a)!, byFrom.get(b)!));
   const retired = new Map<string, string>();
-  for (const [from, targets] of claims) {
-    for (const target of targets) {
-      const back = claims.get(target)?.includes(from) === true;
-      if (back && newer(byKey.get(target), byKey.get(from))) continue;
-      if (!retired.has(target)) retired.set(target, from);
+  for (const c of [...byFrom.values()].sort((a, b) => a.order - b.order)) {
+    for (const target of c.targets) {
+      if (target === c.from) continue;
+      // A cycle's newest member is not retired by another member of the same cycle.
+      const w = winner.get(target);
+      if (w !== undefined && w === target && winner.get(c.from) === w) continue;
+      if (!retired.has(target)) retired.set(target, c.from);
     }
   }
   return retired;
 }
 
-/** True when `a` is newer than `b` (an unknown date is oldest). */
-function newer(a: { entry: EchoEntry; at: number } | undefined, b: { entry: EchoEntry; at: number } | undefined): boolean {
-  if (!a || !b) return a !== undefined;
-  const am = entryDayMs(a.entry) ?? -Infinity;
-  const bm = entryDayMs(b.entry) ?? -Infinity;
-  return am !== bm ? am > bm : a.at > b.at;
+/** The same over a store's entries (every role's). */
+export function retiredEntries(items: readonly RoleEntry[]): Map<string, string> {
+  return resolveRetirements(claimsOf(items));
+}
+
+/** The `supersedes` claims of the live entries, in the order resolveRetirements breaks ties by. */
+export function claimsOf(items: readonly RoleEntry[]): SupersedesClaim[] {
+  const sorted = items.map((it, i) => ({ ...it, i })).sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : a.i - b.i));
+  const out: SupersedesClaim[] = [];
+  sorted.forEach(({ role, entry }, order) => {
+    if (entry.status !== undefined || !entry.supersedes) return;
+    const targets = supersededKeys(entry.supersedes, role);
+    if (targets.length) out.push({ from: usageKey(role, entry.id), targets, dayMs: entryDayMs(entry), order });
+  });
+  return out;
+}
+
+function newerClaim(a: SupersedesClaim, b: SupersedesClaim): boolean {
+  const am = a.dayMs ?? -Infinity;
+  const bm = b.dayMs ?? -Infinity;
+  return am !== bm ? am > bm : a.order > b.order;
+}
+
+/**
+ * For each node in a cycle (a strongly connected set of more than one), the
+ * newest node of that set; nodes in no cycle are absent. Tarjan's algorithm,
+ * iterative so a long chain cannot overflow the stack.
+ */
+function cycleWinners(
+  nodes: readonly string[],
+  edges: (n: string) => readonly string[],
+  newer: (a: string, b: string) => boolean,
+): Map<string, string> {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out = new Map<string, string>();
+  let next = 0;
+  for (const root of nodes) {
+    if (index.has(root)) continue;
+    const work: Array<{ node: string; i: number }> = [{ node: root, i: 0 }];
+    index.set(root, next);
+    low.set(root, next++);
+    stack.push(root);
+    onStack.add(root);
+    while (work.length) {
+      const top = work[work.length - 1]!;
+      const out_ = edges(top.node);
+      if (top.i < out_.length) {
+        const m = out_[top.i++]!;
+        if (!index.has(m)) {
+          index.set(m, next);
+          low.set(m, next++);
+          stack.push(m);
+          onStack.add(m);
+          work.push({ node: m, i: 0 });
+        } else if (onStack.has(m)) low.set(top.node, Math.min(low.get(top.node)!, index.get(m)!));
+        continue;
+      }
+      work.pop();
+      const parent = work[work.length - 1];
+      if (parent) low.set(parent.node, Math.min(low.get(parent.node)!, low.get(top.node)!));
+      if (low.get(top.node) !== index.get(top.node)) continue;
+      const members: string[] = [];
+      for (;;) {
+        const m = stack.pop()!;
+        onStack.delete(m);
+        members.push(m);
+        if (m === top.node) break;
+      }
+      if (members.length < 2) continue;
+      const best = members.reduce((a, b) => (newer(b, a) ? b : a));
+      for (const m of members) out.set(m, best);
+    }
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
 import { parseEchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { searchableText } from '../entry/entry-fields.ts';
+import { entryDayMs } from '../lifecycle/echo-score.ts';
 import { supersededKeys } from '../lifecycle/supersession.ts';
 import { parseSolutionDoc } from '../remembrance/solution-doc.ts';
 import { filterHead, filterSecrets } from '../security/secret-filter.ts';
@@ -58,7 +59,7 @@ function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): I
     ...(e.status ? { status: e.status } : {}),
     text: shown(raw),
     fields: { title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') },
-    ...(retires.length ? { retires } : {}),
+    ...(retires.length ? { retires, retiresDay: entryDayMs(e) } : {}),
   };
 }
 

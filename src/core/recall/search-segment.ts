@@ -38,8 +38,10 @@ export interface StoredDoc {
 /** A document to index: what is stored, plus the fields that are ranked. */
 export interface IndexDoc extends StoredDoc {
   fields: { title: string; tags: string; body: string };
-  /** The usage keys a live entry's `supersedes` retires: kept in the manifest, not in the segment. */
+  /** The usage keys a live entry's `supersedes` names: kept in the manifest, not in the segment. */
   retires?: string[];
+  /** How new that entry is (verified, else heading date, in ms), for cycles of `supersedes`. */
+  retiresDay?: number | null;
 }
 
 /** Title words count three times, tags twice, the rest once (BM25F with fixed field weights). */
@@ -83,7 +85,7 @@ export function buildSegment(docs: IndexDoc[]): SegmentData {
       p.tfs.push(Math.min(tf, MAX_TF));
     }
     lens.push(len);
-    const { fields: _fields, retires: _retires, ...rest } = doc;
+    const { fields: _fields, retires: _retires, retiresDay: _retiresDay, ...rest } = doc;
     stored.push(rest);
   });
   return { docs: stored, lens, postings };

@@ -112,18 +112,37 @@ function camelParts(word: string): string[] {
  * Japanese, Thai) give overlapping character pairs.
  */
 export function textTerms(text: string, out: string[] = []): string[] {
-  for (const { word: raw } of wordsOf(text)) {
-    if (isUnspacedCode(raw.charCodeAt(0))) {
-      pushUnspaced(raw.toLowerCase(), out);
-      continue;
-    }
-    for (const part of [raw, ...camelParts(raw)]) {
-      const lower = part.toLowerCase();
-      if (lower.length < 2 || lower.length > 64 || STOP_WORDS.has(lower)) continue;
-      out.push(foldStem(lower));
+  for (const { word } of wordsOf(text)) {
+    // "Redis缓存失效" is a word and a run of characters: each part is read by its own script's rule.
+    for (const raw of ASCII_ONLY.test(word) ? [word] : scriptRuns(word)) {
+      if (isUnspacedCode(raw.charCodeAt(0))) {
+        pushUnspaced(raw.toLowerCase(), out);
+        continue;
+      }
+      for (const part of [raw, ...camelParts(raw)]) {
+        const lower = part.toLowerCase();
+        if (lower.length < 2 || lower.length > 64 || STOP_WORDS.has(lower)) continue;
+        out.push(foldStem(lower));
+      }
     }
   }
   return out;
+}
+
+/** A word cut where it changes between an unspaced script and any other. */
+function scriptRuns(word: string): string[] {
+  const runs: string[] = [];
+  let start = 0;
+  let unspaced = isUnspacedCode(word.charCodeAt(0));
+  for (let i = 1; i < word.length; i++) {
+    const u = isUnspacedCode(word.charCodeAt(i));
+    if (u === unspaced) continue;
+    runs.push(word.slice(start, i));
+    start = i;
+    unspaced = u;
+  }
+  runs.push(word.slice(start));
+  return runs;
 }
 
 function pushUnspaced(word: string, out: string[]): void {

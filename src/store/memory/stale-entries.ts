@@ -18,6 +18,12 @@ export function keepStaleEntries(paths: EchoPaths, stale: ReadonlyMap<string, st
   }
 }
 
+/** Takes one entry off the list (it was just re-verified). */
+export function dropStaleEntry(paths: EchoPaths, key: string): void {
+  const stale = readStaleEntries(paths);
+  if (stale.delete(key)) keepStaleEntries(paths, stale);
+}
+
 export function readStaleEntries(paths: EchoPaths): Map<string, string> {
   try {
     const v = JSON.parse(readTextOrNull(paths, staleFile(paths)) ?? '{}') as unknown;

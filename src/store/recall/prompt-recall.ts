@@ -88,10 +88,9 @@ export async function recallForPrompt(
     terms,
     { limit: config.recall.maxItems + SLACK, stats, sources: RECALL_SOURCES, coverage: false, weigh: 'rarity' },
   );
-  const clearing = clearingItems(ranked, config.recall.threshold);
-  if (clearing.length === 0) return null;
+  if (clearingItems(ranked, config.recall.threshold).length === 0) return null;
 
   // Something clears the bar (a few prompts): what reads, filters, renders and logs it loads only now.
   const { giveRecall } = await import('./recall-give.ts');
-  return giveRecall(paths, config, m, segments, clearing, session);
+  return giveRecall(paths, config, m, segments, ranked, session);
 }

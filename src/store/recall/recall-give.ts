@@ -1,10 +1,13 @@
 // The hit path of prompt-time recall (store/recall/prompt-recall.ts), loaded
 // only when an item clears the bar: read what the items say, leave out what
-// the session already holds and what was superseded or retracted, mark what
-// is stale, render the lines within the budget, note them as given for the
-// session and log them to usage.jsonl (`injected`, via prompt).
+// the session already holds and what was superseded or retracted — and judge
+// the bar again without them, so a retired entry never crowds out its
+// successor, nor an item given earlier a weaker one — mark what is stale,
+// render the lines within the budget, note them as given for the session and
+// log them to usage.jsonl (`injected`, via prompt).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { renderRecall } from '../../core/recall/recall-render.ts';
+import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
 import type { StoredDoc } from '../../core/recall/search-segment.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -20,20 +23,38 @@ export function giveRecall(
   config: EchoesConfig,
   m: Manifest,
   segments: readonly OpenSegment[],
-  clearing: readonly RankedDoc[],
+  ranked: readonly RankedDoc[],
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): PromptRecall | null {
   const retired = retiredKeys(m);
   const given = session.id ? readGiven(paths, session.id) : new Set<string>();
   const stale = readStaleEntries(paths);
+  const stored = new Map<RankedDoc, StoredDoc & { key: string }>();
+  const read = (r: RankedDoc) => {
+    let d = stored.get(r);
+    if (!d) {
+      const doc = readStored(paths, segments[r.segment]!.dir, r.doc);
+      d = { ...doc, key: givenKey(doc) };
+      stored.set(r, d);
+    }
+    return d;
+  };
+  const eligible = (r: RankedDoc) => {
+    const d = read(r);
+    return !d.status && !retired.has(d.key) && !given.has(d.key);
+  };
+  // The bar among the items that may be given: each round drops those that may not and judges again.
+  let candidates = [...ranked];
+  let clearing = clearingItems(candidates, config.recall.threshold);
+  while (clearing.some((r) => !eligible(r))) {
+    candidates = candidates.filter((r) => !clearing.includes(r) || eligible(r));
+    clearing = clearingItems(candidates, config.recall.threshold);
+  }
   const picked: Array<StoredDoc & { key: string; staleSince?: string }> = [];
-  for (const r of clearing) {
-    if (picked.length >= config.recall.maxItems) break;
-    const d = readStored(paths, segments[r.segment]!.dir, r.doc);
-    const key = givenKey(d);
-    if (d.status || retired.has(key) || given.has(key)) continue;
-    const since = stale.get(key);
-    picked.push({ ...d, key, ...(since ? { staleSince: since } : {}) });
+  for (const r of clearing.slice(0, config.recall.maxItems)) {
+    const d = read(r);
+    const since = stale.get(d.key);
+    picked.push({ ...d, ...(since ? { staleSince: since } : {}) });
   }
   if (picked.length === 0) return null;
   const rendered = renderRecall(picked, config.recall.maxTokens);

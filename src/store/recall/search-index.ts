@@ -11,6 +11,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Layer } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
+import { resolveRetirements } from '../../core/lifecycle/supersession.ts';
 import { type RankedDoc, type RankFilters, rankDocuments, type SegmentView } from '../../core/recall/search-rank.ts';
 import {
   type DocKind,
@@ -35,7 +36,7 @@ import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from 
 
 export const INDEX_FORMAT = 'rune-echoes-search';
 // 2: stored texts and titles filtered for secrets; supersession claims and memory folders in the manifest.
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 
 /**
  * Archive logs (and EPHEMERAL.md) have segments of their own: prompt-time
@@ -53,17 +54,29 @@ export function tiersFor(filters: RankFilters): Tier[] {
   return TIERS.filter((t) => filters.kinds!.some((k) => (k === 'log' ? 'logs' : 'memory') === t));
 }
 
+/** A live entry's `supersedes`: its usage key, how new it is (ms), its line, and the keys it names. */
+export type ClaimRecord = [from: string, dayMs: number | null, line: number, targets: string[]];
+
 /**
  * A file the index covers: its stamp when read, the global ids of its
- * documents, and the usage keys its live entries' `supersedes` retire (if any).
+ * documents, and the `supersedes` claims of its live entries (if any).
  */
-export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[], retires?: string[]];
+export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[], claims?: ClaimRecord[]];
 
-/** Every entry a live entry supersedes, by usage key (`role#id`), from the manifest alone. */
+/**
+ * Every entry a live entry supersedes, by usage key (`role#id`), from the
+ * manifest alone — decided by the same rules as everywhere else
+ * (core/lifecycle/supersession.ts: never itself, never a whole cycle).
+ */
 export function retiredKeys(m: Manifest): Set<string> {
-  const out = new Set<string>();
-  for (const rec of Object.values(m.sources)) for (const key of rec[4] ?? []) out.add(key);
-  return out;
+  const records: ClaimRecord[] = [];
+  for (const rec of Object.values(m.sources)) if (Array.isArray(rec[4])) records.push(...rec[4].filter((c) => Array.isArray(c)));
+  if (records.length === 0) return new Set();
+  // Roles by name, then entries by line: the order the store's own readers break ties in.
+  const roleOf = (key: string) => key.slice(0, key.indexOf('#'));
+  records.sort((a, b) => (roleOf(a[0]) < roleOf(b[0]) ? -1 : roleOf(a[0]) > roleOf(b[0]) ? 1 : a[2] - b[2]));
+  const claims = records.map(([from, dayMs, , targets], order) => ({ from, dayMs, order, targets }));
+  return new Set(resolveRetirements(claims).keys());
 }
 
 export interface Manifest {

@@ -9,6 +9,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EchoesError } from '../../core/errors.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { echoFileDocs, sessionDocs, solutionDocs } from '../../core/recall/search-docs.ts';
 import {
   buildSegment,
@@ -25,6 +26,7 @@ import { assertWritable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 import { uniqueSuffix } from '../fs/unique-suffix.ts';
 import {
+  type ClaimRecord,
   INDEX_FORMAT,
   INDEX_VERSION,
   indexDir,
@@ -114,12 +116,15 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 
   const dead = new Set<number>();
   const fresh: IndexDoc[] = [];
-  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: string[] }> = [];
+  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: ClaimRecord[] }> = [];
   const take = (file: SourceFile, stamp: Stamp | null) => {
     const docs = documentsOf(paths, file, read);
     if (docs === null) return false;
     fresh.push(...docs);
-    freshOf.push({ key: file.key, stamp, count: docs.length, retires: [...new Set(docs.flatMap((d) => d.retires ?? []))] });
+    const claims = docs.flatMap((d): ClaimRecord[] =>
+      d.retires?.length && d.role && d.id ? [[usageKey(d.role, d.id), d.retiresDay ?? null, d.line, d.retires]] : [],
+    );
+    freshOf.push({ key: file.key, stamp, count: docs.length, retires: claims });
     return true;
   };
 
