@@ -2,6 +2,7 @@
 // the summary for the next session is written first, from the transcript's
 // tail only; everything after it is housekeeping that may be cut short.
 
+import { didWork } from '../core/session/session-work.ts';
 import { pastDeadline } from '../store/fs/role-lock.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
@@ -39,13 +40,16 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         log: ctx.log,
         watchTerms: watchTermsOf(entries),
         update: (s) => {
+          // A resumed session hands itself on again only if the part since the resume worked.
+          if (s.resumed && !s.resumed.worked) return { ...s, ended: true };
           if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
             ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
           return { ...s, ended: true };
         },
       });
-      if (state.draft && items.length) {
-        // Only use raises Relevance (SPEC §8); the matching is loaded only when there are entries to match.
+      // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only
+      // listed memory (`/rune:echoes show` naming every id) used none of it. The matching loads only when needed.
+      if (state.draft && items.length && didWork(state.draft)) {
         const { usedKeys } = await import('../store/usage/usage-references.ts');
         appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: await usedKeys(items, state.draft) }, deadline);
       }

@@ -11,7 +11,7 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '../store/recall/digest-cache.ts';
-import { resetGiven } from '../store/recall/session-given.ts';
+import { givenHandOff, keepGivenHandOff, resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import type { RecoveredSession } from '../store/session/session-recovery.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
@@ -114,8 +114,9 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     }
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
-  // On compact the session gets what it was given at its start once more.
-  if (compact) lastSession = readTextOrNull(paths, givenFile(paths)) ?? '';
+  // On compact the session gets what it was given at its start once more: its own copy (another
+  // session may have started since and been given something else), else the store's last.
+  if (compact) lastSession = (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
   // Entries whose evidence changed since they were verified are marked, and lose their recency (the
   // cache is kept only while the cited files and the repository are as they were).
   const { digest, errors } =
@@ -128,6 +129,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       () => {
         if (readTextOrNull(paths, givenFile(paths)) !== lastSession)
           writeFileAtomic(paths, givenFile(paths), lastSession, { durable: false });
+        if (input.session_id) keepGivenHandOff(paths, sessionId, lastSession);
       },
       undefined,
     );

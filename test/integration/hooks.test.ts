@@ -420,3 +420,59 @@ test('a hook run in the root of the file system with input it cannot read makes 
   }
   if (!before) assert.ok(!existsSync('/.claude'), 'no .claude made at /');
 });
+
+test('a resumed session that does nothing new leaves a newer hand-off; one that works hands itself on again', (t) => {
+  const { dir, env } = project(t);
+  const hook = (name: string, sid: string, extra: Record<string, unknown>) =>
+    runHookSync(name, { session_id: sid, transcript_path: join(dir, `${sid}.jsonl`), cwd: dir, ...extra }, { cwd: dir, env });
+  const start = (sid: string, source = 'startup') => hook('session-start', sid, { hook_event_name: 'SessionStart', source });
+  const end = (sid: string) => protocol(hook('session-end', sid, { hook_event_name: 'SessionEnd', reason: 'other' }));
+  const one = new TranscriptBuilder(join(dir, 's1.jsonl'), 's1', dir);
+  start('s1');
+  one
+    .user('Rename the invoices table')
+    .tool('Edit', { file_path: join(dir, 'db/schema.sql') })
+    .assistant('Renamed.');
+  end('s1');
+  start('s2');
+  new TranscriptBuilder(join(dir, 's2.jsonl'), 's2', dir)
+    .user('Add the refunds endpoint')
+    .tool('Edit', { file_path: join(dir, 'src/refunds.ts') })
+    .assistant('Added.');
+  end('s2');
+  assert.match(read(echoes(dir, 'EPHEMERAL.md')), /refunds endpoint/);
+  // s1 comes back, says hello, and ends: s2 is still the last session that worked.
+  start('s1', 'resume');
+  one.user('hi').assistant('Hello again.');
+  end('s1');
+  assert.match(read(echoes(dir, 'EPHEMERAL.md')), /refunds endpoint/);
+  // s1 comes back and works: now it is the last.
+  start('s1', 'resume');
+  one
+    .user('Drop the old invoices view')
+    .tool('Edit', { file_path: join(dir, 'db/views.sql') })
+    .assistant('Dropped.');
+  end('s1');
+  assert.match(read(echoes(dir, 'EPHEMERAL.md')), /invoices view/);
+});
+
+test('after a compaction a session is given again what it was given, not what a later session was', (t) => {
+  const { dir, env } = project(t);
+  mkdirSync(echoes(dir, '.state'), { recursive: true });
+  writeFileSync(echoes(dir, 'EPHEMERAL.md'), '# Last session\n## Asked\n- Port the billing job to Go\n');
+  const start = (sid: string, source: string) =>
+    context(
+      runHookSync(
+        'session-start',
+        { session_id: sid, transcript_path: join(dir, `${sid}.jsonl`), cwd: dir, hook_event_name: 'SessionStart', source },
+        { cwd: dir, env },
+      ),
+    );
+  assert.match(start('a', 'startup'), /billing job to Go/);
+  // Another session ends meanwhile and hands on something else; a third starts with it.
+  writeFileSync(echoes(dir, 'EPHEMERAL.md'), '# Last session\n## Asked\n- Upgrade the ORM\n');
+  assert.match(start('b', 'startup'), /Upgrade the ORM/);
+  const again = start('a', 'compact');
+  assert.match(again, /billing job to Go/);
+  assert.doesNotMatch(again, /Upgrade the ORM/);
+});

@@ -253,3 +253,21 @@ test('an old usage.jsonl is read as it was and compacted into the new format wit
   assert.equal(after.used, 15);
   assert.equal(after.score, before.score, 'the relevance window is the same 20 sessions');
 });
+
+test('a crashed session that worked after the last hand-off was written is handed on, though it started before', (t) => {
+  const { dir, env } = hookProject(t);
+  protocol(hook(dir, env, 'session-start', 'SessionStart', 'a', { source: 'startup' }));
+  const a = new TranscriptBuilder(join(dir, 'a.jsonl'), 'a', dir).user('Look at the queue');
+  // b starts later, works and ends: its summary is the hand-off.
+  new TranscriptBuilder(join(dir, 'b.jsonl'), 'b', dir)
+    .user('Add an index on orders.created_at')
+    .tool('Write', { file_path: join(dir, 'db/index.sql'), content: 'CREATE INDEX' });
+  protocol(hook(dir, env, 'session-start', 'SessionStart', 'b', { source: 'startup' }));
+  protocol(hook(dir, env, 'session-end', 'SessionEnd', 'b', { reason: 'other' }));
+  assert.match(readFileSync(echoesPath(dir, 'EPHEMERAL.md'), 'utf8'), /index on orders/);
+  // a goes on working after that, a turn ends, and it dies without SessionEnd.
+  a.user('Move the retry queue to Redis streams').tool('Edit', { file_path: join(dir, 'src/queue.ts'), old_string: 'a', new_string: 'b' });
+  protocol(hook(dir, env, 'stop', 'Stop', 'a', { stop_hook_active: false }));
+  const ctx = startContext(hook(dir, env, 'session-start', 'SessionStart', 'c', { source: 'startup' }));
+  assert.match(ctx, /Redis streams/);
+});

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { entryUse, namedCommands, runsCommand } from '../../src/core/lifecycle/entry-use.ts';
+import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { emptySummary } from '../../src/core/session/summary-model.ts';
 import { usedKeys } from '../../src/store/usage/usage-references.ts';
+import { watchTermsOf } from '../../src/store/usage/usage-terms.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const entries = [
@@ -52,4 +54,33 @@ test('the commands an entry names are backticked spans with a program and an arg
   assert.equal(runsCommand('FOO=1 npm test -- --runInBand', 'npm test -- --runInBand'), true);
   assert.equal(runsCommand('npm testing', 'npm test'), false);
   assert.equal(entryUse(entry, { files: [], searches: [], commands: ['npm run lint'], named: [] }), null);
+});
+
+test('a name counts only as a whole word, a one-word id is no name, and absolute evidence meets relative files', async () => {
+  const items = [
+    makeEntry({ id: 'migrations', title: 'Migrations', evidence: '' }),
+    makeEntry({ id: 'retry-backoff', title: 'Retry backoff is capped', evidence: '' }),
+    makeEntry({ id: 'abs', title: 'Absolute evidence', evidence: '`/home/dev/proj/src/retry.ts:10` — here' }),
+  ].map((entry) => ({ role: 'reviewer', entry }));
+  const terms = watchTermsOf(items.map((i) => i.entry));
+  assert.ok(!terms.includes('migrations'), 'a one-word id is a word anyone writes');
+  assert.ok(terms.includes('retry-backoff'));
+  const folded = (text: string) => {
+    const b = createSummaryBuilder({ watchTerms: terms });
+    b.addLine(
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 's',
+        cwd: '/repo',
+        uuid: 'u1',
+        timestamp: '2026-01-01T00:00:01.000Z',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text }] },
+      }),
+    );
+    return b.finish().namedTerms;
+  };
+  assert.deepEqual(folded('No database migrations needed; see retry-backoff-v2 for the new rule.'), []);
+  assert.deepEqual(folded('As retry-backoff says, cap it.'), ['retry-backoff']);
+  const summary = { ...emptySummary(), filesEdited: ['src/retry.ts'] };
+  assert.deepEqual(await usedKeys(items, summary), ['reviewer#abs']);
 });

@@ -51,7 +51,13 @@ export function runsCommand(command: string, named: string): boolean {
   });
 }
 
-const touches = (file: string, cited: string) => file === cited || file.endsWith(`/${cited}`);
+/**
+ * The session's file (relative to the project, or absolute outside it) is the
+ * cited one: the same, or the cited path is its end (`src/a.ts` of
+ * `app/src/a.ts`), or the cited path is absolute and ends with it.
+ */
+const touches = (file: string, cited: string) =>
+  file === cited || file.endsWith(`/${cited}`) || (cited.startsWith('/') && cited.endsWith(`/${file}`));
 
 /** The file a summarised search looked in (`pattern in path`), or the pattern when it names one file. */
 function searchedFile(search: string): string | null {

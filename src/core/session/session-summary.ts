@@ -8,6 +8,7 @@ import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transc
 import { shellEffects } from '../transcript/shell-effects.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
+import { isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
 import { commandFamily, displayCommand, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
@@ -109,6 +110,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   let recalledOpen: string[] | null = null;
 
   let mainSeen = opts.carry?.mainSeen ?? false;
+  let otherTools = 0;
   let sideFirstPrompt: string | null = null;
   let sideLastText: string | null = null;
 
@@ -116,7 +118,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     if (watch.length === 0 || named.size === watch.length) return;
     const lower = text.toLowerCase();
     for (let i = 0; i < watchLower.length; i++) {
-      if (!named.has(i) && lower.includes(watchLower[i]!)) named.add(i);
+      if (!named.has(i) && namesTerm(lower, watchLower[i]!)) named.add(i);
     }
   }
 
@@ -198,6 +200,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   }
 
   function onToolUse(call: ToolCall, lineCwd: string | null, sidechain: boolean): void {
+    if (isOtherWorkTool(call.name)) otherTools++;
     const path = call.file ? filePath(call.file.path, lineCwd) : null;
     if (path && call.file?.access === 'read') activity.touchFile(path, 'read');
     if (call.search && searches.length < SUMMARY_LIMITS.searches) {
@@ -470,6 +473,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       namedTerms: watch.filter((_, i) => named.has(i)),
       searches: [...searches],
       todosSeen: todos.seen(useSide),
+      ...(otherTools > 0 ? { otherTools } : {}),
       ...(guard.depth.main || guard.depth.side ? { privateDepth: guard.depth } : {}),
       checks: { failing: [...checks.failing], passed: [...checks.passed] },
       failedWrites: [...failedWrites.values()],
@@ -492,4 +496,17 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       },
     };
   }
+}
+
+/** A letter, digit, `-` or `_`: what an id or a title's word runs on with. */
+const WORDISH = /[\p{L}\p{N}_-]/u;
+
+/** True when `term` stands in `text` as itself, not inside a longer word or id ("migrations" is not in "db-migrations-v2"). */
+function namesTerm(text: string, term: string): boolean {
+  for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + 1)) {
+    const before = at > 0 ? text[at - 1]! : '';
+    const after = text[at + term.length] ?? '';
+    if (!WORDISH.test(before) && !WORDISH.test(after)) return true;
+  }
+  return false;
 }

@@ -16,7 +16,38 @@ const ECHOES_PROMPT = /^\/(?:rune:)?echoes(?:\s|$)/;
  * `remember`, `forget` and the other writing subcommands are work.
  */
 const ECHOES_READ =
-  /^(?:rune-echoes|node\s+"?[^\s"]*dist\/cli\.mjs"?)(?:\s+(?:--slash-args\b.*|(?:show|search|status|remembrance|help)\b.*|--help|-h|--version)|\s*)$/;
+  /^(?:rune-echoes|node\s+(?:"[^"\n]*dist\/cli\.mjs"|'[^'\n]*dist\/cli\.mjs'|[^\s"']*dist\/cli\.mjs))(?:\s+(?:--slash-args\b|show\b|search\b|status\b|remembrance\b|help\b|--help\b|-h\b|--version\b)[^;&|<>`$()\n]*|\s*)$/;
+
+/** The memory folders: reading or searching them is what `/rune:echoes` does, not work on the project. */
+const MEMORY_PATH = /(?:^|[\s\\/])\.claude[\\/]echoes(?:[\\/]|$)/;
+
+/**
+ * Tools the summary's other fields do not count, and that are not bookkeeping:
+ * handing a task to a subagent, the web, notebooks, MCP servers.
+ */
+const COUNTED_OR_BOOKKEEPING = new Set([
+  'Read',
+  'Write',
+  'Edit',
+  'MultiEdit',
+  'Grep',
+  'Glob',
+  'Bash',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'TodoWrite',
+  'AskUserQuestion',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'Skill',
+  'SlashCommand',
+  'ToolSearch',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+]);
+
+export const isOtherWorkTool = (name: string): boolean => name !== '' && !COUNTED_OR_BOOKKEEPING.has(name);
 
 /**
  * True when the session touched a file, searched, ran a command (other than
@@ -25,7 +56,9 @@ const ECHOES_READ =
  * not count).
  */
 export function didWork(s: SessionSummary): boolean {
-  if (s.filesEdited.length > 0 || s.filesRead.length > 0 || (s.searches?.length ?? 0) > 0) return true;
+  if (s.filesEdited.length > 0) return true;
+  if (s.filesRead.some((f) => !MEMORY_PATH.test(f)) || (s.searches ?? []).some((q) => !MEMORY_PATH.test(q))) return true;
+  if ((s.otherTools ?? 0) > 0) return true;
   if (s.openTodos.length > 0 || s.todosSeen === true) return true;
   if (s.commands.some((c) => !ECHOES_READ.test(c.command.trim()))) return true;
   const asked = s.requests.filter((r) => !ECHOES_PROMPT.test(r.trim()));

@@ -77,6 +77,8 @@ export interface SessionSummary {
   searches?: string[];
   /** True when this span wrote a todo list: then `openTodos` is the current state even when empty. */
   todosSeen?: boolean;
+  /** Calls of tools the other fields do not count (a subagent's Task, the web, notebooks, MCP servers). */
+  otherTools?: number;
   /** `<private>` spans still open where this part of the transcript ends: the next read starts hidden. */
   privateDepth?: PrivateDepth;
   // The session's final state, kept so that parts read by successive hooks merge

@@ -15,6 +15,17 @@ const givenPath = (paths: EchoPaths, sessionId: string) => join(givenDir(paths),
 /** Files of sessions not heard of for this long are removed when a session starts. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
 
+const handOffPath = (paths: EchoPaths, sessionId: string) => join(givenDir(paths), `${safeSessionKey(sessionId)}.last-session.md`);
+
+/** The last session's summary this session was given at its start (sessions that overlap are each given their own). */
+export function keepGivenHandOff(paths: EchoPaths, sessionId: string, text: string): void {
+  writeFileAtomic(paths, handOffPath(paths, sessionId), text, { durable: false });
+}
+
+export function givenHandOff(paths: EchoPaths, sessionId: string): string | null {
+  return readTextOrNull(paths, handOffPath(paths, sessionId));
+}
+
 /** The keys the session's context holds (usage keys of entries, `path:line` of other items). */
 export function readGiven(paths: EchoPaths, sessionId: string): Set<string> {
   const text = readTextOrNull(paths, givenPath(paths, sessionId));

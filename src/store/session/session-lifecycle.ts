@@ -114,6 +114,7 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
               offset: step.endOffset,
               draft: step.draft,
               span: mergeSummaries(state.span ?? emptySummary(), step.piece),
+              ...(state.resumed ? { resumed: { worked: state.resumed.worked || didWork(step.piece) } } : {}),
             };
           } catch (err) {
             const message = `session ${oneLine(ref.sessionId).slice(0, 80)}: ${errorText(err)}`;

@@ -5,6 +5,7 @@
 // - A session that never ended (crash, kill) is recovered at the next start
 //   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
 //   become the summary handed on, and its span a `recovery` archive log.
+import { statSync } from 'node:fs';
 import { renderEphemeral } from '../../core/session/session-records.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import { oneLine } from '../../core/text.ts';
@@ -58,14 +59,23 @@ export async function recoverCrashedSessions(
   if (latest) {
     const state = await recover(latest);
     // Only a session that worked is handed on (SPEC §8): one that did nothing leaves the hand-off as it is.
-    if (state?.draft && didWork(state.draft)) {
+    if (state?.draft && (state.resumed ? state.resumed.worked : didWork(state.draft))) {
       log(`recovered the summary of session ${latest.sessionId}, which did not end cleanly`);
-      const at = Date.parse(latest.updatedAt);
-      return { text: renderEphemeral(state.draft), at: Number.isFinite(at) ? at : 0 };
+      // When it last worked: when its transcript was last written (Stop leaves the state as it was while little is unread).
+      const stateAt = Date.parse(latest.updatedAt);
+      return { text: renderEphemeral(state.draft), at: Math.max(Number.isFinite(stateAt) ? stateAt : 0, mtimeOf(state.transcriptPath)) };
     }
   }
   return null;
 }
+
+const mtimeOf = (path: string): number => {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
 
 /** One session's recovery: whatever fails in it is logged, and the others still run. */
 async function isolated(s: SessionState, log: (m: string) => void, run: () => Promise<SessionState>): Promise<SessionState | null> {

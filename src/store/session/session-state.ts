@@ -23,6 +23,11 @@ export interface SessionState {
   updatedAt: string;
   /** The Claude Code process that last ran a hook for this session. */
   ownerPid?: number;
+  /**
+   * Set when an ended session was resumed: whether the part since did work. Only then does it
+   * hand itself on again (a resumed session that only says hello must not replace a newer hand-off).
+   */
+  resumed?: { worked: boolean };
   /** Set when the transcript could not be read: not tried again until its size changes. */
   transcriptError?: { path: string; size: number; message: string };
 }

@@ -19,7 +19,15 @@ export function touchSession(
     `session-${safeSessionKey(sessionId)}`,
     () => {
       const state = readSessionState(paths, sessionId) ?? newSessionState(sessionId, transcriptPath, now);
-      writeSessionState(paths, { ...state, transcriptPath, ended: false, updatedAt: now.toISOString(), ownerPid: claudeProcessId() });
+      writeSessionState(paths, {
+        ...state,
+        // An ended session started again is a resume: what it did before was handed on already.
+        ...(state.ended ? { resumed: { worked: false } } : {}),
+        transcriptPath,
+        ended: false,
+        updatedAt: now.toISOString(),
+        ownerPid: claudeProcessId(),
+      });
     },
     { waitMs: 3000, deadline },
   );
