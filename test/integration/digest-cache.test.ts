@@ -2,6 +2,8 @@
 // state gives the cached digest, and any change the digest would show misses.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { digestKey, prepareDigest } from '../../src/store/recall/digest-cache.ts';
 import { cliOk } from '../helpers/cli-run.ts';
@@ -105,4 +107,15 @@ test('stale marks: an answer git cut short is never kept, and a commit since the
   const after = await prepareDigest(tp.paths, tp.config, '', NOW);
   assert.equal(after.cached, false);
   assert.match(after.digest.text, /Lesson about src\/b\.ts \(reviewer, [\d.]+\) \(evidence changed since 2026-03-01\)/);
+});
+
+test('where git cannot answer at all (an empty .git folder), files are dated by mtime and the digest is still kept', async (t) => {
+  const tp = makeTempProject(t);
+  mkdirSync(join(tp.dir, '.git'), { recursive: true });
+  tp.write('.claude/echoes/reviewer/MEMORY.md', `<!-- echo-schema: v2 -->\n# Reviewer Memory\n\n${LESSON('lesson-a', 'src/a.ts')}`);
+  tp.write('src/a.ts', 'changed\n');
+  utimesSync(join(tp.dir, 'src/a.ts'), new Date('2026-03-10T10:00:00Z'), new Date('2026-03-10T10:00:00Z'));
+  const first = await prepareDigest(tp.paths, tp.config, '', NOW);
+  assert.match(first.digest.text, /\(evidence changed since 2026-03-01\)/);
+  assert.equal((await prepareDigest(tp.paths, tp.config, '', NOW)).cached, true);
 });

@@ -72,7 +72,12 @@ const mtimeDay = (path: string): string | null => {
   }
 };
 
-async function git(project: string, args: string[], deadline: Deadline): Promise<string | null> {
+/**
+ * git's output; `cut` when it was stopped for time (the answer is then not
+ * whole), null output with `cut` false when git is missing or refused (not a
+ * repository after all): then files are judged by their mtimes.
+ */
+async function git(project: string, args: string[], deadline: Deadline): Promise<{ out: string | null; cut: boolean }> {
   // Loaded only when git must be asked (a cache miss in a repository).
   const { spawnSync } = await import('node:child_process');
   const timeout = Math.max(1, Math.min(GIT_TIMEOUT_MS, Number.isFinite(deadline) ? deadline - Date.now() : GIT_TIMEOUT_MS));
@@ -84,7 +89,9 @@ async function git(project: string, args: string[], deadline: Deadline): Promise
     // Reads must not take the index lock a concurrent `git commit` needs.
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
   });
-  return r.status === 0 && typeof r.stdout === 'string' ? r.stdout : null;
+  if (r.status === 0 && typeof r.stdout === 'string') return { out: r.stdout, cut: false };
+  const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
+  return { out: null, cut: code === 'ETIMEDOUT' || (r.status === null && r.signal !== null) };
 }
 
 /** The loose ref of the checked-out branch: a commit moves it even where no reflog is kept. */
@@ -154,32 +161,37 @@ async function changeDaysKeyed(
   }
   const days = new Map<string, string>();
   const tracked = new Set<string>();
-  let gitAnswered = false;
+  // Cut short: git was stopped for time, and tracked files go unjudged this once (nothing is kept).
+  let cut = false;
   if (repo) {
     const ls = await git(paths.project, ['ls-files', '-z', '--', ...list], deadline);
-    if (ls !== null) {
-      for (const f of ls.split('\0')) if (f) tracked.add(f);
+    cut = ls.cut;
+    if (ls.out !== null) {
+      for (const f of ls.out.split('\0')) if (f) tracked.add(f);
       const log =
         tracked.size === 0
-          ? ''
+          ? { out: '', cut: false }
           : await git(
               paths.project,
               ['log', '--relative', '--no-renames', '--format=%x00%cs', '--name-only', `--since=${since}T00:00:00`, '--', ...tracked],
               deadline,
             );
-      if (log !== null) {
-        gitAnswered = true;
-        for (const [file, day] of lastCommitDays(log)) if (tracked.has(file)) days.set(file, day);
-      }
+      cut = log.cut;
+      if (log.out !== null)
+        for (const [file, day] of lastCommitDays(log.out))
+          if (tracked.has(file)) days.set(file, day);
+          // git listed them but could not date them: judged by mtime like the rest.
+          else if (!cut) tracked.clear();
     }
   }
-  // Without git's answer, tracked files are left alone: their mtimes say when they were checked out.
+  // Files git does not track (or every file, where git is missing or this is no repository after all) are dated
+  // by mtime; tracked ones are left alone without git's answer: their mtimes say when they were checked out.
   for (const f of list) {
-    if (tracked.has(f) || (repo && !gitAnswered)) continue;
+    if (tracked.has(f) || cut) continue;
     const day = mtimeDay(join(paths.project, f));
     if (day !== null && day >= since) days.set(f, day);
   }
-  const complete = !repo || gitAnswered;
+  const complete = !cut;
   if (complete) {
     try {
       writeFileAtomic(paths, cacheFile(paths), JSON.stringify({ version: CACHE_VERSION, key, days: Object.fromEntries(days) }), {

@@ -1,9 +1,12 @@
 // Which Claude Code process a hook belongs to, so that a session still
 // running in another terminal is not mistaken for one that crashed.
 // Hooks are spawned through a shell, so the parent is often `sh`; on Linux
-// the chain is walked through /proc. Where no Claude Code ancestor is found
-// (another platform, a hook run by hand) the answer is 0, "unknown", and a
-// session that did not end is then treated as crashed.
+// the chain is walked through /proc. Without /proc (macOS, Windows) the hook's
+// parent is the best answer there is: a shell that runs one command usually
+// becomes it (bash does), so the parent is Claude Code itself; if it was a
+// shell that has exited since, the session is treated as crashed, as before.
+// Where /proc shows no Claude Code ancestor (a hook run by hand) the answer is
+// 0, "unknown", and a session that did not end is then treated as crashed.
 import { readFileSync } from 'node:fs';
 
 function procStat(pid: number): { ppid: number; comm: string } | null {
@@ -22,13 +25,13 @@ function procStat(pid: number): { ppid: number; comm: string } | null {
 /** Set by a hook for the detached worker it starts: the worker's own ancestors no longer lead to Claude Code. */
 export const CLAUDE_PID_ENV = 'RUNE_ECHOES_CLAUDE_PID';
 
-export function claudeProcessId(start = process.ppid): number {
+export function claudeProcessId(start = process.ppid, stat: typeof procStat = procStat): number {
   const given = Number(process.env[CLAUDE_PID_ENV]);
   if (Number.isInteger(given) && given > 0) return given;
   let pid = start;
   for (let depth = 0; depth < 6 && pid > 1; depth++) {
-    const st = procStat(pid);
-    if (!st) return 0;
+    const st = stat(pid);
+    if (!st) return depth === 0 && stat(process.pid) === null ? start : 0;
     if (/claude/i.test(st.comm)) return pid;
     pid = st.ppid;
   }
