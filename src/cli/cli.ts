@@ -93,6 +93,13 @@ export async function cli(io: CliIO): Promise<number> {
         `unknown command "${quoteInput(name)}"${hint} Commands: ${COMMANDS.map((c) => c.name).join(', ')}`,
       );
     }
+    // Node turns bytes that are not UTF-8 into U+FFFD: stored, they would be a different text than typed.
+    const garbled = rest.findIndex((a) => a.includes('\uFFFD'));
+    if (garbled >= 0)
+      throw new EchoesError(
+        'bad-argument',
+        `argument ${garbled + 1} is not valid UTF-8 text (another encoding, or stray bytes); nothing was changed`,
+      );
     const { values, positionals, text } = parseCommandArgs(cmd, rest, io.typed);
     if (values.help) {
       io.stdout(renderCommandHelp(cmd));

@@ -3,6 +3,7 @@
 // code is imported only when there is work, so a quiet turn costs little more
 // than starting node.
 import { hasPendingFindings, transcriptProgress } from '../store/memory/pending-work.ts';
+import { dropSlashArgs } from '../store/session/slash-args.ts';
 import { guarded, type HookContext } from './run-hook.ts';
 
 /** Unread transcript above which Stop refreshes the draft (keeps SessionEnd's read short). */
@@ -10,6 +11,8 @@ export const DRAFT_REFRESH_BYTES = 512 * 1024;
 
 export async function turnEnd(ctx: HookContext, draft: boolean): Promise<void> {
   const { paths, config, now, input, deadline } = ctx;
+  // A `/rune:echoes` prompt's arguments, kept as typed for the command's CLI call, go at the turn's end.
+  if (draft && input.session_id) dropSlashArgs(paths, input.session_id);
   // Merging findings and reading a long transcript tail need not hold up the turn: a background worker
   // does them. The CLI's reading commands wait for it, so a parent that looks finds its subagent's lessons.
   const pending = hasPendingFindings(paths);

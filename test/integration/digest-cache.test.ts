@@ -2,7 +2,7 @@
 // state gives the cached digest, and any change the digest would show misses.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, utimesSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { digestKey, prepareDigest } from '../../src/store/recall/digest-cache.ts';
@@ -93,8 +93,18 @@ test('stale marks: an answer git cut short is never kept, and a commit since the
   tp.write('src/a.ts', 'two\n');
   git(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
 
-  // Git given no time: nothing can be judged, and the digest without marks is not kept.
-  const cut = await prepareDigest(tp.paths, tp.config, '', NOW, { deadline: Date.now() - 1 });
+  // Git stopped for time (a git that takes 5 s, given 300 ms): nothing can be judged, and the digest without marks is not kept.
+  const bin = join(tp.dir, '.slow-bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'git'), '#!/bin/sh\nsleep 5\n', { mode: 0o755 });
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path}`;
+  let cut: Awaited<ReturnType<typeof prepareDigest>>;
+  try {
+    cut = await prepareDigest(tp.paths, tp.config, '', NOW, { deadline: Date.now() + 300 });
+  } finally {
+    process.env.PATH = path;
+  }
   assert.doesNotMatch(cut.digest.text, /evidence changed/);
   const whole = await prepareDigest(tp.paths, tp.config, '', NOW);
   assert.equal(whole.cached, false, 'the cut-short answer was not kept');

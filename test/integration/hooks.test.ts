@@ -476,3 +476,21 @@ test('after a compaction a session is given again what it was given, not what a 
   assert.match(again, /billing job to Go/);
   assert.doesNotMatch(again, /Upgrade the ORM/);
 });
+
+test("a /rune:echoes prompt's arguments, kept as typed for its CLI call, are gone when the turn ends", (t) => {
+  const { dir, env } = project(t);
+  const token = `ghp_${'x1Y'.repeat(12)}`;
+  const base = { session_id: 's', transcript_path: join(dir, 's.jsonl'), cwd: dir };
+  protocol(
+    runHookSync(
+      'user-prompt-submit',
+      { ...base, hook_event_name: 'UserPromptSubmit', prompt: `/rune:echoes remember the token is ${token}` },
+      { cwd: dir, env },
+    ),
+  );
+  const stash = echoes(dir, '.state', 'slash', 's.txt');
+  assert.ok(existsSync(stash), 'kept for the command');
+  new TranscriptBuilder(join(dir, 's.jsonl'), 's', dir).user('/rune:echoes remember …').assistant('Permission was refused.');
+  protocol(runHookSync('stop', { ...base, hook_event_name: 'Stop', stop_hook_active: false }, { cwd: dir, env }));
+  assert.ok(!existsSync(stash), 'not kept past the turn');
+});

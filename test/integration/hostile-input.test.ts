@@ -128,3 +128,18 @@ test('CLI edges: a missing role, a file as --project and huge bad arguments give
   }
   assert.deepEqual(tp.snapshot(), before, 'nothing created');
 });
+
+test('an argument that was not UTF-8 (Node hands it on with U+FFFD) is refused in one line, and nothing is stored', async (t) => {
+  const tp = makeTempProject(t);
+  await cliOk(tp, ['remember', 'Pin the Node version in CI.']);
+  const before = tp.snapshot();
+  for (const argv of [
+    ['remember', 'caf\uFFFD au lait'],
+    ['remember', '--pattern', 'T\uFFFD(itle', 'body text'],
+  ]) {
+    const r = await runCli(tp, argv);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^rune-echoes: argument \d is not valid UTF-8 text .*nothing was changed\n$/);
+  }
+  assert.deepEqual(tp.snapshot(), before);
+});

@@ -259,6 +259,9 @@ test('bad input: one line each, nothing crashes, the rest is still searched', as
     [['search', 'x', '--kind', 'notes'], /--kind must be entry, log or solution/],
     [['search', 'x', '--layer', 'deep'], /--layer must be etched, inscribed or traced/],
     [['search', 'x', '--since', 'yesterday'], /--since takes a date/],
+    [['search', 'x', '--since', '2026-02-30'], /--since takes a date/],
+    [['search', 'x', '--since', '2026-13-45'], /--since takes a date/],
+    [['search', 'x', '--limit', '0x10'], /--limit must be a whole number/],
     [['search', 'x', '--limit', '0'], /--limit must be a whole number/],
     [['search', 'x', '--role', '../etc'], /invalid role name/],
   ] as const) {

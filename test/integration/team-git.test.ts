@@ -391,3 +391,16 @@ test('conflict markers in an archive or knowledge.md do not hold up MEMORY.md: a
   assert.match(status, /^conflict: \.claude\/echoes\/team\/archive\/forgotten\.md:4 — /m);
   assert.match(status, /^conflict: \.claude\/echoes\/team\/knowledge\.md:4 — /m);
 });
+
+test('team init says so when a .gitignore still keeps all of .claude/ out of git', async (t) => {
+  const origin = setup(t);
+  const a = seed(origin);
+  a.write('.gitignore', '.claude/\nnode_modules/\n');
+  const out = await ok(origin, a, 'team', 'init');
+  assert.match(out, /Warning: git still ignores the shared memory files, so nothing would be shared: \.gitignore:1:\.claude\//);
+  const json = JSON.parse((await cli(origin, a, 'team', 'init', '--json')).stdout);
+  assert.deepEqual(json.blockedBy, ['.gitignore:1:.claude/']);
+  // The fix the warning gives works.
+  a.write('.gitignore', '.claude/*\n!.claude/echoes/\n!.claude/rune-config.yml\nnode_modules/\n');
+  assert.doesNotMatch(await ok(origin, a, 'team', 'init'), /Warning/);
+});

@@ -228,3 +228,32 @@ test('a merge that brings a new learning adds it to the entry body and keeps eve
   const again = consolidateDocument(once.doc, [finding]);
   assert.equal(serializeEchoDocument(again.doc), text, 'idempotent');
 });
+
+test('a finding that repeats a long learning with one line more adds that line only, not a second copy', () => {
+  const body = ['Prefer TDD when implementing features.', '- Write the test first.', '- Keep tests fast.', '- Mock the network.'].join(
+    '\n',
+  );
+  const existing = makeEntry({ id: 'testing-standards', title: 'Testing standards', evidence: '`docs/testing.md:1`', learning: body });
+  const again = makeEntry({
+    id: 'testing-standards',
+    title: 'Testing standards',
+    evidence: '`docs/testing.md:1`',
+    learning: `${body}\n- Also: never commit generated packs.`,
+  });
+  const { updates, appends } = consolidate([existing], [again]);
+  assert.equal(appends.length, 0);
+  assert.equal(updates[0]!.learning, `${body}\n- Also: never commit generated packs.`);
+  // Lines that changed are kept beside the old ones: nothing said is lost.
+  const edited = makeEntry({ ...again, learning: body.replace('Keep tests fast.', 'Keep unit tests under 50 ms.') });
+  const after = consolidate([existing], [edited]).updates[0]!.learning;
+  assert.match(after, /Keep tests fast\./);
+  assert.match(after, /Keep unit tests under 50 ms\./);
+  assert.equal(after.split('Prefer TDD').length - 1, 1, 'one copy');
+});
+
+test('tags a repeated finding adds join the entry', () => {
+  const doc = parseEchoDocument(newMemoryDocumentText('Team'));
+  const first = consolidateDocument(doc, [makeEntry({ id: 'tz', title: 'Flaky test fix', evidence: '', tags: ['tz'] })]).doc;
+  const second = consolidateDocument(first, [makeEntry({ id: 'tz', title: 'Flaky test fix', evidence: '', tags: ['tz', 'ci'] })]).doc;
+  assert.deepEqual(documentEntries(parseEchoDocument(serializeEchoDocument(second)))[0]!.tags, ['tz', 'ci']);
+});

@@ -179,6 +179,18 @@ test('CRLF, a byte order mark and a missing last newline survive a merge', () =>
   assert.equal(byId(merged.text, 'a')?.learning, 'Ours.');
 });
 
+test('ours in CRLF and theirs in LF give one line ending throughout: ours', () => {
+  const crlf = (t: string) => t.replace(/\n/g, '\r\n');
+  const O = file(entry('a'));
+  const A = crlf(file(entry('a', { learning: 'Ours.' })));
+  const B = file(entry('a'), entry('b'), entry('c'));
+  const merged = mergeEchoTexts(O, A, B);
+  assert.ok(!/[^\r]\n/.test(merged.text), 'every line ends in CRLF');
+  assert.deepEqual(ids(merged.text), ['a', 'b', 'c']);
+  const back = mergeEchoTexts(O, B, A);
+  assert.ok(!back.text.includes('\r'), 'and LF throughout the other way round');
+});
+
 test('text both sides added at the same place (a note each) is kept, ours first, without markers', () => {
   const O = file(entry('a'));
   const merged = mergeEchoTexts(O, `${O}\n## Ours\nA note from ours.\n`, `${O}\n## Theirs\nA note from theirs.\n`);

@@ -66,7 +66,7 @@ test('consolidation keeps every line of the file it merges into, in order', () =
       const doc = docOf(existing);
       const result = consolidateDocument(doc, findings);
       // Only the verified and confidence lines of updated entries (and an id line) may change.
-      const changeable = /^- \*\*(verified|confidence|id)\*\*: /;
+      const changeable = /^- \*\*(verified|confidence|id|tags)\*\*: /;
       const after = serializeEchoDocument(result.doc).split('\n');
       let at = 0;
       for (const line of serializeEchoDocument(doc).split('\n')) {
@@ -118,10 +118,11 @@ test('consolidation never changes the layer of an existing entry, so etched stay
         const before = byId.get(u.id)!;
         assert.equal(u.layer, before.layer);
         assert.deepEqual(
-          { ...u, verified: before.verified, confidence: before.confidence, learning: before.learning },
+          { ...u, verified: before.verified, confidence: before.confidence, learning: before.learning, tags: before.tags },
           before,
-          'only verified, confidence and the learning move',
+          'only verified, confidence, the learning and the tags move',
         );
+        assert.deepEqual(u.tags.slice(0, before.tags.length), before.tags, 'tags only grow');
         // A blank learning said nothing: it is replaced, not grown.
         if (before.learning.trim() !== '')
           assert.ok(u.learning.startsWith(before.learning), 'the learning only grows: nothing it said is lost');

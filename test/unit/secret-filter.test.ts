@@ -371,3 +371,19 @@ test('filterMany gives each text what filterSecrets gives it alone, for every se
   );
   assert.deepEqual(filterMany(['a\u0001b', 'AKIAIOSFODNN7EXAMPLQ']), ['a\u0001b', filterSecrets('AKIAIOSFODNN7EXAMPLQ').text]);
 });
+
+test('a token glued to the word before it is still caught', () => {
+  const gh = `ghp_${'aB3'.repeat(12)}`;
+  const aws = `AKIA${'Q7'.repeat(8)}`;
+  for (const [text, secret] of [
+    [`prefix_${gh} end`, gh],
+    [`key=x${aws} end`, aws],
+    [`Pat${gh}`, gh],
+    [`token:abc${gh}`, gh],
+  ] as const) {
+    const out = filterSecrets(text).text;
+    assert.ok(!out.includes(secret.slice(4, 16)), `${text} → ${out}`);
+  }
+  // Inside a run of capitals an AKIA is no key of its own.
+  assert.equal(filterSecrets('TAKIAQQQQQQQQQQQQQQQQQ').text, 'TAKIAQQQQQQQQQQQQQQQQQ');
+});

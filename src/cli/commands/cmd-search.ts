@@ -5,7 +5,6 @@ import { EchoesError } from '../../core/errors.ts';
 import { staleNote } from '../../core/lifecycle/evidence-staleness.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import type { DocKind } from '../../core/recall/search-segment.ts';
-import { dayNumber } from '../../core/recall/search-segment.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { ensureStoreIgnored } from '../../store/gitignore.ts';
@@ -22,10 +21,12 @@ const KINDS: readonly DocKind[] = ['entry', 'log', 'solution'];
 export function sinceDay(raw: string, now: Date): number {
   const rel = /^(\d{1,5})d$/.exec(raw);
   if (rel) return Math.floor(now.getTime() / 86_400_000) - Number(rel[1]);
-  const day = dayNumber(raw);
-  if (day === 0)
+  // A real calendar day (no 2026-02-30 rolling into March), 1970-01-01 included.
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw.trim());
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : Number.NaN;
+  if (!m || !Number.isFinite(ms) || new Date(ms).toISOString().slice(0, 10) !== raw.trim())
     throw new EchoesError('bad-argument', `--since takes a date like 2026-01-31 or a number of days like 30d, got "${quoteInput(raw)}"`);
-  return day;
+  return Math.max(0, Math.floor(ms / 86_400_000));
 }
 
 export const searchCommand: Command = {
@@ -59,7 +60,7 @@ export const searchCommand: Command = {
     const sinceRaw = stringOpt(values, 'since');
     const since = sinceRaw === undefined ? undefined : sinceDay(sinceRaw, ctx.io.now);
     const limitRaw = stringOpt(values, 'limit') ?? '10';
-    const limit = Number(limitRaw);
+    const limit = /^\d{1,4}$/.test(limitRaw.trim()) ? Number(limitRaw) : Number.NaN;
     if (!Number.isInteger(limit) || limit < 1 || limit > 200)
       throw new EchoesError('bad-argument', `--limit must be a whole number from 1 to 200, got "${quoteInput(String(limitRaw))}"`);
     // Refused before anything is written.

@@ -26,6 +26,12 @@ export function renderTeamInit(r: TeamInitReport): string {
   );
   if (r.driver.previous !== null && r.driver.previous !== r.driver.command) out.push(`    (was: ${r.driver.previous})`);
   if (r.untracked.length) out.push(`- no longer tracked by git (committed before; your copies stay on disk): ${list(r.untracked)}`);
+  if (r.blockedBy.length)
+    out.push(
+      '',
+      `Warning: git still ignores the shared memory files, so nothing would be shared: ${r.blockedBy.join('; ')}.`,
+      '  Git cannot re-include a file inside an ignored folder: change a `.claude/` line to `.claude/*` and add `!.claude/echoes/` and `!.claude/rune-config.yml` below it.',
+    );
   out.push('', `Shared (${plural(r.shared.length, 'file')} now): ${r.shared.length ? list(r.shared) : 'nothing yet'}`);
   out.push(`Shared from now on: ${SHARED_DESCRIPTION.join('; ')}.`);
   out.push('', 'Next: commit it — git add .gitignore .claude/rune-config.yml .claude/echoes && git commit -m "Share Rune Echoes memory"');

@@ -76,11 +76,24 @@ function findingDay(f: EchoEntry): string {
   return !DAY_RE.test(f.verified.trim()) && DAY_RE.test(f.date.trim()) ? f.date : f.verified;
 }
 
-/** `learning` with `more` added on a line of its own, unless it already says it (case and spacing aside). */
+/**
+ * `learning` with what `more` says that it does not (case and spacing aside):
+ * all of it on a line of its own, or — when `more` is several lines and some
+ * are there already (a source file that gained a line and is read again) —
+ * only the lines that are new. Nothing `more` says is dropped.
+ */
 function withLearning(learning: string, more: string): string {
   const add = more.trim();
   if (add === '' || normalizeForMatch(learning).includes(normalizeForMatch(add))) return learning;
-  return learning.trim() === '' ? add : `${learning}\n${add}`;
+  const join = (text: string) => (learning.trim() === '' ? text : `${learning}\n${text}`);
+  const lines = add.split(/\r?\n/).filter((l) => normalizeForMatch(l) !== '');
+  if (lines.length > 1) {
+    const have = new Set(learning.split(/\r?\n/).map(normalizeForMatch));
+    const fresh = lines.filter((l) => !have.has(normalizeForMatch(l)));
+    if (fresh.length === 0) return learning;
+    if (fresh.length < lines.length) return join(fresh.join('\n'));
+  }
+  return join(add);
 }
 
 /** `keepIds`: a new entry keeps an id its finding carries (an imported fact's own id), made unique. */
@@ -122,11 +135,17 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: 
       const verified = laterDay(target.verified, merged.verified);
       const confidence = higher(target.confidence, merged.confidence);
       const learning = withLearning(target.learning, merged.learning);
+      // Tags a finding adds join the entry's (a repeated `remember --tags tz,ci` keeps `ci`).
+      const tags = [...target.tags, ...merged.tags.filter((t) => !target.tags.includes(t))];
       id = target.id;
       // Object.is: a NaN confidence from a broken file must not count as a change forever.
-      const changed = verified !== target.verified || !Object.is(confidence, target.confidence) || learning !== target.learning;
+      const changed =
+        verified !== target.verified ||
+        !Object.is(confidence, target.confidence) ||
+        learning !== target.learning ||
+        tags.length !== target.tags.length;
       action = changed ? 'updated' : 'unchanged';
-      if (changed) updates.push({ ...target, verified, confidence, learning });
+      if (changed) updates.push({ ...target, verified, confidence, learning, tags });
     } else {
       id = uniqueId(opts.keepIds && merged.idExplicit && isValidId(merged.id) ? merged.id : slugifyTitle(merged.title), taken);
       taken.add(id);
@@ -156,7 +175,8 @@ export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], op
   const before = new Map(existing.map((e) => [e.id, e]));
   let next = doc;
   for (const u of result.updates) {
-    next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence });
+    const tagsGrew = u.tags.length !== (before.get(u.id)?.tags.length ?? 0);
+    next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence, ...(tagsGrew ? { tags: u.tags } : {}) });
     const old = before.get(u.id)?.learning ?? '';
     if (u.learning !== old) next = appendLearning(next, u.id, u.learning.slice(old.length).replace(/^\n/, ''));
   }

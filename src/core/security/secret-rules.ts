@@ -71,12 +71,21 @@ function anyCase(kind: string, source: string, keywords: readonly string[], acce
   return { kind, pattern: new RegExp(source, 'dgi'), keywords, ...(accept ? { accept } : {}) };
 }
 
-/** A token with a fixed prefix: `${B}prefix body` (the prefix is literal text, escaped here). */
+/**
+ * A token with a fixed prefix: `${B}prefix body` (the prefix is literal text,
+ * escaped here). A prefix that no word ends in — four characters or more with
+ * a `_` or `-`, like `ghp_` or `sk-ant-` — matches glued to what comes before
+ * it too (`prefix_ghp_…`, `x=sk_live_…`): a secret does not hide behind a word.
+ */
 function prefixed(kind: string, prefixes: readonly string[], body: string, accept?: Accept): SecretRule {
-  const alt = prefixes.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const literal = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const distinct = (p: string) => p.length >= 4 && /[_-]/.test(p);
+  const glued = prefixes.filter(distinct).map(literal);
+  const bounded = prefixes.filter((p) => !distinct(p)).map(literal);
+  const alts = [...(glued.length ? [`(?:${glued.join('|')})`] : []), ...(bounded.length ? [`${B}(?:${bounded.join('|')})`] : [])];
   return exact(
     kind,
-    `${B}(?:${alt})${body}`,
+    `(?:${alts.join('|')})${body}`,
     prefixes.map((p) => p.toLowerCase()),
     accept,
   );
@@ -135,7 +144,8 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   // Cloud
   exact(
     'aws-access-key-id',
-    String.raw`${runStart('A-Za-z0-9')}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`,
+    // Not inside a run of capitals and digits, but after a lower-case word (`key=xAKIA…`) still.
+    String.raw`${runStart('A-Z0-9')}(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])`,
     ['akia', 'asia', 'abia', 'acca', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'a3t'],
   ),
   exact('aws-mws-key', String.raw`amzn\.mws\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`, ['amzn.mws']),

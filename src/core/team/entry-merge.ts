@@ -316,5 +316,7 @@ export function mergeEchoTexts(base: string, ours: string, theirs: string): Merg
   }
   // An entry kept although its place was dropped (removed on one side, edited on the other) goes last.
   for (const id of [...a.versions.keys(), ...b.versions.keys()]) emit(id, null, -1);
-  return { text: bom + out.text, conflicts, notes };
+  // Entries and text taken from theirs keep their own bytes: one line ending throughout, ours.
+  const text = eol === '\r\n' ? out.text.replace(/\r?\n/g, '\r\n') : out.text.replace(/\r\n/g, '\n');
+  return { text: bom + text, conflicts, notes };
 }

@@ -90,8 +90,11 @@ async function git(project: string, args: string[], deadline: Deadline): Promise
     env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
   });
   if (r.status === 0 && typeof r.stdout === 'string') return { out: r.stdout, cut: false };
+  // git said no (an exit code: not a repository after all), or there is no git: a whole answer, by mtimes.
+  // Anything else — stopped for time, killed, no room to start — is an answer cut short.
   const code = (r.error as NodeJS.ErrnoException | undefined)?.code;
-  return { out: null, cut: code === 'ETIMEDOUT' || (r.status === null && r.signal !== null) };
+  const refused = r.error === undefined && typeof r.status === 'number';
+  return { out: null, cut: !(refused || code === 'ENOENT') };
 }
 
 /** The loose ref of the checked-out branch: a commit moves it even where no reflog is kept. */

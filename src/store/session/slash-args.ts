@@ -46,6 +46,19 @@ export function stashSlashArgs(paths: EchoPaths, sessionId: string, args: string
   }
 }
 
+/**
+ * At the end of the session's turn the command has run, or never will (its
+ * shell line was refused): what the user typed is not kept past it, since it
+ * is stored as typed, before any filter.
+ */
+export function dropSlashArgs(paths: EchoPaths, sessionId: string): void {
+  try {
+    removeFile(paths, slashFile(paths, sessionId));
+  } catch {
+    /* none kept */
+  }
+}
+
 /** The arguments kept for the session, removed as they are taken; null when none were kept. */
 export function takeSlashArgs(paths: EchoPaths, sessionId: string): string | null {
   const file = slashFile(paths, sessionId);

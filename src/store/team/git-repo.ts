@@ -45,6 +45,24 @@ export function workTreeOf(dir: string): string | null {
   }
 }
 
+/**
+ * The ignore rules that still hold back `paths` (relative to `dir`), one
+ * `source:line:pattern` each: a file's own rule, or a parent folder's that git
+ * cannot undo with `!` below it.
+ */
+export function ignoringRules(dir: string, paths: string[]): string[] {
+  const r = run(dir, ['check-ignore', '-v', '--no-index', '--', ...paths]);
+  if (!r.ok) return [];
+  return [
+    ...new Set(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => l.split('\t')[0]!.trim()),
+    ),
+  ];
+}
+
 /** A setting of this clone only (`.git/config`), or null when unset. */
 export function localConfig(dir: string, key: string): string | null {
   const r = run(dir, ['config', '--local', '--get', key]);

@@ -19,7 +19,16 @@ import {
 import { ensureDir, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { ensureStoreGitignore, syncGitignore } from '../gitignore.ts';
-import { localConfig, setLocalConfig, trackedButIgnored, trackedFiles, untrack, untrackedNotIgnored, workTreeOf } from './git-repo.ts';
+import {
+  ignoringRules,
+  localConfig,
+  setLocalConfig,
+  trackedButIgnored,
+  trackedFiles,
+  untrack,
+  untrackedNotIgnored,
+  workTreeOf,
+} from './git-repo.ts';
 
 /** Where this CLI runs from: the merge driver git runs in this clone calls it by these absolute paths. */
 export interface CliSelf {
@@ -34,6 +43,8 @@ export interface TeamInitReport {
   workTree: string;
   /** echoes.version_controlled was switched on by this run (false: it already was). */
   switchedOn: boolean;
+  /** Ignore rules (`source:line:pattern`) that still keep shared memory out of git: empty when none. */
+  blockedBy: string[];
   /** The `.claude/echoes/` line left .gitignore. */
   gitignoreLineRemoved: boolean;
   storeGitignoreWritten: boolean;
@@ -90,9 +101,13 @@ export async function teamInit(paths: EchoPaths, self: CliSelf): Promise<TeamIni
   // stops tracking them and the files stay; the next commit takes them out of the shared tip.
   const untracked = trackedButIgnored(paths.project, storeRel(paths));
   untrack(paths.project, untracked);
+  // A project .gitignore (or a global one) that ignores all of .claude/ still hides the shared files.
+  const rel = storeRel(paths);
+  const blockedBy = ignoringRules(paths.project, [`${rel}/team/MEMORY.md`, `${rel}/reviewer/knowledge.md`]);
   return {
     workTree,
     switchedOn,
+    blockedBy,
     gitignoreLineRemoved,
     storeGitignoreWritten,
     gitattributesWritten: attributes !== null,

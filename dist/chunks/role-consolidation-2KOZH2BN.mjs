@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a}from"./chunk-VZGHKZK2.mjs";import"./chunk-O5OZQAG2.mjs";import"./chunk-DZ46IUEV.mjs";import"./chunk-PXSH57HX.mjs";import"./chunk-5XHNYFPV.mjs";import"./chunk-DNLESJM7.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-KVKMWBTU.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-EDMPELZZ.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{a as consolidateRole};
