@@ -14,7 +14,7 @@ import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
 import { scanSessions } from '../store/session/session-state.ts';
 import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
-import { watchTermsOf } from '../store/usage/usage-terms.ts';
+import { usedKeys, useWatch } from '../store/usage/usage-references.ts';
 import { guarded, type HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
@@ -29,7 +29,8 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
   if (input.session_id && input.transcript_path) {
     const sessionId = input.session_id;
     const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
-    const entries = items.map((i) => i.entry);
+    // Every part of the transcript not read yet is read for use of these (earlier parts were, by the hooks that read them).
+    const watch = await useWatch(items);
     // The span stays in the state: a --resume may still add to it, and the
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
@@ -38,7 +39,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         now,
         deadline,
         log: ctx.log,
-        watchTerms: watchTermsOf(entries),
+        use: watch,
         update: (s) => {
           // A resumed session hands itself on again only if the part since the resume worked.
           if (s.resumed && !s.resumed.worked) return { ...s, ended: true };
@@ -48,11 +49,9 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         },
       });
       // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only
-      // listed memory (`/rune:echoes show` naming every id) used none of it. The matching loads only when needed.
-      if (state.draft && items.length && didWork(state.draft)) {
-        const { usedKeys } = await import('../store/usage/usage-references.ts');
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: await usedKeys(items, state.draft) }, deadline);
-      }
+      // listed memory (`/rune:echoes show` naming every id) used none of it.
+      if (state.draft && items.length && didWork(state.draft))
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: usedKeys(watch, state.draft) }, deadline);
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');

@@ -271,3 +271,73 @@ test('a crashed session that worked after the last hand-off was written is hande
   const ctx = startContext(hook(dir, env, 'session-start', 'SessionStart', 'c', { source: 'startup' }));
   assert.match(ctx, /Redis streams/);
 });
+
+/** A reviewer MEMORY.md of entries given as [id, evidence, learning]. */
+function reviewerMemory(dir: string, entries: Array<[string, string, string]>): void {
+  mkdirSync(echoesPath(dir, 'reviewer'), { recursive: true });
+  const blocks = entries.flatMap(([id, evidence, learning]) => [
+    `### [2026-11-01] Pattern: ${id}`,
+    `- **id**: ${id}`,
+    '- **layer**: inscribed',
+    `- **evidence**: ${evidence}`,
+    `- ${learning}`,
+    '',
+  ]);
+  writeFileSync(echoesPath(dir, 'reviewer', 'MEMORY.md'), ['<!-- echo-schema: v2 -->', '# Reviewer Memory', '', ...blocks].join('\n'));
+}
+
+/** The `used` lines of usage.jsonl, as [session, ids sorted]. */
+const usedLines = (dir: string): Array<[string, string[]]> =>
+  readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.event === 'used')
+    .map((l) => [l.session, [...l.ids].sort()]);
+
+test('use is told from all of a long session: a name said in a part Stop read, a file and a command beyond the summary’s caps', (t) => {
+  const { dir, env } = hookProject(t);
+  const inline = { ...env, RUNE_ECHOES_INLINE: '1' };
+  reviewerMemory(dir, [
+    ['ledger-rounding-rule', '`docs/money.md:1` — rounding', 'Round half to even in the ledger.'],
+    ['early-file', '`src/early/config.ts:3` — defaults', 'Defaults live in one file.'],
+    ['seed-command', '', 'Run `make seed-db` before the API tests.'],
+    ['never-touched', '`src/nowhere.ts:1` — x', 'Nothing.'],
+  ]);
+  const b = new TranscriptBuilder(join(dir, 'long.jsonl'), 'long', dir)
+    .user('Fix the ledger totals')
+    .assistant('As ledger-rounding-rule says, totals round half to even.')
+    // A long tool output: Stop reads this part itself (it is past the unread threshold).
+    .bash('cat fixtures/big.log', 0, 'x'.repeat(700 * 1024));
+  protocol(hook(dir, inline, 'stop', 'Stop', 'long', { stop_hook_active: false }));
+  const afterStop = JSON.parse(readFileSync(echoesPath(dir, '.state', 'sessions', 'long.json'), 'utf8'));
+  assert.ok(afterStop.offset > 700 * 1024, 'Stop read the first part');
+
+  // The second part: the cited file and the named command once, among many files and commands done twice.
+  b.user('Now the config loader').tool('Read', { file_path: join(dir, 'src/early/config.ts') });
+  b.bash('make seed-db');
+  for (let i = 0; i < 45; i++) for (let k = 0; k < 2; k++) b.tool('Read', { file_path: join(dir, `src/mod${i}.ts`) });
+  for (let i = 0; i < 20; i++) for (let k = 0; k < 2; k++) b.bash(`make task${i}`);
+  b.assistant('Done.');
+  protocol(hook(dir, inline, 'session-end', 'SessionEnd', 'long', { reason: 'other' }));
+  const state = JSON.parse(readFileSync(echoesPath(dir, '.state', 'sessions', 'long.json'), 'utf8'));
+  assert.ok(!state.draft.filesRead.includes('src/early/config.ts'), 'the cited file is outside the summary’s list');
+  assert.ok(
+    !state.draft.commands.some((c: { command: string }) => c.command === 'make seed-db'),
+    'the command is outside the summary’s list',
+  );
+  assert.deepEqual(usedLines(dir), [['long', ['reviewer#early-file', 'reviewer#ledger-rounding-rule', 'reviewer#seed-command']]]);
+});
+
+test('a session that crashed counts what it used once the next start recovers it', (t) => {
+  const { dir, env } = hookProject(t);
+  const inline = { ...env, RUNE_ECHOES_INLINE: '1' };
+  reviewerMemory(dir, [['retry-backoff', '`src/retry.ts:10` — backoff', 'Retries are capped at 3.']]);
+  new TranscriptBuilder(join(dir, 'b.jsonl'), 'b', dir)
+    .user('Tighten the retry code')
+    .tool('Edit', { file_path: join(dir, 'src/retry.ts'), old_string: '5', new_string: '3' });
+  protocol(hook(dir, inline, 'stop', 'Stop', 'b', { stop_hook_active: false }));
+  assert.ok(!existsSync(echoesPath(dir, 'usage.jsonl')), 'nothing counted before the session is over');
+  protocol(hook(dir, inline, 'session-start', 'SessionStart', 'c', { source: 'startup' }));
+  assert.deepEqual(usedLines(dir), [['b', ['reviewer#retry-backoff']]]);
+});

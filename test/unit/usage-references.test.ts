@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { entryUse, namedCommands, runsCommand } from '../../src/core/lifecycle/entry-use.ts';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { emptySummary } from '../../src/core/session/summary-model.ts';
-import { usedKeys } from '../../src/store/usage/usage-references.ts';
+import { usedKeys, useWatch } from '../../src/store/usage/usage-references.ts';
 import { watchTermsOf } from '../../src/store/usage/usage-terms.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
@@ -25,7 +25,7 @@ test('a session uses entries it named, whose cited files it read, edited or sear
     searches: ['loadConfig in src/config/loader.ts'],
     commands: [{ command: 'cd app && npm run build -- --watch', failed: false, count: 1 }],
   };
-  assert.deepEqual(await usedKeys(entries, summary), [
+  assert.deepEqual(usedKeys(await useWatch(entries), summary), [
     'reviewer#named',
     'reviewer#plain',
     'reviewer#glob',
@@ -41,7 +41,7 @@ test('a session that touched no cited file, ran nothing named and named nothing 
     searches: ['TODO in src'],
     commands: [{ command: 'npm run lint', failed: false, count: 1 }],
   };
-  assert.deepEqual(await usedKeys(entries, summary), []);
+  assert.deepEqual(usedKeys(await useWatch(entries), summary), []);
 });
 
 test('the commands an entry names are backticked spans with a program and an argument', () => {
@@ -82,5 +82,5 @@ test('a name counts only as a whole word, a one-word id is no name, and absolute
   assert.deepEqual(folded('No database migrations needed; see retry-backoff-v2 for the new rule.'), []);
   assert.deepEqual(folded('As retry-backoff says, cap it.'), ['retry-backoff']);
   const summary = { ...emptySummary(), filesEdited: ['src/retry.ts'] };
-  assert.deepEqual(await usedKeys(items, summary), ['reviewer#abs']);
+  assert.deepEqual(usedKeys(await useWatch(items), summary), ['reviewer#abs']);
 });

@@ -92,3 +92,17 @@ export function entryUse(
   if (commands.some((n) => activity.commands.some((c) => runsCommand(c, n)))) return 'command';
   return null;
 }
+
+/** The entries a transcript read watches for use, each under its usage key (`role#id`). */
+export interface UseWatch {
+  entries: ReadonlyArray<{ key: string; entry: Pick<EchoEntry, 'id' | 'title' | 'learning' | 'solution' | 'evidence'> }>;
+  /** Ids and titles to look for in the conversation's text (see SessionSummary.namedTerms). */
+  terms: readonly string[];
+  /** For evidence written as a glob; without it such evidence matches nothing. */
+  glob?: GlobMatcher;
+}
+
+/** The keys of the watched entries a session's activity used. */
+export function usedEntries(watch: UseWatch, activity: SessionActivity): string[] {
+  return watch.entries.filter(({ entry }) => entryUse(entry, activity, watch.glob) !== null).map(({ key }) => key);
+}

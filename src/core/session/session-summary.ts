@@ -3,6 +3,7 @@
 // transcript's length: every list is capped while it is built, not after.
 // Deterministic: the same lines always give the same summary.
 
+import { type UseWatch, usedEntries } from '../lifecycle/entry-use.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
@@ -59,12 +60,22 @@ export interface SummaryBuilderOptions {
   projectDir?: string | null;
   /** Where the previous read of this transcript stopped (its summary's `carry`). */
   carry?: SummaryCarry;
+  /** Entries to tell use of (SPEC §8): the summary's `used` lists those this part used. */
+  use?: UseWatch;
+}
+
+// What a part touched, for telling use: the summary's lists are capped for reading, but an entry
+// whose file fell outside them was still used. Bounded all the same, and kept only while watching.
+const USE_CAPS = { files: 4000, commands: 2000, searches: 1000 } as const;
+
+function addBounded(set: Set<string>, value: string, cap: number): void {
+  if (set.size < cap || set.has(value)) set.add(value);
 }
 
 export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryBuilder {
   // One guard for the whole read: a private span opened in one message hides the next ones.
   const guard = new TranscriptGuard(opts.privateDepth);
-  const watch = (opts.watchTerms ?? []).filter((t) => t.trim().length > 0);
+  const watch = [...new Set([...(opts.watchTerms ?? []), ...(opts.use?.terms ?? [])])].filter((t) => t.trim().length > 0);
   const watchLower = watch.map((t) => t.toLowerCase());
   const named = new Set<number>();
 
@@ -100,6 +111,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
 
   const pending = new Map<string, PendingCall>((opts.carry?.awaiting ?? []).map((a) => [a.call.id, a]));
   const activity = new ActivityTally();
+  const touched = opts.use ? { files: new Set<string>(), commands: new Set<string>(), searches: new Set<string>() } : null;
+  const touchFile = (path: string, how: 'read' | 'edit') => {
+    activity.touchFile(path, how);
+    if (touched) addBounded(touched.files, path, USE_CAPS.files);
+  };
   const searches: string[] = [];
   const todos = new TodoState();
   let checks: CheckState = emptyCheckState();
@@ -202,11 +218,13 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   function onToolUse(call: ToolCall, lineCwd: string | null, sidechain: boolean): void {
     if (isOtherWorkTool(call.name)) otherTools++;
     const path = call.file ? filePath(call.file.path, lineCwd) : null;
-    if (path && call.file?.access === 'read') activity.touchFile(path, 'read');
-    if (call.search && searches.length < SUMMARY_LIMITS.searches) {
+    if (path && call.file?.access === 'read') touchFile(path, 'read');
+    if (call.search && (touched || searches.length < SUMMARY_LIMITS.searches)) {
       const where = call.search.path ? ` in ${showPath(call.search.path, lineCwd)}` : '';
-      const text = clip(oneLine(`${call.search.pattern}${where}`), 80);
-      if (!searches.includes(text)) searches.push(text);
+      const full = oneLine(`${call.search.pattern}${where}`);
+      const text = clip(full, 80);
+      if (searches.length < SUMMARY_LIMITS.searches && !searches.includes(text)) searches.push(text);
+      if (touched) addBounded(touched.searches, full.slice(-400), USE_CAPS.searches);
     }
     if (call.todos) todos.write(call.todos, sidechain);
     if (call.planFile && call.plan) lastPlanFile = call.plan;
@@ -245,6 +263,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
     if (!failed && check?.kind === 'test' && r.exitCode === null && /\|/.test(call.command)) failed = outputShowsFailure(r.tail);
     if (normalized) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null);
+    if (normalized && touched) addBounded(touched.commands, shown, USE_CAPS.commands);
     if (check) checks = recordCheck(checks, check, failed);
     const subject = failed || benign ? null : commitSubject(call.command);
     if (subject) noteCommit(subject, sidechain);
@@ -253,7 +272,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     for (const w of effects.writes) {
       const p = projectFile(w, dir);
       if (p) {
-        activity.touchFile(p, 'edit');
+        touchFile(p, 'edit');
         noteWritten(p);
       }
     }
@@ -275,7 +294,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         failedWrites.set(path, { path, why: writeFailure(r.text) });
         if (failedWrites.size > SUMMARY_LIMITS.failedWrites) failedWrites.delete(failedWrites.keys().next().value!);
       } else {
-        activity.touchFile(path, 'edit');
+        touchFile(path, 'edit');
         noteWritten(path);
       }
     }
@@ -443,6 +462,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     // A file deleted (or one in a deleted folder) is no longer an edited file of the session.
     const gone = (f: string) => [...deleted].some((d) => f === d || f.startsWith(`${d}/`));
     const recalled = recapRequests.list();
+    const namedTerms = watch.filter((_, i) => named.has(i));
 
     return {
       sessionId,
@@ -470,7 +490,17 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       unresolved: unresolved.slice(0, SUMMARY_LIMITS.unresolved),
       lines,
       skippedLines: skipped,
-      namedTerms: watch.filter((_, i) => named.has(i)),
+      namedTerms,
+      ...(opts.use && touched
+        ? {
+            used: usedEntries(opts.use, {
+              files: [...touched.files],
+              searches: [...touched.searches],
+              commands: [...touched.commands],
+              named: namedTerms,
+            }),
+          }
+        : {}),
       searches: [...searches],
       todosSeen: todos.seen(useSide),
       ...(otherTools > 0 ? { otherTools } : {}),

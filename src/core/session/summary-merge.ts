@@ -5,7 +5,7 @@ import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
-const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, unresolved: 8, terms: 200 };
+const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, unresolved: 8, terms: 200, used: 5000 };
 
 /** Keeps the first and the latest items: the opening ask and where the work ended both matter. */
 function mergeList(a: string[], b: string[], cap: number): string[] {
@@ -96,6 +96,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     lines: a.lines + b.lines,
     skippedLines: a.skippedLines + b.skippedLines,
     namedTerms: mergeList(a.namedTerms, b.namedTerms, CAPS.terms),
+    ...(a.used || b.used ? { used: [...new Set([...(a.used ?? []), ...(b.used ?? [])])].slice(0, CAPS.used) } : {}),
     // The first searches, as one read of the whole keeps them.
     searches: [...new Set([...(a.searches ?? []), ...(b.searches ?? [])])].slice(0, 6),
     // Where private spans stand is a state at the end of the later part (none: all closed).

@@ -73,6 +73,8 @@ export interface SessionSummary {
   skippedLines: number;
   /** The watch terms the user's or assistant's text named, in the order given. */
   namedTerms: string[];
+  /** Usage keys (`role#id`) of the watched entries this session used, when a read was told which to watch. */
+  used?: string[];
   /** Grep/Glob patterns, first few. */
   searches?: string[];
   /** True when this span wrote a todo list: then `openTodos` is the current state even when empty. */

@@ -1,6 +1,7 @@
 // The session side of the hooks (SPEC §8): read the transcript incrementally,
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
+import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
 import {
   type ArchiveTrigger,
   archiveIndexText,
@@ -28,6 +29,12 @@ import {
   writeSessionState,
 } from './session-state.ts';
 import type { ReadTranscriptOptions } from './transcript-reader.ts';
+
+/** The store's entries as a use watch; loaded late, since most hook runs have nothing new to read. */
+async function loadUseWatch(paths: EchoPaths): Promise<UseWatch> {
+  const { storeUseWatch } = await import('../usage/usage-references.ts');
+  return storeUseWatch(paths);
+}
 
 export interface SessionRef {
   sessionId: string;
@@ -72,6 +79,8 @@ export interface AdvanceOptions {
   now: Date;
   /** Entry ids and titles to note when the conversation names them. */
   watchTerms?: string[];
+  /** The entries whose use the read tells (SPEC §8); when absent, the store's, loaded only if there is something to read. */
+  use?: UseWatch;
   deadline?: Deadline;
   /** Told once when a transcript cannot be read (the session is then set aside until its transcript changes). */
   log?: (message: string) => void;
@@ -106,7 +115,14 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
         const failedBefore = state.transcriptError?.size === size && state.transcriptError.path === transcript;
         if (size > state.offset && !failedBefore) {
           try {
-            const step = await foldTranscript(transcript, state.draft, { fromOffset: state.offset, watchTerms, sessionId: ref.sessionId });
+            // Every part is read for use, not only the last: a session's early work counts too.
+            const use = opts.use ?? (await loadUseWatch(paths));
+            const step = await foldTranscript(transcript, state.draft, {
+              fromOffset: state.offset,
+              watchTerms,
+              use,
+              sessionId: ref.sessionId,
+            });
             const { transcriptError: _cleared, ...rest } = state;
             state = {
               ...rest,

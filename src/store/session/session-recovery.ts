@@ -11,6 +11,7 @@ import { didWork } from '../../core/session/session-work.ts';
 import { oneLine } from '../../core/text.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
+import { appendUsage } from '../usage/usage-log.ts';
 import { advanceSession, checkpointSpan } from './session-lifecycle.ts';
 import { pruneEndedStates, type SessionScan, type SessionState } from './session-state.ts';
 
@@ -45,8 +46,8 @@ export async function recoverCrashedSessions(
   deadline: Deadline = NO_DEADLINE,
 ): Promise<RecoveredSession | null> {
   const [latest, ...older] = scan.unfinished;
-  const recover = (s: SessionState) =>
-    isolated(s, log, () =>
+  const recover = async (s: SessionState) => {
+    const state = await isolated(s, log, () =>
       advanceSession(paths, s, {
         now,
         deadline,
@@ -54,6 +55,12 @@ export async function recoverCrashedSessions(
         update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
       }),
     );
+    // What a session that never ended used counts as if it had ended (its reads were watched for use).
+    const used = state?.draft?.used ?? [];
+    if (state?.draft && used.length && (state.resumed ? state.resumed.worked : didWork(state.draft)))
+      appendUsage(paths, { ts: now.toISOString(), session: s.sessionId, event: 'used', ids: used }, deadline);
+    return state;
+  };
   // Older unfinished sessions get their archive log but are not handed on.
   for (const s of older) await recover(s);
   if (latest) {

@@ -9,6 +9,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { EchoesError } from '../../core/errors.ts';
+import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
 import { createSummaryBuilder } from '../../core/session/session-summary.ts';
 import type { SessionSummary, SummaryCarry } from '../../core/session/summary-model.ts';
 import type { PrivateDepth } from '../../core/transcript/transcript-guard.ts';
@@ -18,6 +19,8 @@ export interface ReadTranscriptOptions {
   fromOffset?: number;
   /** Entry ids/titles to look for in the conversation text (see SessionSummary.namedTerms). */
   watchTerms?: string[];
+  /** Entries to tell use of: the summary's `used` lists those the read part used. */
+  use?: UseWatch;
   /** `<private>` spans left open by the previous read of this transcript. */
   privateDepth?: PrivateDepth;
   /** The project folder an earlier read found: paths are spelled relative to it in every part. */
@@ -69,6 +72,7 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
   const builder = createSummaryBuilder({
     watchTerms: opts.watchTerms,
+    use: opts.use,
     privateDepth: opts.privateDepth,
     projectDir: opts.projectDir,
     carry: opts.carry,

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a}from"./chunk-UG7I36LA.mjs";import"./chunk-O5OZQAG2.mjs";import"./chunk-BNTL7AJO.mjs";import"./chunk-PXSH57HX.mjs";import"./chunk-ZGGL5IWX.mjs";import"./chunk-C43R7DIK.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-KVKMWBTU.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-EDMPELZZ.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{a as consolidateRole};
