@@ -4,6 +4,7 @@
 // wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
 import { statSync } from 'node:fs';
+import { isOwnHandOff } from '../core/session/hand-off-owner.ts';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
@@ -36,6 +37,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const sessionId = input.session_id ?? 'unknown';
   const compact = input.source === 'compact';
   let lastSession = '';
+  let ownHandOff = false;
   let roles: RoleSummary[] | undefined;
   let cachedDigest: PreparedDigest | null = null;
   // Every step is guarded: the digest is what the user needs, and no broken
@@ -93,9 +95,16 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
         readTextOrNull(paths, givenFile(paths)) ??
         '';
     }
+    // A resumed session holds its own conversation: its own hand-off is not given to it again.
+    if (input.source === 'resume' && input.session_id && isOwnHandOff(lastSession, sessionId)) ownHandOff = true;
     // The worker that ended the last session usually computed this digest already: then only
     // line counts are needed here (for the prune check), not the entries.
-    cachedDigest = await guarded(ctx, 'digest cache', () => readDigestCache(paths, digestKey(paths, config, lastSession, now)), null);
+    cachedDigest = await guarded(
+      ctx,
+      'digest cache',
+      () => readDigestCache(paths, digestKey(paths, config, ownHandOff ? '' : lastSession, now)),
+      null,
+    );
     roles = cachedDigest ? cachedDigest.lines.map((l) => ({ ...l, entries: [] })) : await roleSummaries(paths);
     // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
     const maxMoves = await guarded(ctx, 'prune budget', () => autoPruneBudget(paths, sessionId, config.prunePerSession), 0);
@@ -120,7 +129,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   // Entries whose evidence changed since they were verified are marked, and lose their recency (the
   // cache is kept only while the cited files and the repository are as they were).
   const { digest, errors } =
-    cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, { roles: compact ? undefined : roles, deadline }));
+    cachedDigest ??
+    (await prepareDigest(paths, config, ownHandOff ? '' : lastSession, now, { roles: compact ? undefined : roles, deadline }));
   for (const e of errors) ctx.log(e);
   if (!compact) {
     await guarded(

@@ -341,3 +341,23 @@ test('a session that crashed counts what it used once the next start recovers it
   protocol(hook(dir, inline, 'session-start', 'SessionStart', 'c', { source: 'startup' }));
   assert.deepEqual(usedLines(dir), [['b', ['reviewer#retry-backoff']]]);
 });
+
+test('a resumed session is not handed its own summary again; another session, resumed or new, is', (t) => {
+  const { dir, env } = hookProject(t);
+  const a = '3f2c9a10-5b7e-4d21-9c3a-0e8f1d2b4a61';
+  const b = '7a1d0c44-2e9f-4b83-8d10-6c5e2f9a1b07';
+  new TranscriptBuilder(join(dir, `${a}.jsonl`), a, dir)
+    .user('Move the cron jobs to the worker queue')
+    .tool('Edit', { file_path: join(dir, 'src/cron.ts'), old_string: 'a', new_string: 'b' });
+  protocol(hook(dir, env, 'session-start', 'SessionStart', a, { source: 'startup' }));
+  protocol(hook(dir, env, 'session-end', 'SessionEnd', a, { reason: 'other' }));
+  assert.match(readFileSync(echoesPath(dir, 'EPHEMERAL.md'), 'utf8'), /\(session 3f2c9a10…/);
+
+  const resumed = startContext(hook(dir, env, 'session-start', 'SessionStart', a, { source: 'resume' }));
+  assert.doesNotMatch(resumed, /Last session|cron jobs/, 'its own summary is in its conversation already');
+  assert.match(resumed, /<rune-echoes/);
+  const other = startContext(hook(dir, env, 'session-start', 'SessionStart', b, { source: 'resume' }));
+  assert.match(other, /Last session — .*cron jobs|Move the cron jobs/s);
+  const fresh = startContext(hook(dir, env, 'session-start', 'SessionStart', b, { source: 'startup' }));
+  assert.match(fresh, /Move the cron jobs/);
+});

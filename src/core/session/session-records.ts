@@ -3,6 +3,7 @@
 import { filterSecrets } from '../security/secret-filter.ts';
 import { clip, markdownLine } from '../text.ts';
 import type { ToolCall } from '../transcript/transcript-tools.ts';
+import { shortId } from './hand-off-owner.ts';
 import { renderSummaryMarkdown, summaryTopics } from './session-summary-render.ts';
 import type { CheckRun } from './summary-checks.ts';
 import type { SessionSummary } from './summary-model.ts';
@@ -77,7 +78,6 @@ const time = (ts: string | null): string | null => (ts && ISO_TIME.test(ts) ? ts
 const header = (v: string | null, max = 120): string => (v ? clip(markdownLine(filterSecrets(v).text), max) : '');
 const sessionOf = (s: SessionSummary): string => header(s.sessionId) || 'unknown';
 const minute = (ts: string | null): string => (time(ts) ? ts!.slice(0, 16).replace('T', ' ') : '?');
-const shortId = (id: string): string => (id.length > 8 ? `${id.slice(0, 8)}…` : id);
 
 function span(s: SessionSummary): string {
   const sameDay = time(s.firstTs) && time(s.lastTs) && s.lastTs!.slice(0, 10) === s.firstTs!.slice(0, 10);
