@@ -30,7 +30,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     const sessionId = input.session_id;
     const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
     // Every part of the transcript not read yet is read for use of these (earlier parts were, by the hooks that read them).
-    const watch = await useWatch(items);
+    const watch = await useWatch(items, paths.project);
     // The span stays in the state: a --resume may still add to it, and the
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };

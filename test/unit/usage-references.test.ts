@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { entryUse, namedCommands, runsCommand } from '../../src/core/lifecycle/entry-use.ts';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
@@ -83,4 +86,20 @@ test('a name counts only as a whole word, a one-word id is no name, and absolute
   assert.deepEqual(folded('As retry-backoff says, cap it.'), ['retry-backoff']);
   const summary = { ...emptySummary(), filesEdited: ['src/retry.ts'] };
   assert.deepEqual(usedKeys(await useWatch(items), summary), ['reviewer#abs']);
+});
+
+test('a cited path the project has at its root means that file alone; one it lacks matches the end of a deeper path', async (t) => {
+  const project = mkdtempSync(join(tmpdir(), 'rune-use-'));
+  t.after(() => rmSync(project, { recursive: true, force: true }));
+  writeFileSync(join(project, 'package.json'), '{}');
+  const items = [
+    makeEntry({ id: 'root-manifest', title: 'Root manifest', evidence: '`package.json:5` — workspaces' }),
+    makeEntry({ id: 'settings', title: 'Settings', evidence: '`settings.py:12` — the DB' }),
+  ].map((entry) => ({ role: 'reviewer', entry }));
+  const watch = await useWatch(items, project);
+  const deeper = { ...emptySummary(), filesRead: ['packages/api/package.json', 'api/settings.py'] };
+  assert.deepEqual(usedKeys(watch, deeper), ['reviewer#settings']);
+  assert.deepEqual(usedKeys(watch, { ...emptySummary(), filesEdited: ['package.json'] }), ['reviewer#root-manifest']);
+  // Without a project to look in, the end of any path matches, as before.
+  assert.deepEqual(usedKeys(await useWatch(items), deeper), ['reviewer#root-manifest', 'reviewer#settings']);
 });

@@ -51,13 +51,17 @@ export function runsCommand(command: string, named: string): boolean {
   });
 }
 
+/** Tells whether a cited relative path names a file at the project's root (then it means that file alone). */
+export type RootCheck = (cited: string) => boolean;
+
 /**
  * The session's file (relative to the project, or absolute outside it) is the
  * cited one: the same, or the cited path is its end (`src/a.ts` of
- * `app/src/a.ts`), or the cited path is absolute and ends with it.
+ * `app/src/a.ts`) unless the project has the cited path itself (`package.json`
+ * is the root's, not every package's), or the cited path is absolute and ends with it.
  */
-const touches = (file: string, cited: string) =>
-  file === cited || file.endsWith(`/${cited}`) || (cited.startsWith('/') && cited.endsWith(`/${file}`));
+const touches = (file: string, cited: string, atRoot?: RootCheck) =>
+  file === cited || (file.endsWith(`/${cited}`) && !atRoot?.(cited)) || (cited.startsWith('/') && cited.endsWith(`/${file}`));
 
 /** The file a summarised search looked in (`pattern in path`), or the pattern when it names one file. */
 function searchedFile(search: string): string | null {
@@ -71,13 +75,14 @@ export function entryUse(
   entry: Pick<EchoEntry, 'id' | 'title' | 'learning' | 'solution' | 'evidence'>,
   activity: SessionActivity,
   glob?: GlobMatcher,
+  atRoot?: RootCheck,
 ): 'named' | 'file' | 'search' | 'command' | null {
   const named = new Set(activity.named.map((t) => t.toLowerCase()));
   if (named.has(entry.id.toLowerCase()) || (entry.title !== '' && named.has(entry.title.toLowerCase()))) return 'named';
   const cited = evidencePaths(entry.evidence);
   if (cited.length > 0) {
     const plain = cited.filter((c) => !GLOB_CHARS.test(c));
-    if (plain.some((c) => activity.files.some((f) => touches(f, c)))) return 'file';
+    if (plain.some((c) => activity.files.some((f) => touches(f, c, atRoot)))) return 'file';
     const globs = cited.filter((c) => GLOB_CHARS.test(c));
     if (globs.length > 0 && glob && activity.files.length > 0) {
       const match = glob(globs);
@@ -85,7 +90,7 @@ export function entryUse(
     }
     for (const s of activity.searches) {
       const file = searchedFile(s);
-      if (file && plain.some((c) => touches(file, c))) return 'search';
+      if (file && plain.some((c) => touches(file, c, atRoot))) return 'search';
     }
   }
   const commands = namedCommands(entry);
@@ -100,9 +105,11 @@ export interface UseWatch {
   terms: readonly string[];
   /** For evidence written as a glob; without it such evidence matches nothing. */
   glob?: GlobMatcher;
+  /** Without it, a cited path matches as the end of any session file's path. */
+  atRoot?: RootCheck;
 }
 
 /** The keys of the watched entries a session's activity used. */
 export function usedEntries(watch: UseWatch, activity: SessionActivity): string[] {
-  return watch.entries.filter(({ entry }) => entryUse(entry, activity, watch.glob) !== null).map(({ key }) => key);
+  return watch.entries.filter(({ entry }) => entryUse(entry, activity, watch.glob, watch.atRoot) !== null).map(({ key }) => key);
 }
