@@ -4,15 +4,28 @@
 // fake model's rules run in the test process, so a rule can read files while
 // claude is mid-turn, after SessionStart and before Stop).
 
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, realpath } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { after, before } from 'node:test';
 import { HOOKS } from '../../src/hooks/hook-registry.ts';
 import { waitForWorkersAsync } from '../helpers/run-bundle.ts';
-import { type ClaudeRun, type JsonResult, makeTempDir, parseJsonResult, repoRoot, runClaude, writeTree } from './claude-harness.ts';
-import type { FakeAnthropic, ScriptRule } from './fake-anthropic-server.ts';
+import {
+  type ClaudeRun,
+  type JsonResult,
+  makeClaudeHome,
+  makeTempDir,
+  parseJsonResult,
+  removeDirs,
+  repoRoot,
+  runClaude,
+  writeTree,
+} from './claude-harness.ts';
+import { type FakeAnthropic, type ScriptRule, startFakeAnthropic } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
+import { defaultRules } from './script-rules.ts';
 
 export const hookBundles = HOOKS.map((h) => h.name);
 
@@ -24,7 +37,56 @@ export const hookBundles = HOOKS.map((h) => h.name);
 export function ensureBundles(root: string = repoRoot): void {
   const missing = [...hookBundles.map((h) => `${h}.cjs`), 'cli.mjs'].filter((name) => !existsSync(join(root, 'dist', name)));
   if (missing.length === 0) return;
-  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build.ts')], { cwd: root, stdio: 'inherit' });
+}
+
+/** What a scenario file shares: one scripted API server and one Claude home, and its projects. */
+export interface ScenarioSuite {
+  readonly server: FakeAnthropic;
+  readonly home: string;
+  /** A new throw-away project, removed with the suite. */
+  project(name: string): Promise<ScenarioProject>;
+  /** Runs claude with the plugin and insists that it exited 0 in time. */
+  rune(project: ScenarioProject, args: string[], extra?: Partial<Pick<RuneRunOptions, 'env' | 'turns'>>): Promise<RuneRun>;
+}
+
+/** Registers the file's before/after: the server and home are made once, closed and removed at the end. */
+export function scenarioSuite(): ScenarioSuite {
+  let server: FakeAnthropic | null = null;
+  let home = '';
+  const projects: ScenarioProject[] = [];
+  before(async () => {
+    ensureBundles();
+    server = await startFakeAnthropic({ rules: defaultRules() });
+    home = await makeClaudeHome();
+  });
+  after(async () => {
+    await server?.close();
+    await removeDirs(home, ...projects.map((p) => p.dir));
+  });
+  const live = (): FakeAnthropic => {
+    if (!server) throw new Error('the scenario server starts in before()');
+    return server;
+  };
+  return {
+    get server() {
+      return live();
+    },
+    get home() {
+      return home;
+    },
+    async project(name) {
+      const project = await makeScenarioProject(name);
+      projects.push(project);
+      return project;
+    },
+    async rune(project, args, extra = {}) {
+      const run = await runRune({ project, home, server: live(), args, ...extra });
+      assert.equal(run.timedOut, false, `claude timed out: ${describeRun(run)}`);
+      assert.equal(run.code, 0, `claude ${args.join(' ').slice(0, 80)} failed: ${describeRun(run)}`);
+      return run;
+    },
+  };
 }
 
 export interface ScenarioProject {

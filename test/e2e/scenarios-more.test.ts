@@ -4,7 +4,7 @@
 //   B. `session_scope: user` keeps EPHEMERAL.md, ARCHIVE.md and memories/
 //      under ~/.claude/ instead of the project.
 //
-// The hooks run from dist/: rebuild (node scripts/build.mjs) after changing src/.
+// The hooks run from dist/: rebuild (npm run build) after changing src/.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';

@@ -10,48 +10,23 @@
 // The hooks run from dist/: rebuild (npm run build) after changing src/.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
-import { makeClaudeHome, readJsonLines, removeDirs } from './claude-harness.ts';
-import { type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
+import { readJsonLines } from './claude-harness.ts';
 import type { MessagesCall } from './messages-call.ts';
 import { section } from './scenario-handoff.ts';
-import {
-  describeRun,
-  ensureBundles,
-  errorLogLines,
-  makeScenarioProject,
-  type RuneRun,
-  runeEchoesBlocks,
-  runRune,
-  type ScenarioProject,
-} from './scenario-kit.ts';
+import { errorLogLines, type RuneRun, runeEchoesBlocks, type ScenarioProject, scenarioSuite } from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
 const testTimeout = 180_000;
 
-let server: FakeAnthropic;
-let home: string;
-const projects: ScenarioProject[] = [];
+const suite = scenarioSuite();
 
-before(async () => {
-  ensureBundles();
-  server = await startFakeAnthropic({ rules: defaultRules() });
-  home = await makeClaudeHome();
-});
-
-after(async () => {
-  await server.close();
-  await removeDirs(home, ...projects.map((p) => p.dir));
-});
-
-async function rune(project: ScenarioProject, args: string[]): Promise<RuneRun> {
-  server.setRules(defaultRules());
-  const run = await runRune({ project, home, server, args });
-  assert.equal(run.timedOut, false, `claude timed out: ${describeRun(run)}`);
-  assert.equal(run.code, 0, `claude ${args.join(' ').slice(0, 80)} failed: ${describeRun(run)}`);
-  return run;
+/** Runs claude with the plugin on the usual scripted model. */
+function rune(project: ScenarioProject, args: string[]): Promise<RuneRun> {
+  suite.server.setRules(defaultRules());
+  return suite.rune(project, args);
 }
 
 const entry = (over: Partial<EchoEntry>): EchoEntry => ({
@@ -74,8 +49,7 @@ const entry = (over: Partial<EchoEntry>): EchoEntry => ({
 
 /** A reviewer memory (traced lessons: a search away, so never in the SessionStart digest) and a planner fact. */
 async function seededProject(name: string, files: Record<string, string> = {}): Promise<ScenarioProject> {
-  const project = await makeScenarioProject(name);
-  projects.push(project);
+  const project = await suite.project(name);
   const header = '<!-- echo-schema: v2 -->\n# Memory\n\n';
   await project.write({
     '.claude/echoes/reviewer/MEMORY.md': `${header}${[

@@ -11,47 +11,18 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
-import { makeClaudeHome, removeDirs } from './claude-harness.ts';
-import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
+import { collectToolResults } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
-import {
-  describeRun,
-  ensureBundles,
-  errorLogLines,
-  makeScenarioProject,
-  type RuneRun,
-  runRune,
-  type ScenarioProject,
-  walkFiles,
-} from './scenario-kit.ts';
+import { errorLogLines, type RuneRun, type ScenarioProject, scenarioSuite, walkFiles } from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
 const testTimeout = 180_000;
 
-let server: FakeAnthropic;
-let home: string;
-const projects: ScenarioProject[] = [];
-
-before(async () => {
-  ensureBundles();
-  server = await startFakeAnthropic({ rules: defaultRules() });
-  home = await makeClaudeHome();
-});
-
-after(async () => {
-  await server.close();
-  await removeDirs(home, ...projects.map((p) => p.dir));
-});
-
-async function rune(project: ScenarioProject, args: string[]): Promise<RuneRun> {
-  const run = await runRune({ project, home, server, args });
-  assert.equal(run.timedOut, false, `claude timed out: ${describeRun(run)}`);
-  assert.equal(run.code, 0, `claude ${args.join(' ').slice(0, 80)} failed: ${describeRun(run)}`);
-  return run;
-}
+const suite = scenarioSuite();
+const rune = (project: ScenarioProject, args: string[]): Promise<RuneRun> => suite.rune(project, args);
 
 const entry = (over: Partial<EchoEntry>): EchoEntry => ({
   id: 'x',
@@ -73,8 +44,7 @@ const entry = (over: Partial<EchoEntry>): EchoEntry => ({
 
 /** A store with a reviewer and an auditor role, an archive log and one solution document. */
 async function seededProject(name: string): Promise<ScenarioProject> {
-  const project = await makeScenarioProject(name);
-  projects.push(project);
+  const project = await suite.project(name);
   const header = '<!-- echo-schema: v2 -->\n# Memory\n\n';
   await project.write({
     '.claude/echoes/reviewer/MEMORY.md': `${header}${[
@@ -118,7 +88,7 @@ describe('R1. /rune:echoes search, remembrance and promote run the real CLI', ()
 
   before(async () => {
     project = await seededProject('r1');
-    server.setRules(defaultRules());
+    suite.server.setRules(defaultRules());
     search = await rune(project, ['-p', '/rune:echoes search retry backoff']);
     remembrance = await rune(project, ['-p', '/rune:echoes remembrance']);
     promote = await rune(project, ['-p', '/rune:echoes promote auditor#sql-built --category security']);
@@ -177,7 +147,7 @@ describe('R2. the memory-auditor subagent can only read, even when the session a
       'RUN: rune-echoes forget unused-imports',
       `RUN: git log --oneline > ${project.path('log.txt')}`,
     ].join('\n');
-    server.setRules(defaultRules());
+    suite.server.setRules(defaultRules());
     run = await rune(project, [
       '-p',
       `Check the memory.\nTOOL: Agent ${JSON.stringify({ description: 'audit memory', prompt: steps, subagent_type: 'rune:memory-auditor', run_in_background: false })}`,

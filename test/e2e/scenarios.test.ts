@@ -3,29 +3,27 @@
 // checks what the hooks and the CLI did to a throw-away project — the files in
 // .claude/echoes/ and the requests Claude Code sent to the model.
 //
-// The hooks run from dist/: rebuild (node scripts/build.mjs) after changing src/.
+// The hooks run from dist/: rebuild (npm run build) after changing src/.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { waitForWorkers } from '../helpers/run-bundle.ts';
-import { makeClaudeHome, removeDirs, repoRoot } from './claude-harness.ts';
-import { collectToolResults, type FakeAnthropic, type ScriptRule, startFakeAnthropic } from './fake-anthropic-server.ts';
+import { repoRoot } from './claude-harness.ts';
+import { collectToolResults, type ScriptRule } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
 import { archiveLine, type HandoffOutcome, handoffChecks, playHandoff, section } from './scenario-handoff.ts';
 import {
-  describeRun,
-  ensureBundles,
   errorLogLines,
-  makeScenarioProject,
   observe,
   type RuneRun,
+  type RuneRunOptions,
   runeEchoesBlocks,
-  runRune,
   type ScenarioProject,
+  scenarioSuite,
   streamSessionId,
   transcriptPath,
   walkFiles,
@@ -34,43 +32,16 @@ import { defaultRules } from './script-rules.ts';
 
 const testTimeout = 180_000;
 
-let server: FakeAnthropic;
-let home: string;
-const projects: ScenarioProject[] = [];
-
-before(async () => {
-  ensureBundles();
-  server = await startFakeAnthropic({ rules: defaultRules() });
-  home = await makeClaudeHome();
-});
-
-after(async () => {
-  await server.close();
-  await removeDirs(home, ...projects.map((p) => p.dir));
-});
-
-async function newProject(name: string): Promise<ScenarioProject> {
-  const project = await makeScenarioProject(name);
-  projects.push(project);
-  return project;
-}
+const suite = scenarioSuite();
+const newProject = (name: string): Promise<ScenarioProject> => suite.project(name);
 
 /** Observers first, then the usual scripted model. */
 function script(...observers: ScriptRule[]): void {
-  server.setRules([...observers, ...defaultRules()]);
+  suite.server.setRules([...observers, ...defaultRules()]);
 }
 
-/** Runs claude with the plugin and insists that it exited 0 in time. */
-async function rune(
-  project: ScenarioProject,
-  args: string[],
-  extra: { env?: Record<string, string | undefined>; turns?: string[] } = {},
-): Promise<RuneRun> {
-  const run = await runRune({ project, home, server, args, ...extra });
-  assert.equal(run.timedOut, false, `claude timed out: ${describeRun(run)}`);
-  assert.equal(run.code, 0, `claude ${args.join(' ').slice(0, 80)} failed: ${describeRun(run)}`);
-  return run;
-}
+const rune = (project: ScenarioProject, args: string[], extra: Partial<Pick<RuneRunOptions, 'env' | 'turns'>> = {}): Promise<RuneRun> =>
+  suite.rune(project, args, extra);
 
 function sessionIdOf(run: RuneRun): string {
   const id = run.result?.session_id ?? streamSessionId(run);
@@ -82,7 +53,7 @@ describe('1. a session that edits a file hands its summary to the next session',
   let outcome: HandoffOutcome;
 
   before(async () => {
-    outcome = await playHandoff({ project: await newProject('s1'), home, server });
+    outcome = await playHandoff({ project: await newProject('s1'), home: suite.home, server: suite.server });
   });
 
   for (const [name, check] of handoffChecks) test(name, { timeout: testTimeout }, () => check(outcome));
@@ -304,7 +275,7 @@ describe('4. secrets typed into prompts are stored nowhere under .claude/echoes/
   });
 
   test('the secrets did reach Claude Code (they are in the transcript)', { timeout: testTimeout }, () => {
-    const transcript = readFileSync(transcriptPath(home, project, sessionId), 'utf8');
+    const transcript = readFileSync(transcriptPath(suite.home, project, sessionId), 'utf8');
     for (const needle of [secrets.aws, secrets.github, secrets.password, secrets.dbPassword]) assert.ok(transcript.includes(needle));
   });
 
