@@ -160,9 +160,8 @@ test('no entry is lost or doubled, and a removal wins over a copy the other side
         } else if (pair === 'edit+forget') expectLive.push(edited(opA === 'edit' ? 'A' : 'B'));
         else if (pair === 'bump+bump') expectLive.push(content(e));
         else if (pair === 'bump+edit') {
-          // The re-verified one is later; the edit is kept beside it as superseded.
-          expectLive.push(content(e));
-          expectSuperseded++;
+          // Re-verifying is not editing: the edit is kept (stamped with the later date), nothing beside it.
+          expectLive.push(edited(opA === 'edit' ? 'A' : 'B'));
         } else if (pair === 'edit+edit') {
           expectEither.push([edited('A'), edited('B')]);
           expectSuperseded++;

@@ -12,6 +12,7 @@ import { appendEntries } from '../../src/core/entry/document-edits.ts';
 import { documentEntries, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { mergeEchoTexts } from '../../src/core/team/entry-merge.ts';
 import { diff3Regions, matchItems } from '../../src/core/team/line-merge.ts';
+import { retirementsByRole } from '../../src/store/memory/consolidate-all.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const H = '<!-- echo-schema: v2 -->\n# Reviewer Memory\n\n';
@@ -125,6 +126,72 @@ test('two different learnings under one id are both kept, the later one renamed;
       .sort(),
     ['`src/y.ts:1` — seen', 'ours', 'theirs'],
   );
+});
+
+test('the same finding with two different learnings, added on both sides without an ancestor, keeps both learnings', () => {
+  const A = file(entry('dev-server-port', { evidence: '', learning: 'Use port 8080.' }));
+  const B = file(entry('dev-server-port', { evidence: '', learning: 'Use port 3000.' }));
+  for (const [ours, theirs] of [
+    [A, B],
+    [B, A],
+  ] as const) {
+    const merged = mergeEchoTexts('', ours, theirs);
+    const learnings = documentEntries(parseEchoDocument(merged.text))
+      .map((e) => e.learning)
+      .sort();
+    assert.deepEqual(learnings, ['Use port 3000.', 'Use port 8080.']);
+    assert.equal(merged.conflicts, 0);
+  }
+});
+
+test('re-verifying is not editing: one side re-verified, the other edited — the edit is kept, stamped with the later date, nothing beside it', () => {
+  const O = file(entry('retry', { learning: 'Exponential backoff.' }));
+  const A = file(entry('retry', { learning: 'Exponential backoff.', verified: '2026-11-23' }));
+  const B = file(entry('retry', { learning: 'Exponential backoff with jitter.' }));
+  const C = file(entry('retry', { learning: 'Exponential backoff with jitter.', verified: '2026-11-23' }));
+  for (const [ours, theirs] of [
+    [A, B],
+    [B, A],
+    [A, C],
+    [C, A],
+  ] as const) {
+    const merged = mergeEchoTexts(O, ours, theirs);
+    assert.deepEqual(ids(merged.text), ['retry']);
+    assert.equal(byId(merged.text, 'retry')?.learning, 'Exponential backoff with jitter.');
+    assert.equal(byId(merged.text, 'retry')?.verified, '2026-11-23');
+  }
+});
+
+test('a line of learning added to one entry on each side: both lines kept in one entry, the same whichever side merges', () => {
+  const base = entry('retry', { learning: 'Exponential backoff.' });
+  const O = file(base);
+  const A = file(
+    base.replace('- Exponential backoff.\n', '- Exponential backoff.\n- Cap it at 3 tries.\n').replace('2026-01-01\n-', '2026-03-01\n-'),
+  );
+  const B = file(
+    base.replace('- Exponential backoff.\n', '- Exponential backoff.\n- Add full jitter.\n').replace('2026-01-01\n-', '2026-02-01\n-'),
+  );
+  const one = mergeEchoTexts(O, A, B);
+  const two = mergeEchoTexts(O, B, A);
+  assert.equal(one.text, two.text);
+  assert.deepEqual(ids(one.text), ['retry']);
+  const merged = byId(one.text, 'retry');
+  assert.match(merged?.learning ?? '', /Exponential backoff\.[\s\S]*Add full jitter\.[\s\S]*Cap it at 3 tries\./);
+  assert.equal(merged?.verified, '2026-03-01');
+  assert.equal(one.conflicts, 0);
+});
+
+test('the edit that loses is kept as superseded naming the winner, and leaves for the archive between sessions', () => {
+  const O = file(entry('a'));
+  const merged = mergeEchoTexts(
+    O,
+    file(entry('a', { learning: 'Ours says this.', verified: '2026-03-01' })),
+    file(entry('a', { learning: 'Theirs says that.', verified: '2026-02-01' })),
+  );
+  const loser = byId(merged.text, 'a-superseded');
+  assert.deepEqual(loser?.extra, [['superseded_by', 'a']]);
+  const entries = documentEntries(parseEchoDocument(merged.text));
+  assert.deepEqual([...(retirementsByRole([{ role: 'reviewer', entries }]).get('reviewer') ?? [])], [['a-superseded', 'reviewer#a']]);
 });
 
 test('no common ancestor (git passes an empty one for add/add): both files merge into one, header once', () => {

@@ -2,9 +2,12 @@
 // memory file changed in two clones since their common ancestor, merged by
 // entry on top of the lossless document model.
 //
-// - Entries are matched by id. An entry changed on one side takes that change;
-//   changed on both, the later `verified` wins (then the higher confidence) and
-//   the other is kept beside it as `status: superseded` under a new id.
+// - Entries are matched by id. An entry changed on one side takes that change.
+//   Changed on both: a side that only re-verified it gives way to the other's
+//   edit (stamped with the later date); edits in different lines of the entry
+//   (each side added a line of learning) are both kept; edits that overlap are
+//   decided by the later `verified` (then the higher confidence), and the other
+//   is kept beside it as `status: superseded` under a new id.
 // - An entry removed on one side (forgotten, pruned) and unchanged on the other
 //   stays removed; so it does when the other side only re-verified it. One the
 //   other side edited is kept: the edit is newer knowledge than the removal.
@@ -19,7 +22,7 @@
 // B into A gives the same entries. Blocks the merge does not touch keep their
 // bytes.
 
-import { renameEntry, updateEntryFields } from '../entry/document-edits.ts';
+import { renameEntry, replaceEntry, updateEntryFields } from '../entry/document-edits.ts';
 import { countLines, documentEntries, parseEchoDocument, serializeEchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { splitLines } from '../entry/echo-scan.ts';
@@ -120,7 +123,59 @@ function laterFirst(a: Version, b: Version): [Version, Version] {
 
 const label = (v: Version): string => `"${v.entry.title || v.entry.id}"`;
 
-function decide(o: Version | undefined, a: Version | undefined, b: Version | undefined): Decision {
+const stampFields = (e: EchoEntry) => ({ verified: e.verified, confidence: e.confidence });
+
+/**
+ * The stamp (`verified`, `confidence`) the merged entry carries: each field as the side that changed it
+ * has it; changed on both, the later verification's.
+ */
+function mergedStamp(o: EchoEntry, a: EchoEntry, b: EchoEntry): { verified: string; confidence: number } {
+  const later = dayOf(a.verified) >= dayOf(b.verified) ? a : b;
+  const pick = <K extends 'verified' | 'confidence'>(k: K): EchoEntry[K] => {
+    const [ca, cb] = [a[k] !== o[k], b[k] !== o[k]];
+    if (ca && cb) return later[k];
+    return ca ? a[k] : cb ? b[k] : o[k];
+  };
+  return { verified: pick('verified'), confidence: pick('confidence') };
+}
+
+/** A version with its stamp set (the block's other bytes as they were). */
+function restamped(v: Version, stamp: { verified: string; confidence: number }, eol: string): Version {
+  const now = stampFields(v.entry);
+  if (now.verified === stamp.verified && now.confidence === stamp.confidence) return v;
+  const doc = updateEntryFields(parseEchoDocument(v.core + eol), v.entry.id, stamp);
+  const entry = documentEntries(doc)[0] as EchoEntry;
+  return { entry, core: splitTail(serializeEchoDocument(doc)).core, tail: v.tail };
+}
+
+/**
+ * An entry both sides edited, merged line by line when their edits do not overlap (each added a line
+ * of learning, one changed the title and the other the evidence). Lines both added at one place are
+ * kept in a fixed order, so either side merging gets the same entry. Null when they overlap.
+ */
+function mergeEntryLines(o: Version, a: Version, b: Version, eol: string): Version | null {
+  const stamp = mergedStamp(o.entry, a.entry, b.entry);
+  const [so, sa, sb] = [restamped(o, stamp, eol), restamped(a, stamp, eol), restamped(b, stamp, eol)];
+  const lines = (v: Version) => splitLines(v.core).map((l) => l.text);
+  const [lo, la, lb] = [lines(so), lines(sa), lines(sb)];
+  const out: string[] = [];
+  for (const r of diff3Regions(lo, la, lb)) {
+    const [ko, ka, kb] = [lo.slice(...r.o), la.slice(...r.a), lb.slice(...r.b)];
+    if (r.stable || sameKeys(kb, ko) || sameKeys(ka, kb)) out.push(...ka);
+    else if (sameKeys(ka, ko)) out.push(...kb);
+    else if (ko.length === 0) out.push(...(ka.join('\n') <= kb.join('\n') ? [...ka, ...kb] : [...kb, ...ka]));
+    else return null;
+  }
+  const doc = parseEchoDocument(out.join(eol) + eol);
+  const entries = documentEntries(doc);
+  if (doc.blocks.length !== 1 || entries.length !== 1 || entries[0]?.id !== a.entry.id) return null;
+  return { entry: entries[0], core: out.join(eol), tail: a.tail };
+}
+
+/** The same learning: what an entry says, whatever its stamp, tags or layer. */
+const learningOf = (e: EchoEntry): string => e.learning.replace(/\s+/g, ' ').trim();
+
+function decide(o: Version | undefined, a: Version | undefined, b: Version | undefined, eol: string): Decision {
   const same = (x: Version | undefined, y: Version | undefined) =>
     x === undefined ? y === undefined : y !== undefined && x.core === y.core;
   if (same(a, b)) return { keep: a ?? null };
@@ -129,12 +184,22 @@ function decide(o: Version | undefined, a: Version | undefined, b: Version | und
     if (same(b, o)) return { keep: a ?? null };
     if (a === undefined || b === undefined) {
       const changed = (a ?? b) as Version;
-      if (stampless(changed.entry) === stampless(o.entry))
-        return { keep: null, note: `${label(o)}: removed on one side and only re-verified on the other; it stays removed` };
+      if (stampless(changed.entry) === stampless(o.entry)) {
+        // Bytes that differ only in spacing or line endings are no change to report.
+        const restampedOnly = changed.entry.verified !== o.entry.verified || changed.entry.confidence !== o.entry.confidence;
+        return restampedOnly
+          ? { keep: null, note: `${label(o)}: removed on one side and only re-verified on the other; it stays removed` }
+          : { keep: null };
+      }
       return { keep: changed, note: `${label(o)}: removed on one side and edited on the other; the edited entry is kept` };
     }
     const [win, lose] = laterFirst(a, b);
     if (stampless(win.entry) === stampless(lose.entry)) return { keep: win };
+    // Re-verifying is not editing: one side only re-stamped, the other edited — the edit, stamped the later.
+    const [aStamped, bStamped] = [stampless(a.entry) === stampless(o.entry), stampless(b.entry) === stampless(o.entry)];
+    if (aStamped || bStamped) return { keep: restamped(aStamped ? b : a, mergedStamp(o.entry, a.entry, b.entry), eol) };
+    const merged = mergeEntryLines(o, a, b, eol);
+    if (merged) return { keep: merged, note: `${label(merged)}: changed on both sides in different lines; both changes are kept` };
     return {
       keep: win,
       beside: { version: lose, as: 'superseded' },
@@ -143,7 +208,7 @@ function decide(o: Version | undefined, a: Version | undefined, b: Version | und
   }
   if (a === undefined || b === undefined) return { keep: (a ?? b) as Version };
   const [win, lose] = laterFirst(a, b);
-  if (matchKey(a.entry) === matchKey(b.entry)) return { keep: win };
+  if (matchKey(a.entry) === matchKey(b.entry) && learningOf(a.entry) === learningOf(b.entry)) return { keep: win };
   return { keep: win, beside: { version: lose, as: 'renamed' }, note: `${label(lose)}: arrived under the id "${win.entry.id}" too` };
 }
 
@@ -159,7 +224,12 @@ function besideRecord(
   const suffix = as === 'superseded' ? '-superseded' : '';
   const base = `${id.slice(0, 64 - suffix.length).replace(/-+$/, '')}${suffix}`;
   const newId = uniqueId(base, taken);
-  if (as === 'superseded') doc = updateEntryFields(doc, id, { status: 'superseded' });
+  if (as === 'superseded') {
+    // It names what replaced it, and leaves for the archive between sessions like any superseded entry.
+    const old = documentEntries(doc)[0] as EchoEntry;
+    const extra: Array<[string, string]> = [...old.extra.filter(([k]) => k !== 'superseded_by'), ['superseded_by', id]];
+    doc = replaceEntry(doc, id, { ...old, status: 'superseded', extra });
+  }
   doc = renameEntry(doc, id, newId);
   const entry = documentEntries(doc)[0] as EchoEntry;
   return { id: newId, core: splitTail(serializeEchoDocument(doc)).core, entry };
@@ -274,7 +344,7 @@ export function mergeEchoTexts(base: string, ours: string, theirs: string): Merg
   const ids = [...new Set([...a.versions.keys(), ...b.versions.keys()])].sort();
   const decisions = new Map<string, Decision>();
   for (const id of ids) {
-    const d = decide(o.versions.get(id), a.versions.get(id), b.versions.get(id));
+    const d = decide(o.versions.get(id), a.versions.get(id), b.versions.get(id), a.eol);
     decisions.set(id, d);
     if (d.note) notes.push(d.note);
   }

@@ -45,6 +45,16 @@ export function retirementsByRole(roles: ReadonlyArray<{ role: string; entries: 
     ids.set(key.slice(at + 1), by);
     retire.set(role, ids);
   }
+  // An entry already marked superseded (a team merge keeps the losing edit so) leaves too, naming its successor.
+  for (const { role, entries } of roles) {
+    for (const e of entries) {
+      if (e.status !== 'superseded' || retire.get(role)?.has(e.id)) continue;
+      const by = e.extra.find(([k]) => k === 'superseded_by')?.[1]?.trim();
+      const ids = retire.get(role) ?? new Map<string, string>();
+      ids.set(e.id, by ? (by.includes('#') ? by : `${role}#${by}`) : 'unknown');
+      retire.set(role, ids);
+    }
+  }
   return retire;
 }
 
