@@ -134,9 +134,10 @@ export function parseCommandArgs(cmd: Command, args: string[], typed?: { text: s
     const name = long ? long[1]! : short ? byShort.get(short[1]!) : undefined;
     const spec = name === undefined ? undefined : options[name];
     if (spec) {
+      if (spec.type === 'string' && !long?.[2] && i + 1 >= args.length)
+        throw new EchoesError('bad-argument', `${cmd.name}: ${a} needs a value (see rune-echoes ${cmd.name} --help)`);
       // A value is the next argument whatever it looks like (`--evidence -x`): joined with `=` so parseArgs takes it as one.
-      if (spec.type === 'string' && !long?.[2] && i + 1 < args.length)
-        optionArgs.push(long ? `${a}=${args[++i]}` : a, ...(long ? [] : [args[++i]!]));
+      if (spec.type === 'string' && !long?.[2]) optionArgs.push(long ? `${a}=${args[++i]}` : a, ...(long ? [] : [args[++i]!]));
       else optionArgs.push(a);
       continue;
     }

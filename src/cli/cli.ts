@@ -3,6 +3,7 @@ import { EchoesError } from '../core/errors.ts';
 import { clip, editDistance, oneLine, quoteInput } from '../core/text.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths } from '../store/fs/echo-paths.ts';
+import { fsErrorLine } from '../store/fs/fs-errors.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
 import { takeSlashArgs } from '../store/session/slash-args.ts';
 import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
@@ -124,6 +125,11 @@ export async function cli(io: CliIO): Promise<number> {
     // One line, and bounded: a message that quotes what it refuses never echoes a huge input back.
     if (err instanceof EchoesError) {
       io.stderr(`rune-echoes: ${clip(oneLine(err.message), MAX_ERROR)}\n`);
+      return 1;
+    }
+    const plain = fsErrorLine(err);
+    if (plain !== null) {
+      io.stderr(`rune-echoes: ${clip(oneLine(plain), MAX_ERROR)}\n`);
       return 1;
     }
     const message = err instanceof Error ? err.message : String(err);

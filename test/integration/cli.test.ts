@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -385,6 +385,22 @@ test('status reports sizes against limits and pending findings, in text and JSON
   assert.equal(JSON.parse(off.stdout).injection, 'off');
 });
 
+test('status reports a role whose memory file is a folder, a symlink out of the store or binary, and goes on', async (t) => {
+  const tp = await populated(t);
+  mkdirSync(join(tp.dir, '.claude/echoes/dir/MEMORY.md'), { recursive: true });
+  mkdirSync(join(tp.dir, '.claude/echoes/link'));
+  writeFileSync(join(tp.dir, 'outside.md'), '# not memory\n');
+  symlinkSync(join(tp.dir, 'outside.md'), join(tp.dir, '.claude/echoes/link/MEMORY.md'));
+  mkdirSync(join(tp.dir, '.claude/echoes/bin'));
+  writeFileSync(join(tp.dir, '.claude/echoes/bin/MEMORY.md'), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x80, 0x81]));
+  const text = await ok(tp, ['status']);
+  assert.match(text, /reviewer\s+\d+\/150/, 'the healthy roles are reported');
+  assert.match(text, /problem: \.claude\/echoes\/dir\/MEMORY\.md is a folder where a file was expected/);
+  assert.match(text, /problem: refusing to read \S+link\/MEMORY\.md: it leads outside/);
+  assert.match(text, /problem: \.claude\/echoes\/bin\/MEMORY\.md is not a text memory file/);
+  assert.equal((await okJson(tp, ['status'])).problems.length, 3);
+});
+
 test('the project is found from a subfolder by its .git, or given with --project', async (t) => {
   const tp = makeTempProject(t);
   mkdirSync(join(tp.dir, '.git'));
@@ -403,6 +419,8 @@ const BAD_INPUTS: Array<[string, string[]]> = [
   ['unknown option', ['show', '--bogus']],
   ['a near miss of an option on a writing command', ['record', '--role', 'reviewer', '--agent', 'a', '--lyer', 'etched', 'x']],
   ['an option without its value', ['record', '--role']],
+  ['show --layer without its value', ['show', '--layer']],
+  ['search --limit without its value', ['search', 'x', '--limit']],
   ['missing --role', ['record', '--agent', 'scout', 'a learning']],
   ['missing --agent', ['record', '--role', 'reviewer', 'a learning']],
   ['role ../x in record', ['record', '--role', '../x', '--agent', 'scout', 'a learning']],
@@ -449,6 +467,18 @@ async function assertRefusedWithoutWriting(tp: TempProject, label: string): Prom
     assert.deepEqual(diffSnapshots(before, tp.snapshot()), [], `${label}, ${what}: the project changed`);
   }
 }
+
+test('an option given last without its value says that it needs one', async (t) => {
+  const tp = await populated(t);
+  for (const argv of [
+    ['show', '--layer'],
+    ['search', 'retry', '--since'],
+    ['forget', 'x', '--role'],
+  ]) {
+    const r = await run(tp, argv);
+    assert.equal(r.stderr, `rune-echoes: ${argv[0]}: ${argv.at(-1)} needs a value (see rune-echoes ${argv[0]} --help)\n`);
+  }
+});
 
 test('every bad input exits 1 with exactly one line on stderr and leaves the project byte-identical', async (t) => {
   await assertRefusedWithoutWriting(await populated(t), 'populated project');

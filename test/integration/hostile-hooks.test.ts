@@ -155,6 +155,34 @@ test('a read-only store still gives the full digest, and every hook exits 0 with
   }
 });
 
+test('on a read-only store the reading commands answer (search builds its index elsewhere) and a write is refused in one plain line', (t) => {
+  const { dir, env } = hookProject(t);
+  const root = join(dir, '..');
+  seedStore(dir, env);
+  cpSync(DIST, join(root, 'dist'), { recursive: true });
+  chmodTree(root, 0o755, 0o644);
+  chmodTree(join(dir, '.claude'), 0o555, 0o444);
+  const cli = (...args: string[]) => {
+    const asRoot = process.getuid?.() === 0;
+    const node = [process.execPath, join(root, 'dist', 'cli.mjs'), ...args];
+    const [cmd, ...rest] = asRoot ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node] : node;
+    return spawnSync(cmd!, rest, { cwd: dir, env: baseEnv({ ...env, CLAUDE_PROJECT_DIR: dir }), encoding: 'utf8', timeout: 30_000 });
+  };
+  try {
+    const before = snapshotTree(join(dir, '.claude'));
+    const found = cli('search', 'flaky', 'upload', '--json');
+    assert.equal(found.status, 0, found.stderr);
+    assert.match(JSON.parse(found.stdout).hits[0].title, /Retry the flaky upload once/);
+    assert.equal(cli('status').status, 0);
+    const refused = cli('remember', 'Use pnpm, never npm');
+    assert.equal(refused.status, 1);
+    assert.match(refused.stderr, /^rune-echoes: cannot write \S+: permission denied \(the memory folder is not writable by this user\)\n$/);
+    assert.deepEqual(snapshotTree(join(dir, '.claude')), before, 'the store is exactly as it was');
+  } finally {
+    chmodTree(join(dir, '.claude'), 0o755, 0o644);
+  }
+});
+
 test('a full disk still gives the full digest, every hook exits 0, and no memory file is truncated', (t) => {
   const { dir, env } = hookProject(t);
   seedStore(dir, env);

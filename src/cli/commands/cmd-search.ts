@@ -7,6 +7,7 @@ import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import type { DocKind } from '../../core/recall/search-segment.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
+import { isNotWritable } from '../../store/fs/fs-errors.ts';
 import { ensureStoreIgnored } from '../../store/gitignore.ts';
 import { roleSummaries } from '../../store/memory/entry-cache.ts';
 import { staleFromStore } from '../../store/memory/evidence-changes.ts';
@@ -66,7 +67,12 @@ export const searchCommand: Command = {
     // Refused before anything is written.
     searchTerms(query);
     // Sessions that ended since the last start still hold their last span: archive it first, so it is found.
-    await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
+    try {
+      await flushEndedSessions(ctx.paths, scanSessions(ctx.paths, ''), ctx.io.now);
+    } catch (err) {
+      // A store this user cannot write still answers; the final logs wait for someone who can.
+      if (!isNotWritable(err)) throw err;
+    }
     ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);
     const result = await searchMemory(ctx.paths, {
       query,

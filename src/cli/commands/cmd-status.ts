@@ -2,16 +2,17 @@
 // logged errors, pending findings.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { countLines } from '../../core/entry/echo-document.ts';
 import { entryUsage, relevanceIndex } from '../../core/lifecycle/usage-events.ts';
-import { compareText, plural } from '../../core/text.ts';
+import { compareText, oneLine, plural } from '../../core/text.ts';
 import { HOOKS } from '../../hooks/hook-registry.ts';
-import { readTextOrNull } from '../../store/fs/atomic-file.ts';
+import { readTextFile, readTextOrNull } from '../../store/fs/atomic-file.ts';
 import { type EchoPaths, knowledgeFile, memoryFile } from '../../store/fs/echo-paths.ts';
 import { CONFIG_WARNING } from '../../store/fs/error-log.ts';
+import { fsErrorLine } from '../../store/fs/fs-errors.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
-import { roleSummaries } from '../../store/memory/entry-cache.ts';
+import { type RoleSummary, roleSummaries } from '../../store/memory/entry-cache.ts';
 import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { solutionDrift } from '../../store/remembrance/solution-files.ts';
@@ -24,10 +25,32 @@ import { type Command, printJson } from '../cli-context.ts';
 import { renderTable } from '../render/render-table.ts';
 import { renderConflicts, renderTeamHealth } from '../render/render-team.ts';
 
-const lines = (paths: EchoPaths, path: string) => {
-  const t = readTextOrNull(paths, path);
-  return t === null ? 0 : countLines(t);
-};
+/** A memory file's line count, or what is wrong with it (a health report reports a bad file and goes on). */
+function measure(paths: EchoPaths, path: string, problems: string[]): number {
+  try {
+    const { text, unreadable } = readTextFile(paths, path);
+    if (unreadable) problems.push(`${relative(paths.project, path)} is not a text memory file (left as it is; see rune-echoes show)`);
+    return text === null ? 0 : countLines(text);
+  } catch (err) {
+    note(problems, err, relative(paths.project, path));
+    return 0;
+  }
+}
+
+function note(problems: string[], err: unknown, path?: string): void {
+  const line = oneLine(fsErrorLine(err, path) ?? (err instanceof Error ? err.message : String(err)));
+  if (!problems.includes(line)) problems.push(line);
+}
+
+/** What a step that reads every role gives, or `fallback` with its problem noted. */
+function orNoted<T>(problems: string[], fallback: T, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    note(problems, err);
+    return fallback;
+  }
+}
 
 function gitHealth(ask: () => TeamHealth): TeamHealth | null {
   try {
@@ -62,10 +85,11 @@ export const statusCommand: Command = {
   options: {},
   async run(ctx) {
     const { paths, config } = ctx;
+    const problems: string[] = [];
     const roles = listRoles(paths).map((role) => ({
       role,
-      memoryLines: lines(paths, memoryFile(paths, role)),
-      knowledgeLines: lines(paths, knowledgeFile(paths, role)),
+      memoryLines: measure(paths, memoryFile(paths, role), problems),
+      knowledgeLines: measure(paths, knowledgeFile(paths, role), problems),
       pendingFindings: listFindingsFiles(paths, role).length,
     }));
     // Roles over their limit: what pruning will do, and what the user can do (one line each).
@@ -104,7 +128,13 @@ export const statusCommand: Command = {
     }
     // Per entry: how often it was given to the model and how often a session used it (only use counts).
     const index = relevanceIndex(events, config.relevanceWindow);
-    const usage = (await roleSummaries(paths)).flatMap((r) =>
+    let summaries: RoleSummary[] = [];
+    try {
+      summaries = await roleSummaries(paths);
+    } catch (err) {
+      note(problems, err);
+    }
+    const usage = summaries.flatMap((r) =>
       r.entries.filter((e) => !e.status).map((e) => ({ role: r.role, id: e.id, ...pick(entryUsage(index, e.id, r.role)) })),
     );
     const report = {
@@ -129,7 +159,7 @@ export const statusCommand: Command = {
             : 'none yet',
       solutions,
       // Promoted documents whose entry changed or vanished since (SPEC §11 echo_ref).
-      solutionsOutOfDate: solutionDrift(paths)
+      solutionsOutOfDate: orNoted(problems, [], () => solutionDrift(paths))
         .filter((d) => d.state !== 'current')
         .map(({ path, state }) => ({ path, state })),
       hooks,
@@ -141,7 +171,8 @@ export const statusCommand: Command = {
       usage: { sessions: index.sessions.length, entries: usage },
       // Team memory (SPEC §3): null when git itself could not be asked.
       team: gitHealth(() => teamHealth(paths, config)),
-      conflicts: memoryConflicts(paths),
+      conflicts: orNoted(problems, [], () => memoryConflicts(paths)),
+      problems,
     };
     if (ctx.json) {
       printJson(ctx, report);
@@ -175,6 +206,7 @@ export const statusCommand: Command = {
       );
     }
     for (const w of report.configWarnings) out.push(`config: ${w}\n`);
+    for (const p of problems) out.push(`problem: ${p}\n`);
     out.push(`errors logged: ${errors.length}${errors.length ? ` (latest in ${join('.claude', 'echoes', '.log')})` : ''}\n`);
     for (const e of report.errors.recent) out.push(`  ${e}\n`);
     const team = report.team === null ? ['team: git could not be run, so team memory was not checked'] : renderTeamHealth(report.team);

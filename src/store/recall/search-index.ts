@@ -7,7 +7,8 @@
 // Segments are immutable directories; the manifest, replaced atomically, says
 // which ones are live. A reader that loses a race with a writer's clean-up
 // (a segment removed under it) starts over from the new manifest.
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Layer } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
@@ -31,6 +32,7 @@ import { snippetOf } from '../../core/recall/search-snippet.ts';
 import { queryTerms } from '../../core/recall/search-terms.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertReadable, type EchoPaths } from '../fs/echo-paths.ts';
+import { isNotWritable } from '../fs/fs-errors.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from './search-sources.ts';
 
@@ -281,6 +283,27 @@ export async function refreshIndex(paths: EchoPaths, deadline: Deadline = NO_DEA
  * for a query with no searchable words; a broken index is rebuilt silently.
  */
 export async function searchMemory(paths: EchoPaths, req: SearchRequest, opts: SearchOptions = {}): Promise<SearchResult> {
+  try {
+    return await searchIn(paths, req, opts);
+  } catch (err) {
+    if (!isNotWritable(err)) throw err;
+  }
+  // A store this user cannot write (a read-only mount, another user's project): the index is built
+  // for this query in a temporary folder, from the same files, and removed after.
+  const scratch = mkdtempSync(join(tmpdir(), 'rune-echoes-search-'));
+  try {
+    const roots = [...paths.writableRoots, { root: scratch, base: scratch }];
+    return await searchIn(
+      { ...paths, stateDir: join(scratch, 'state'), locksDir: join(scratch, 'locks'), writableRoots: roots },
+      req,
+      opts,
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function searchIn(paths: EchoPaths, req: SearchRequest, opts: SearchOptions): Promise<SearchResult> {
   const terms = searchTerms(req.query);
   let filesRead = 0;
   let rebuilt = false;
