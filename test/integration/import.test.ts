@@ -5,10 +5,11 @@
 // ever changes.
 
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { claudeProjectSlug } from '../../src/store/adopt/memory-sources.ts';
 import { cliJson, runCli } from '../helpers/cli-run.ts';
 import { REPO } from '../helpers/run-bundle.ts';
@@ -234,4 +235,89 @@ test('property: import is idempotent and never changes a byte of a source', asyn
     }),
     { numRuns: 25 },
   );
+});
+
+/** Claude Code's auto memory folder for this project under the test's HOME. */
+const autoMemory = (tp: TempProject, ...p: string[]) => join(home(tp), '.claude', 'projects', claudeProjectSlug(tp.dir), 'memory', ...p);
+
+test('a flat index, items under ### or after a rule, and links in subfolders, spaced or encoded, all arrive, each once', async (t) => {
+  const tp = makeTempProject(t);
+  write(
+    autoMemory(tp, 'MEMORY.md'),
+    [
+      '- Tests need DATABASE_URL set FLAT1',
+      '- Use pnpm, never npm FLAT2',
+      '- [Deploy](deploy.md) — deploy only on Tuesdays FLAT3',
+      '',
+      '### Build',
+      '- H3-FACT the build needs node 20',
+      '',
+      '## Index',
+      '- [Notes x](./notes/x.md) — nested topic hook',
+      '- [My topic](my%20topic.md) — encoded link hook',
+      '- [Spaced](<spaced file.md>) — angle bracket link hook',
+      '',
+      '---',
+      '',
+      '- AFTER-RULE-FACT keep the changelog short',
+      '',
+    ].join('\n'),
+  );
+  const topic = (name: string, body: string) => `---\nname: ${name}\ndescription: ${name} in short\ntype: project\n---\n\n${body}\n`;
+  write(autoMemory(tp, 'notes', 'x.md'), topic('nested', 'NESTED-BODY-LINE'));
+  write(autoMemory(tp, 'my topic.md'), topic('encoded', 'ENCODED-BODY-LINE'));
+  write(autoMemory(tp, 'spaced file.md'), topic('spaced', 'SPACED-BODY-LINE'));
+  const got = await json(tp, ['import']);
+  assert.equal(got.roles[0].role, 'team');
+  const memory = tp.read('.claude/echoes/team/MEMORY.md')!;
+  const learnings = documentEntries(parseEchoDocument(memory)).map((e) => e.learning);
+  for (const fact of ['FLAT1', 'FLAT2', 'FLAT3', 'H3-FACT', 'AFTER-RULE-FACT', 'NESTED-BODY-LINE', 'ENCODED-BODY-LINE', 'SPACED-BODY-LINE'])
+    assert.equal(learnings.filter((l) => l.includes(fact)).length, 1, `${fact} in one entry`);
+  assert.equal(learnings.length, 8);
+  for (const hook of ['nested topic hook', 'encoded link hook', 'angle bracket link hook'])
+    assert.ok(!memory.includes(hook), `the index line of a topic file read on its own is not a second entry (${hook})`);
+  assert.equal((await json(tp, ['import'])).roles.length, 0, 'a re-run imports nothing');
+});
+
+test('a secret in a section heading reaches no tag, id or title', async (t) => {
+  const tp = makeTempProject(t);
+  const token = `ghp_${'abcdefghijklmnopqrstuvwxyz0123456789'}`;
+  const aws = `AKIA${'IOSFODNN7EXAMPLE'}`;
+  write(autoMemory(tp, 'MEMORY.md'), `# M\n\n## Deploy token ${token}\n- push with it\n\n## ${aws} creds\n- aws\n`);
+  await json(tp, ['import']);
+  const memory = tp.read('.claude/echoes/team/MEMORY.md')!.toLowerCase();
+  assert.ok(!memory.includes('abcdefghijklmnop'), memory);
+  assert.ok(!memory.includes('iosfodnn7example'), memory);
+  assert.match(memory, /- \*\*tags\*\*: deploy-token/);
+});
+
+test('a fact two subagents both keep reaches both roles; naming an imported file again, or a subagent file by path, adds nothing and keeps its role', async (t) => {
+  const tp = makeTempProject(t);
+  const fact = '# Memory\n\n## Commands\n- Run tests with `pnpm test -- --run`\n';
+  write(join(tp.dir, '.claude', 'agent-memory', 'reviewer', 'MEMORY.md'), fact);
+  write(join(tp.dir, '.claude', 'agent-memory', 'tester', 'MEMORY.md'), fact);
+  const got = await json(tp, ['import']);
+  assert.deepEqual(got.roles.map((r: { role: string }) => r.role).sort(), ['reviewer', 'tester']);
+  const again = await json(tp, ['import', '.claude/agent-memory/tester/MEMORY.md']);
+  assert.equal(again.sources[0].role, 'tester');
+  assert.equal(again.sources[0].fresh, 0);
+  assert.equal(again.roles.length, 0);
+});
+
+test('a link in a committed memory folder that leads out of it is not read', async (t) => {
+  const tp = makeTempProject(t);
+  write(join(home(tp), '.bash_history'), 'mysql -u root prod_db PRIVATE-HISTORY\n');
+  write(join(tp.dir, '.claude', 'agent-memory', 'helper', 'MEMORY.md'), '# Memory\n\n## Notes\n- Lint before pushing\n');
+  symlinkSync(join(home(tp), '.bash_history'), join(tp.dir, '.claude', 'agent-memory', 'helper', 'notes.md'));
+  await json(tp, ['import']);
+  assert.ok(!tp.read('.claude/echoes/helper/MEMORY.md')!.includes('PRIVATE-HISTORY'));
+  assert.match(tp.read('.claude/echoes/helper/MEMORY.md')!, /Lint before pushing/);
+});
+
+test('a topic file whose frontmatter cannot be read keeps its lines', async (t) => {
+  const tp = makeTempProject(t);
+  write(autoMemory(tp, 'project_broken.md'), '---\nname: broken\ndescription: [unclosed\ntype: project\n---\nBROKEN-BODY\n');
+  await json(tp, ['import']);
+  const memory = tp.read('.claude/echoes/team/MEMORY.md')!;
+  for (const line of ['BROKEN-BODY', 'name: broken', 'description: [unclosed', 'type: project']) assert.ok(memory.includes(line), line);
 });

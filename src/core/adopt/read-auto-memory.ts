@@ -7,11 +7,14 @@
 // What becomes an entry: each index line (title from the link, the hook as
 // the learning), each run of notes under a `##` heading (titled by it), each
 // topic file (title from its name or description, the body as the learning).
-// What stays verbatim: titles, headings, text before the first section or
-// after a `---` rule, and what `rune-echoes export` wrote there itself.
+// Outside a `##` section (a flat index, items under `###`, after a `---` rule)
+// each list item is an entry of its own. What stays verbatim: titles,
+// headings, prose outside sections, and what `rune-echoes export` wrote.
 
 import { parseDocument } from 'yaml';
+import type { EchoEntry } from '../entry/echo-entry.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
+import { filterSecrets } from '../security/secret-filter.ts';
 import { clip, isBlank } from '../text.ts';
 import { EXPORT_BEGIN, EXPORT_END, EXPORT_TOPIC_KEY } from './export-section.ts';
 import {
@@ -38,7 +41,18 @@ import {
   titleFrom,
 } from './source-reading.ts';
 
-const LINK_ITEM_RE = /^(?:\*\*)?\[([^\]]+)\]\(([^)\s]+\.md)\)(?:\*\*)?[ \t]*(?:[—–:-]+[ \t]*)?([\s\S]*)$/;
+const LINK_ITEM_RE = /^(?:\*\*)?\[([^\]]+)\]\((<[^>\n]+\.md>|[^)\s]+\.md)\)(?:\*\*)?[ \t]*(?:[—–:-]+[ \t]*)?([\s\S]*)$/;
+
+/** A link's target as a path relative to the index: `<spaced name.md>` and `my%20topic.md` are `spaced name.md` and `my topic.md`. */
+export function linkTarget(raw: string): string {
+  let t = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
+  try {
+    t = decodeURIComponent(t);
+  } catch {
+    /* a stray % stays as written */
+  }
+  return t.replace(/^(?:\.\/)+/, '');
+}
 
 /** Auto memory's four types, and the file-name prefixes that carry them in index lines. */
 const TYPE_KIND: Record<string, string> = { user: 'User', feedback: 'Feedback', project: 'Project', reference: 'Reference' };
@@ -56,9 +70,10 @@ function sectionTitle(heading: string): string {
   return clip(plain || plainText(heading), 100);
 }
 
-/** A tag for the section, when its heading has latin words to make one of. */
+/** A tag for the section, when its heading has latin words to make one of (never of a secret: filtered first, the slug would hide it). */
 function sectionTag(heading: string): string[] {
-  const slug = slugifyTitle(sectionTitle(heading));
+  if (heading.trim() === '') return [];
+  const slug = slugifyTitle(sectionTitle(filterSecrets(heading).text).replace(/\[REDACTED:[^\]]*\]/g, ' '));
   return slug.startsWith('entry-') || slug === 'entry' ? [] : [slug.slice(0, 40).replace(/-+$/, '')];
 }
 
@@ -69,6 +84,8 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
   const n = o.lines.length;
   let section: string | null = null;
   let afterRule = false;
+  // The `###` heading above items that stand outside any `##` section.
+  let subsection = '';
   let inExport = false;
   const verbatim = (i: number, end: number, why: string) => pushPart(parts, { type: 'verbatim', line: i + 1, raw: textOf(o, i, end), why });
   for (let i = 0; i < n; ) {
@@ -82,6 +99,7 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
     const level = headingLevel(o, i);
     if (level === 1 || level === 2) {
       section = level === 2 ? headingText(line) : null;
+      subsection = '';
       afterRule = false;
       verbatim(i, i + 1, 'heading');
       i++;
@@ -93,15 +111,32 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
       i++;
       continue;
     }
-    if (section === null || afterRule || blankAt(o, i)) {
-      verbatim(i, i + 1, section === null ? 'text before the first section' : afterRule ? 'text after a --- rule' : 'blank');
+    if (blankAt(o, i)) {
+      verbatim(i, i + 1, 'blank');
       i++;
+      continue;
+    }
+    if (section === null || afterRule) {
+      // Outside a `##` section (a flat index, notes under `###`, after a rule) prose stays as written,
+      // and each list item is a note of its own: a flat list is how Claude Code often keeps its index.
+      if (level >= 3) subsection = headingText(line);
+      if (level >= 3 || !isTopItem(o, i)) {
+        verbatim(i, i + 1, level >= 3 ? 'heading' : section === null ? 'text before the first section' : 'text after a --- rule');
+        i++;
+        continue;
+      }
+      const end = itemEnd(o, i, n);
+      const link = linkItem(o, i, n);
+      if (link && ctx.topicFiles?.has(link.target)) verbatim(i, end, 'an index line whose topic file is read on its own');
+      else if (link) parts.push({ type: 'entry', line: i + 1, raw: textOf(o, i, end), entry: indexEntry(link, subsection, i + 1, ctx) });
+      else parts.push({ type: 'entry', line: i + 1, raw: textOf(o, i, end), entry: noteEntry(textOf(o, i, end), subsection, i + 1, ctx) });
+      i = end;
       continue;
     }
     const link = isTopItem(o, i) ? linkItem(o, i, n) : null;
     if (link) {
       const end = itemEnd(o, i, n);
-      if (ctx.topicFiles?.has(link.target.replace(/^\.\//, ''))) {
+      if (ctx.topicFiles?.has(link.target)) {
         verbatim(i, end, 'an index line whose topic file is read on its own');
         i = end;
         continue;
@@ -112,28 +147,28 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
     }
     const end = runEnd(o, i, n);
     const body = textOf(o, i, end);
-    // A bare `##` heading names nothing: the notes' own first words do.
-    const title = sectionTitle(section) || titleFrom(trimBlankEdges(body).replace(/^\s*(?:[-*+]|\d+\.)\s+/, ''));
-    parts.push({
-      type: 'entry',
-      line: i + 1,
-      raw: body,
-      entry: draftEntry(
-        {
-          title,
-          kind: 'Note',
-          learning: trimBlankEdges(body),
-          confidence: 0.8,
-          date: latestDay(`${section}\n${body}`, ctx.fileDay),
-          evidence: evidenceAt(ctx, i + 1, `${ctx.source} section "${title}"`),
-          tags: sectionTag(section),
-        },
-        ctx,
-      ),
-    });
+    parts.push({ type: 'entry', line: i + 1, raw: body, entry: noteEntry(body, section, i + 1, ctx) });
     i = end;
   }
   return { parts, notes: [] };
+}
+
+/** Notes under a heading (or none): titled by the heading, else by their own first words. */
+function noteEntry(body: string, heading: string, line: number, ctx: ReadContext): EchoEntry {
+  // A bare `##` heading names nothing: the notes' own first words do.
+  const title = sectionTitle(heading) || titleFrom(trimBlankEdges(body).replace(/^\s*(?:[-*+]|\d+\.)\s+/, ''));
+  return draftEntry(
+    {
+      title,
+      kind: 'Note',
+      learning: trimBlankEdges(body),
+      confidence: 0.8,
+      date: latestDay(`${heading}\n${body}`, ctx.fileDay),
+      evidence: evidenceAt(ctx, line, `${ctx.source} ${heading ? `section "${title}"` : 'note'}`),
+      tags: sectionTag(heading),
+    },
+    ctx,
+  );
 }
 
 interface LinkItem {
@@ -148,7 +183,7 @@ function linkItem(o: Outline, i: number, n: number): LinkItem | null {
   const body = itemBody(o, i, end).text;
   const m = LINK_ITEM_RE.exec(body);
   if (!m || /^[a-z]+:/i.test(m[2] ?? '')) return null;
-  return { text: m[1] ?? '', target: m[2] ?? '', hook: trimBlankEdges(m[3] ?? ''), raw: body };
+  return { text: m[1] ?? '', target: linkTarget(m[2] ?? ''), hook: trimBlankEdges(m[3] ?? ''), raw: body };
 }
 
 function indexEntry(link: LinkItem, section: string, line: number, ctx: ReadContext) {
@@ -212,7 +247,8 @@ export function readTopicFile(text: string, ctx: ReadContext, fileName: string):
       : body
         ? titleFrom(body.replace(/^#+\s*/, ''))
         : stem.replace(/[_-]+/g, ' ');
-  const learning = [description && titleFrom(description) !== title ? description : '', body].filter((s) => s !== '').join('\n\n');
+  const kept = trimBlankEdges(fm.unparsed ?? '');
+  const learning = [description && titleFrom(description) !== title ? description : '', body, kept].filter((s) => s !== '').join('\n\n');
   const entry = draftEntry(
     {
       title,
@@ -228,11 +264,13 @@ export function readTopicFile(text: string, ctx: ReadContext, fileName: string):
   return { parts: [{ type: 'entry', line: 1, raw: text, entry }], notes };
 }
 
-function frontmatter(text: string): { data: Record<string, unknown> | null; body: string; problem?: string } {
+/** `unparsed`: the lines of frontmatter that could not be read, kept with the note. */
+function frontmatter(text: string): { data: Record<string, unknown> | null; body: string; unparsed?: string; problem?: string } {
   const lines = text.split(/(?<=\n)/);
   if (!/^\uFEFF?---[ \t]*\r?\n?$/.test(lines[0] ?? '')) return { data: null, body: text };
   const close = lines.findIndex((l, k) => k > 0 && /^---[ \t]*\r?\n?$/.test(l));
-  if (close < 0) return { data: null, body: text, problem: 'frontmatter never closes (no second --- line)' };
+  // Frontmatter that cannot be read is kept as text: only its fence lines go.
+  if (close < 0) return { data: null, body: lines.slice(1).join(''), problem: 'frontmatter never closes (no second --- line)' };
   const yaml = lines.slice(1, close).join('');
   const body = lines.slice(close + 1).join('');
   try {
@@ -240,10 +278,10 @@ function frontmatter(text: string): { data: Record<string, unknown> | null; body
     if (doc.errors[0]) throw doc.errors[0];
     const data = doc.toJS() as unknown;
     if (data === null || typeof data !== 'object' || Array.isArray(data))
-      return { data: null, body, problem: 'frontmatter is not a mapping' };
+      return { data: null, body, unparsed: yaml, problem: 'frontmatter is not a mapping' };
     return { data: data as Record<string, unknown>, body };
   } catch (err) {
     const reason = (err instanceof Error ? err.message : String(err)).split('\n')[0];
-    return { data: null, body, problem: `broken frontmatter (${reason})` };
+    return { data: null, body, unparsed: yaml, problem: `broken frontmatter (${reason})` };
   }
 }

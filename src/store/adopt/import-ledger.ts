@@ -28,20 +28,27 @@ export const sha256 = (data: string | Buffer): string => createHash('sha256').up
 export const itemKey = (kind: string, raw: string): string => sha256(`${kind}\u0000${raw.trim()}`).slice(0, 32);
 
 export interface Ledger {
-  items: Set<string>;
+  /** Fact key → the roles it was imported into (a fact two agents both know goes to each). */
+  items: Map<string, Set<string>>;
   /** Path → hash of the file when it was last imported. */
   files: Map<string, string>;
 }
 
 export function readLedger(paths: EchoPaths): Ledger {
-  const items = new Set<string>();
+  const items = new Map<string, Set<string>>();
   const files = new Map<string, string>();
   for (const line of (readTextOrNull(paths, ledgerFile(paths)) ?? '').split('\n')) {
     if (!line.trim()) continue;
     try {
       const row = JSON.parse(line) as Partial<LedgerLine>;
       if (typeof row.path === 'string' && typeof row.sha === 'string') files.set(row.path, row.sha);
-      for (const k of Array.isArray(row.items) ? row.items : []) if (typeof k === 'string') items.add(k);
+      const role = typeof row.role === 'string' ? row.role : '';
+      for (const k of Array.isArray(row.items) ? row.items : []) {
+        if (typeof k !== 'string') continue;
+        const roles = items.get(k) ?? new Set<string>();
+        roles.add(role);
+        items.set(k, roles);
+      }
     } catch {
       /* a torn last line from a killed run: its entries merge by evidence and title on the next run */
     }

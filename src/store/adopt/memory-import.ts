@@ -79,13 +79,15 @@ function selectSources(paths: EchoPaths, opts: ImportOptions): FoundSource[] {
     if (!isFile) {
       throw new EchoesError('bad-argument', `import: "${arg}" is neither a file nor a source kind (${SOURCE_KINDS.join(', ')})`);
     }
-    const topics = /MEMORY\.md$/.test(named.path) ? found.find((f) => f.path === named.path)?.topicFiles : undefined;
-    out.push({ ...named, kind: 'auto-memory', ...(topics ? { topicFiles: topics } : {}), detect: true });
+    // A file `import` finds by itself is read as it would find it (its kind, role and topic files): the same
+    // facts then have the same keys, and naming it again imports nothing twice.
+    const known = found.find((f) => f.path === named.path);
+    out.push(known ?? { ...named, kind: 'auto-memory', detect: true });
   }
   return out;
 }
 
-function readOne(src: FoundSource, ledger: ReturnType<typeof readLedger>, seen: Set<string>): ReadSource {
+function readOne(src: FoundSource, role: string, ledger: ReturnType<typeof readLedger>, seen: Set<string>): ReadSource {
   const base: SourceReport = {
     kind: src.detect ? null : src.kind,
     ref: src.ref,
@@ -123,8 +125,9 @@ function readOne(src: FoundSource, ledger: ReturnType<typeof readLedger>, seen: 
   for (const part of entriesOf(reading)) {
     const key = itemKey(kind, part.raw);
     base.entries++;
-    if (ledger.items.has(key) || seen.has(key)) continue;
-    seen.add(key);
+    // Once per role: the same fact in two agents' memory reaches both roles.
+    if (ledger.items.get(key)?.has(role) || seen.has(`${role}\u0000${key}`)) continue;
+    seen.add(`${role}\u0000${key}`);
     entries.push({ key, entry: part.entry });
   }
   base.fresh = entries.length;
@@ -140,7 +143,7 @@ export function importMemory(paths: EchoPaths, config: EchoesConfig, opts: Impor
   const sources = selectSources(paths, opts);
   const ledger = readLedger(paths);
   const seen = new Set<string>();
-  const read = sources.map((s) => readOne(s, ledger, seen));
+  const read = sources.map((s) => readOne(s, opts.role ?? s.role, ledger, seen));
   if (opts.role) for (const r of read) r.report.role = opts.role;
   const report: ImportReport = {
     dryRun: opts.dryRun,

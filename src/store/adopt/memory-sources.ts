@@ -3,7 +3,7 @@
 // subagent memory, continuity.md, ArcheFlow lessons, CLAUDE.md, recall-echo's
 // curated memory, and this store's own role files still in the old format.
 // Only names and sizes here: nothing is parsed, so `status` can ask cheaply.
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { SourceKind } from '../../core/adopt/source-reading.ts';
 import { compareText, isSafeName } from '../../core/text.ts';
@@ -19,7 +19,7 @@ export interface FoundSource {
   ref: string;
   /** The role its entries go to unless --role says otherwise. */
   role: string;
-  /** Sibling topic files of an index MEMORY.md (their index lines are not read twice). */
+  /** Topic files of an index MEMORY.md, relative to its folder (their index lines are not read twice). */
   topicFiles?: string[];
   /** A file the user named: its format is detected from its name and text when read. */
   detect?: boolean;
@@ -54,26 +54,54 @@ const isFile = (p: string): boolean => {
   }
 };
 
-const markdownIn = (dir: string): string[] => {
+/**
+ * True when `p` is within `base` once links are followed: a memory folder is often committed, and a
+ * link in it to `~/.bash_history` or `/etc` must not turn someone's files into memory.
+ */
+function staysIn(p: string, base: string): boolean {
   try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith('.md') && isFile(join(dir, n)))
-      .sort(compareText);
+    if (!lstatSync(p).isSymbolicLink()) return true;
+    const real = realpathSync(p);
+    const root = realpathSync(base);
+    return real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+  } catch {
+    return false;
+  }
+}
+
+/** Topic files sit beside the index or in its subfolders (`notes/x.md`); this deep at most. */
+const TOPIC_DEPTH = 3;
+
+/** The markdown files of a memory folder, as paths relative to it (`notes/x.md`), links out of it left aside. */
+function markdownIn(dir: string, base = dir, depth = 0): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
   } catch {
     return [];
+  }
+  const out: string[] = [];
+  for (const n of names.sort(compareText)) {
+    const p = join(dir, n);
+    if (!staysIn(p, base)) continue;
+    if (n.endsWith('.md') && isFile(p)) out.push(relative(base, p).split(sep).join('/'));
+    else if (depth + 1 < TOPIC_DEPTH && !n.startsWith('.') && isDir(p)) out.push(...markdownIn(p, base, depth + 1));
+  }
+  return out;
+}
+
+const isDir = (p: string): boolean => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 };
 
 const dirsIn = (dir: string): string[] => {
   try {
     return readdirSync(dir)
-      .filter((n) => {
-        try {
-          return statSync(join(dir, n)).isDirectory();
-        } catch {
-          return false;
-        }
-      })
+      .filter((n) => staysIn(join(dir, n), dir) && isDir(join(dir, n)))
       .sort(compareText);
   } catch {
     return [];
@@ -142,8 +170,13 @@ export function namedSource(paths: EchoPaths, home: string, path: string): Omit<
   const abs = resolve(paths.project, path);
   const parts = abs.split(sep);
   const at = parts.lastIndexOf('echoes');
-  // `…/echoes/<role>/MEMORY.md`: an old Rune store elsewhere keeps its role.
+  const agentAt = Math.max(parts.lastIndexOf('agent-memory'), parts.lastIndexOf('agent-memory-local'));
+  // `…/echoes/<role>/MEMORY.md`: an old Rune store elsewhere keeps its role; a subagent's memory goes to its role.
   const role =
-    at >= 0 && at === parts.length - 3 && basename(abs) === 'MEMORY.md' && isRoleName(parts[at + 1] ?? '') ? parts[at + 1]! : 'team';
+    at >= 0 && at === parts.length - 3 && basename(abs) === 'MEMORY.md' && isRoleName(parts[at + 1] ?? '')
+      ? parts[at + 1]!
+      : agentAt >= 0 && agentAt === parts.length - 3
+        ? agentRole(parts[agentAt + 1] ?? '')
+        : 'team';
   return { path: abs, ref: refOf(paths, home, abs), role };
 }
