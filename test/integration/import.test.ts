@@ -5,6 +5,7 @@
 // ever changes.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -320,4 +321,30 @@ test('a topic file whose frontmatter cannot be read keeps its lines', async (t) 
   await json(tp, ['import']);
   const memory = tp.read('.claude/echoes/team/MEMORY.md')!;
   for (const line of ['BROKEN-BODY', 'name: broken', 'description: [unclosed', 'type: project']) assert.ok(memory.includes(line), line);
+});
+
+test("auto memory is found where Claude Code keeps it: the main worktree's from a linked worktree, the configured folder, CLAUDE_CONFIG_DIR; and the user's subagent memory", async (t) => {
+  const tp = makeTempProject(t);
+  const git = (cwd: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe' });
+  git(tp.dir, 'init', '-q');
+  git(tp.dir, 'commit', '-q', '--allow-empty', '-m', 'start');
+  const wt = join(tp.dir, 'wt');
+  git(tp.dir, 'worktree', 'add', '-q', wt);
+  write(autoMemory(tp, 'MEMORY.md'), '# Memory\n\n## Notes\n- WT-LINE shared by every worktree\n');
+  const inWorktree = await cliJson({ ...tp, dir: wt }, ['import', '--dry-run'], {
+    now: NOW,
+    env: { CLAUDE_PROJECT_DIR: wt, HOME: home(tp) },
+  });
+  assert.equal(inWorktree.sources.find((s: { kind: string }) => s.kind === 'auto-memory')?.fresh, 1, 'the main worktree’s memory');
+
+  // A configured folder, and Claude Code's folder moved by CLAUDE_CONFIG_DIR.
+  const config = join(tp.dir, 'claude-config');
+  write(join(tp.dir, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: '.claude/memory' }));
+  write(join(tp.dir, '.claude', 'memory', 'MEMORY.md'), '# Memory\n\n## Notes\n- CONFIGURED-LINE kept where settings say\n');
+  write(join(config, 'agent-memory', 'planner', 'MEMORY.md'), '# Memory\n\n## Notes\n- USER-AGENT-LINE the planner knows\n');
+  const moved = await cliJson(tp, ['import'], { now: NOW, env: { CLAUDE_PROJECT_DIR: tp.dir, HOME: home(tp), CLAUDE_CONFIG_DIR: config } });
+  assert.deepEqual(moved.roles.map((r: { role: string }) => r.role).sort(), ['planner', 'team']);
+  assert.match(tp.read('.claude/echoes/team/MEMORY.md')!, /CONFIGURED-LINE/);
+  assert.match(tp.read('.claude/echoes/planner/MEMORY.md')!, /USER-AGENT-LINE/);
 });

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { EchoesError } from '../../core/errors.ts';
 import { plural } from '../../core/text.ts';
 import { type ExportTarget, exportMemory } from '../../store/adopt/memory-export.ts';
+import { claudeConfigDir } from '../../store/adopt/memory-sources.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
 import { type Command, printJson, stringOpt } from '../cli-context.ts';
 import { layerOption } from '../entry-options.ts';
@@ -32,6 +33,7 @@ export const exportCommand: Command = {
       dryRun,
       now: ctx.io.now,
       home: ctx.io.env.HOME || homedir(),
+      configDir: claudeConfigDir(ctx.io.env.HOME || homedir(), ctx.io.env),
     });
     if (ctx.json) {
       printJson(ctx, report);

@@ -15,12 +15,14 @@ export const importCommand: Command = {
   async run(ctx, values, positionals) {
     // The readers (and the YAML parser for frontmatter) load only for this command.
     const { importMemory } = await import('../../store/adopt/memory-import.ts');
+    const { claudeConfigDir } = await import('../../store/adopt/memory-sources.ts');
     const dryRun = values['dry-run'] === true;
     const role = stringOpt(values, 'role');
     const report = importMemory(ctx.paths, ctx.config, {
       dryRun,
       now: ctx.io.now,
       home: ctx.io.env.HOME || homedir(),
+      configDir: claudeConfigDir(ctx.io.env.HOME || homedir(), ctx.io.env),
       only: positionals,
       ...(role === undefined ? {} : { role }),
     });

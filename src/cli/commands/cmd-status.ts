@@ -106,7 +106,9 @@ export const statusCommand: Command = {
     }
     // Memory other tools keep that was never imported: one line, whatever the number of files.
     const { sourcesNotImported } = await import('../../store/adopt/import-ledger.ts');
-    const notImported = sourcesNotImported(paths, ctx.io.env.HOME || homedir());
+    const { claudeConfigDir } = await import('../../store/adopt/memory-sources.ts');
+    const home = ctx.io.env.HOME || homedir();
+    const notImported = sourcesNotImported(paths, home, claudeConfigDir(home, ctx.io.env));
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {

@@ -61,9 +61,9 @@ export function appendLedger(paths: EchoPaths, line: LedgerLine): void {
 }
 
 /** Found sources whose content was never imported (new, or changed since): for `status`, without parsing any. */
-export function sourcesNotImported(paths: EchoPaths, home: string): FoundSource[] {
+export function sourcesNotImported(paths: EchoPaths, home: string, configDir?: string): FoundSource[] {
   const ledger = readLedger(paths);
-  return findSources(paths, home).filter((s) => {
+  return findSources(paths, home, configDir).filter((s) => {
     let text: string | null = null;
     try {
       text = readForeignText(s.path).text;

@@ -45,6 +45,8 @@ export interface ExportOptions {
   dryRun: boolean;
   now: Date;
   home: string;
+  /** Claude Code's folder for this user (`CLAUDE_CONFIG_DIR`, else ~/.claude). */
+  configDir?: string;
 }
 
 function chosen(paths: EchoPaths, config: { ignore: string[] }, opts: ExportOptions): ExportedEntry[] {
@@ -91,7 +93,7 @@ export function exportMemory(paths: EchoPaths, config: { ignore: string[] }, opt
     return report;
   }
 
-  const dir = autoMemoryDir(paths.project, opts.home);
+  const dir = autoMemoryDir(paths.project, opts.home, opts.configDir);
   const target = withExtraWritable(paths, [dir]);
   const wanted = new Set(items.map(topicFileName));
   for (const item of items) put(target, join(dir, topicFileName(item)), topicFile(item));

@@ -45,6 +45,8 @@ export interface ImportOptions {
   dryRun: boolean;
   now: Date;
   home: string;
+  /** Claude Code's folder for this user (`CLAUDE_CONFIG_DIR`, else ~/.claude). */
+  configDir?: string;
   /** Source kinds or file paths; all found sources when empty. */
   only: string[];
   role?: string;
@@ -61,7 +63,7 @@ const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The sources to read: everything found, or what the user named (kinds or paths). */
 function selectSources(paths: EchoPaths, opts: ImportOptions): FoundSource[] {
-  const found = findSources(paths, opts.home);
+  const found = findSources(paths, opts.home, opts.configDir);
   if (opts.only.length === 0) return found;
   const out: FoundSource[] = [];
   for (const arg of opts.only) {

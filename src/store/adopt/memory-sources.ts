@@ -3,8 +3,8 @@
 // subagent memory, continuity.md, ArcheFlow lessons, CLAUDE.md, recall-echo's
 // curated memory, and this store's own role files still in the old format.
 // Only names and sizes here: nothing is parsed, so `status` can ask cheaply.
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { SourceKind } from '../../core/adopt/source-reading.ts';
 import { compareText, isSafeName } from '../../core/text.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
@@ -30,8 +30,77 @@ export function claudeProjectSlug(project: string): string {
   return resolve(project).replace(/[^A-Za-z0-9]/g, '-');
 }
 
-export function autoMemoryDir(project: string, home: string): string {
-  return join(home, '.claude', 'projects', claudeProjectSlug(project), 'memory');
+/** Where Claude Code keeps its own files for this user: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+  const set = env.CLAUDE_CONFIG_DIR?.trim();
+  return set ? resolve(set) : join(home, '.claude');
+}
+
+/**
+ * The root of the repository's main worktree, read from `.git` without running git: Claude Code keeps
+ * one auto memory per repository there, shared by its linked worktrees and subfolders. Null outside git.
+ */
+export function mainWorktreeRoot(start: string): string | null {
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    try {
+      const st = statSync(dotGit);
+      if (st.isDirectory()) return dir;
+      if (st.isFile()) {
+        const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
+        if (!gitdir) return dir;
+        const at = resolve(dir, gitdir);
+        let common = at;
+        try {
+          common = resolve(at, readFileSync(join(at, 'commondir'), 'utf8').trim());
+        } catch {
+          /* a submodule or a plain gitdir: the folder holding .git is the root */
+          return dir;
+        }
+        return basename(common) === '.git' ? dirname(common) : dir;
+      }
+    } catch {
+      /* no .git here */
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** `autoMemoryDirectory` from the project's or the user's settings (first set wins), as a folder. */
+function settingsMemoryDir(project: string, home: string, configDir: string): string | null {
+  for (const file of [
+    join(project, '.claude', 'settings.local.json'),
+    join(project, '.claude', 'settings.json'),
+    join(configDir, 'settings.json'),
+  ]) {
+    let value: unknown;
+    try {
+      value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
+    } catch {
+      continue;
+    }
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    const v = value.trim();
+    return v === '~' || v.startsWith('~/') ? join(home, v.slice(1)) : resolve(project, v);
+  }
+  return null;
+}
+
+/**
+ * The folders Claude Code's auto memory for this project may be in, the one it uses first: the
+ * configured `autoMemoryDirectory`, else the main worktree's (shared by worktrees and subfolders),
+ * then this folder's own (older versions, or a project outside git).
+ */
+export function autoMemoryDirs(project: string, home: string, configDir = join(home, '.claude')): string[] {
+  const byPath = (root: string) => join(configDir, 'projects', claudeProjectSlug(root), 'memory');
+  const main = mainWorktreeRoot(project);
+  const dirs = [settingsMemoryDir(project, home, configDir), main ? byPath(main) : null, byPath(project)];
+  return [...new Set(dirs.filter((d): d is string => d !== null))];
+}
+
+/** Where Claude Code reads this project's auto memory (and `export` writes it). */
+export function autoMemoryDir(project: string, home: string, configDir = join(home, '.claude')): string {
+  return autoMemoryDirs(project, home, configDir)[0]!;
 }
 
 export function refOf(paths: EchoPaths, home: string, path: string): string {
@@ -129,13 +198,17 @@ function agentRole(agent: string): string {
 }
 
 /** Every source of this project and user that `import` can read. */
-export function findSources(paths: EchoPaths, home: string): FoundSource[] {
+export function findSources(paths: EchoPaths, home: string, configDir = join(home, '.claude')): FoundSource[] {
   const ref = (p: string) => refOf(paths, home, p);
   const root = paths.project;
   const out: FoundSource[] = [];
-  out.push(...memoryDir(autoMemoryDir(root, home), 'auto-memory', 'team', ref));
-  for (const scope of ['agent-memory', 'agent-memory-local']) {
-    const base = join(root, '.claude', scope);
+  for (const dir of autoMemoryDirs(root, home, configDir)) out.push(...memoryDir(dir, 'auto-memory', 'team', ref));
+  // A subagent's memory: the project's (committed, or local) and the user's own, across projects.
+  for (const base of [
+    join(root, '.claude', 'agent-memory'),
+    join(root, '.claude', 'agent-memory-local'),
+    join(configDir, 'agent-memory'),
+  ]) {
     for (const agent of dirsIn(base)) out.push(...memoryDir(join(base, agent), 'agent-memory', agentRole(agent), ref));
   }
   for (const rel of ['memory/continuity.md', 'continuity.md', '.agent/continuity.md']) {
@@ -149,7 +222,7 @@ export function findSources(paths: EchoPaths, home: string): FoundSource[] {
     if (isFile(p)) out.push({ kind: 'claude-md', path: p, ref: ref(p), role: 'team' });
   }
   // recall-echo keeps its curated memory in ~/.claude/memory/ (its other files are session history).
-  const recall = join(home, '.claude', 'memory');
+  const recall = join(configDir, 'memory');
   if (isFile(join(recall, 'MEMORY.md'))) out.push(...memoryDir(recall, 'recall-echo', 'team', ref));
   return out;
 }
