@@ -130,6 +130,14 @@ test('CLAUDE.md without a learnings section: a one-line note, nothing to import'
   ]);
 });
 
+test('continuity.md: a footer at the end of the fact’s own line gives the id and leaves the text', () => {
+  const text = '## Key Decisions\n\n- Use Postgres for everything <!-- id: use-postgres | tier: active -->\n';
+  const [e] = entriesOf(readContinuity(text, ctx('memory/continuity.md', 'continuity'))).map((p) => p.entry);
+  assert.equal(e!.id, 'use-postgres');
+  assert.equal(e!.learning, 'Use Postgres for everything');
+  assert.equal(e!.title, 'Use Postgres for everything');
+});
+
 test('continuity.md: footers give id, dates, tier and supersedes; core and invariants are etched; Project State stays verbatim', () => {
   const text = [
     '# Continuity — demo',

@@ -88,8 +88,10 @@ export function readContinuity(text: string, ctx: ReadContext): SourceReading {
     const raw = textOf(o, i, end);
     const { text: body, checked } = itemBody(o, i, end);
     const footer = readFooter(raw);
+    // The footer is metadata, on a line of its own or at the end of the fact's line: it leaves the text.
     const learning = body
       .replace(/^[ \t]*<!--\s*id\s*:[^>]*-->[ \t]*$/gm, '')
+      .replace(/[ \t]*<!--\s*id\s*:[^>]*-->/g, '')
       .replace(/\n+$/, '')
       .trimEnd();
     const tier = footer?.tier?.toLowerCase() ?? '';
