@@ -387,3 +387,17 @@ test('a token glued to the word before it is still caught', () => {
   // Inside a run of capitals an AKIA is no key of its own.
   assert.equal(filterSecrets('TAKIAQQQQQQQQQQQQQQQQQ').text, 'TAKIAQQQQQQQQQQQQQQQQQ');
 });
+
+test('an AWS secret key written in prose after "secret" is caught; a hex hash or a long name there is not', () => {
+  const key = `wJalrXUtnFEMI/K7MDENG/${'bPxRfiCY'}EXAMPLEKEY`;
+  for (const text of [`secret ${key}`, `the secret key is ${key} here`, `Secret: ${key}`]) {
+    const out = filterSecrets(text).text;
+    assert.ok(!out.includes('K7MDENG'), `${text} → ${out}`);
+    assert.match(out, /\[REDACTED:aws-secret-key\]/);
+  }
+  for (const text of [
+    'the secret fix is in 3f2c9a105b7e4d219c3a0e8f1d2b4a61aabbccdd',
+    'the secret of ThisIsAVeryLongIdentifierNameWithoutDigitsOkay',
+  ])
+    assert.equal(filterSecrets(text).text, text);
+});

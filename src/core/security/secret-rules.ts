@@ -555,6 +555,13 @@ const POSITION_RULES: readonly SecretRule[] = [
     String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
     ['secret'],
   ),
+  // An AWS secret key written in prose: `the secret is wJalr…` (40 characters of its alphabet, not a hex hash).
+  anyCase(
+    'aws-secret-key',
+    String.raw`\bsecret\b[^\n]{0,24}?(?<![A-Za-z0-9/+])(?<s>(?![0-9a-fA-F]{40}(?![A-Za-z0-9/+]))[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+    ['secret'],
+    (v) => /[A-Z]/.test(v) && /[a-z]/.test(v) && /\d/.test(v) && looksRandom(v),
+  ),
   // Command lines: `--password s3cret`, `--api-key=…`, `mysql -u root -ps3cret`, `sshpass -p s3cret`, `curl -u me:s3cret`.
   anyCase(
     'password',
