@@ -99,12 +99,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     if (input.source === 'resume' && input.session_id && isOwnHandOff(lastSession, sessionId)) ownHandOff = true;
     // The worker that ended the last session usually computed this digest already: then only
     // line counts are needed here (for the prune check), not the entries.
-    cachedDigest = await guarded(
-      ctx,
-      'digest cache',
-      () => readDigestCache(paths, digestKey(paths, config, ownHandOff ? '' : lastSession, now)),
-      null,
-    );
+    cachedDigest = await guarded(ctx, 'digest cache', () => readDigestCache(paths, digestKey(paths, config, lastSession, now)), null);
     roles = cachedDigest ? cachedDigest.lines.map((l) => ({ ...l, entries: [] })) : await roleSummaries(paths);
     // Automatic pruning moves a few entries per session at most; `prune` does the rest when the user runs it.
     const maxMoves = await guarded(ctx, 'prune budget', () => autoPruneBudget(paths, sessionId, config.prunePerSession), 0);
@@ -128,9 +123,11 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   if (compact) lastSession = (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
   // Entries whose evidence changed since they were verified are marked, and lose their recency (the
   // cache is kept only while the cited files and the repository are as they were).
-  const { digest, errors } =
-    cachedDigest ??
-    (await prepareDigest(paths, config, ownHandOff ? '' : lastSession, now, { roles: compact ? undefined : roles, deadline }));
+  const prepared = cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, { roles: compact ? undefined : roles, deadline }));
+  const { errors } = prepared;
+  // A resumed session whose own summary the hand-off is gets the digest without it (the same lessons).
+  const own = ownHandOff ? prepared.digest.withoutSession : undefined;
+  const digest = own ? { ...prepared.digest, text: own.text, tokens: own.tokens } : prepared.digest;
   for (const e of errors) ctx.log(e);
   if (!compact) {
     await guarded(

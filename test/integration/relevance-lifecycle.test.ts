@@ -4,7 +4,7 @@
 // tells injection from use.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cliJson, cliOk } from '../helpers/cli-run.ts';
@@ -350,12 +350,15 @@ test('a resumed session is not handed its own summary again; another session, re
     .user('Move the cron jobs to the worker queue')
     .tool('Edit', { file_path: join(dir, 'src/cron.ts'), old_string: 'a', new_string: 'b' });
   protocol(hook(dir, env, 'session-start', 'SessionStart', a, { source: 'startup' }));
-  protocol(hook(dir, env, 'session-end', 'SessionEnd', a, { reason: 'other' }));
+  protocol(hook(dir, { ...env, RUNE_ECHOES_INLINE: '1' }, 'session-end', 'SessionEnd', a, { reason: 'other' }));
   assert.match(readFileSync(echoesPath(dir, 'EPHEMERAL.md'), 'utf8'), /\(session 3f2c9a10…/);
 
+  const cache = echoesPath(dir, '.state', 'digest-cache.json');
+  const prepared = statSync(cache).mtimeMs;
   const resumed = startContext(hook(dir, env, 'session-start', 'SessionStart', a, { source: 'resume' }));
   assert.doesNotMatch(resumed, /Last session|cron jobs/, 'its own summary is in its conversation already');
   assert.match(resumed, /<rune-echoes/);
+  assert.equal(statSync(cache).mtimeMs, prepared, 'the digest the session’s end prepared served its resume');
   const other = startContext(hook(dir, env, 'session-start', 'SessionStart', b, { source: 'resume' }));
   assert.match(other, /Last session — .*cron jobs|Move the cron jobs/s);
   const fresh = startContext(hook(dir, env, 'session-start', 'SessionStart', b, { source: 'startup' }));

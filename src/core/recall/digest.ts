@@ -36,6 +36,8 @@ export interface Digest {
   /** The same entries as usage keys (`role#id`), for usage.jsonl. */
   injectedKeys: string[];
   tokens: number;
+  /** The same digest without its last-session block, for a resumed session whose own summary that is. */
+  withoutSession?: { text: string; tokens: number };
 }
 
 /** At most this many inscribed lessons in a digest; the rest are a search away. */
@@ -171,15 +173,19 @@ export function buildDigest(input: DigestInput): Digest {
     }
   }
 
+  const sessionParts = parts.length;
+
   // The best few lessons: not as many as fit.
   injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):'));
 
   const text = [open, ...parts, footer, close].join('\n');
+  const sessionFree = sessionParts > 0 ? [open, ...parts.slice(sessionParts), footer, close].join('\n') : null;
   return {
     text,
     injectedIds: injected.map((d) => d.entry.id),
     injectedKeys: injected.map((d) => usageKey(d.role, d.entry.id)),
     tokens: estimateTokens(text),
+    ...(sessionFree !== null ? { withoutSession: { text: sessionFree, tokens: estimateTokens(sessionFree) } } : {}),
   };
 }
 
