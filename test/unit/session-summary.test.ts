@@ -311,3 +311,44 @@ test('plan mode: the approved plan is a decision, a rejected one is not, an unan
   assert.deepEqual(waiting.unresolved, ['Awaiting approval: Plan: Split the module — Because it is big.']);
   assert.deepEqual(waiting.filesEdited, [], 'the plan file is Claude Code’s, not the project’s');
 });
+
+test('Claude Code 2.1 subagent work, carried in agent_progress lines, counts: its edits are files edited, its looking around is not listed', () => {
+  const progress = (inner: object) =>
+    entry({
+      type: 'progress',
+      data: { type: 'agent_progress', message: { uuid: `p${n}`, timestamp: '2026-01-01T00:00:30.000Z', ...inner } },
+    });
+  const s = summarize(
+    [
+      user('Split the API module with a subagent'),
+      assistant('m1', [
+        {
+          type: 'tool_use',
+          id: 'task1',
+          name: 'Task',
+          input: { description: 'split', prompt: 'split it', subagent_type: 'general-purpose' },
+        },
+      ]),
+      progress({ type: 'assistant', message: { id: 'sm1', role: 'assistant', content: [bash('sb1', 'ls -la src/api')] } }),
+      progress({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'sb1', content: 'users.ts' }] } }),
+      progress({
+        type: 'assistant',
+        message: {
+          id: 'sm2',
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'se1', name: 'Edit', input: { file_path: '/repo/src/api/users.ts', old_string: 'a', new_string: 'b' } },
+          ],
+        },
+      }),
+      progress({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'se1', content: 'The file has been updated.' }] },
+      }),
+      result('task1', 'Done: users split out.'),
+      assistant('m2', [{ type: 'text', text: 'The subagent split the users API out.' }]),
+    ].join('\n'),
+  );
+  assert.deepEqual(s.filesEdited, ['src/api/users.ts']);
+  assert.ok(!s.commands.some((c) => c.command.startsWith('ls')), 'a subagent’s ls is not a command of the session');
+});

@@ -12,7 +12,7 @@ import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-gua
 import { isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
-import { commandFamily, displayCommand, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
+import { commandFamily, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
 import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
@@ -262,13 +262,15 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
     // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
     if (!failed && check?.kind === 'test' && r.exitCode === null && /\|/.test(call.command)) failed = outputShowsFailure(r.tail);
-    if (normalized) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null);
+    const effects = shellEffects(call.command);
+    // A subagent's looking around (`ls`, `git log`, a `find` that failed) is its own business; what it checked or changed is the session's.
+    const counts = !sidechain || check !== null || !isInspection(normalized) || effects.writes.length > 0 || effects.deletes.length > 0;
+    if (normalized && counts) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null);
     if (normalized && touched) addBounded(touched.commands, shown, USE_CAPS.commands);
     if (check) checks = recordCheck(checks, check, failed);
     const subject = failed || benign ? null : commitSubject(call.command);
     if (subject) noteCommit(subject, sidechain);
     if (failed) return;
-    const effects = shellEffects(call.command);
     for (const w of effects.writes) {
       const p = projectFile(w, dir);
       if (p) {

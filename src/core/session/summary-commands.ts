@@ -60,6 +60,11 @@ export function outputShowsFailure(tail: string): boolean {
   return FAILURE_TOTALS.test(tail);
 }
 
+/** Commands that only look (`ls`, `cat`, `git log`, `find`): they change and check nothing. */
+export function isInspection(command: string): boolean {
+  return INSPECTION.test(command);
+}
+
 /** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {
   return VERIFICATION.test(command) && !INSPECTION.test(command);

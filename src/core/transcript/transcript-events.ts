@@ -137,6 +137,17 @@ export function parseTranscriptLine(line: string, guard: TranscriptGuard = new T
       return assistantLine(value, events, sidechain, cwd, guard);
     case 'system':
       return systemLine(value, events, sidechain, guard);
+    case 'progress': {
+      // Claude Code 2.1 writes what a subagent does into the main transcript as progress lines, each
+      // carrying one of the subagent's messages: read like the inline sidechain lines of older versions.
+      const data = isObject(value.data) ? value.data : null;
+      const inner = data && data.type === 'agent_progress' && isObject(data.message) ? data.message : null;
+      if (inner && (inner.type === 'user' || inner.type === 'assistant')) {
+        return inner.type === 'user' ? userLine(inner, events, true, guard) : assistantLine(inner, events, true, cwd, guard);
+      }
+      events.push({ kind: 'ignored', lineType: type });
+      return events;
+    }
     default:
       events.push({ kind: 'ignored', lineType: type });
       return events;
