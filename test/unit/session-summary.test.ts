@@ -352,3 +352,87 @@ test('Claude Code 2.1 subagent work, carried in agent_progress lines, counts: it
   assert.deepEqual(s.filesEdited, ['src/api/users.ts']);
   assert.ok(!s.commands.some((c) => c.command.startsWith('ls')), 'a subagent’s ls is not a command of the session');
 });
+
+/** The Open lines of a session that ran `runs` in turn ([command, output, failed]) after being asked to make the tests pass. */
+function openAfter(runs: Array<[string, string, boolean]>, claim = 'All tests pass now.'): string[] {
+  const lines = [user('fix the date parsing bug and make the tests pass')];
+  runs.forEach(([command, output, failed], i) => {
+    lines.push(assistant(`r${i}`, [bash(`b${i}`, command)]));
+    lines.push(result(`b${i}`, failed ? `Exit code 1\n${output}` : output, failed));
+  });
+  lines.push(assistant('end', [{ type: 'text', text: claim }]));
+  return settleSummary(summarize(lines.join('\n'))).open;
+}
+
+test('a test run through a wrapper is a check: a failed `python -m pytest`, `uv run pytest`, `mvn -q test`, `CGO_ENABLED=0 go test` stays open', () => {
+  for (const command of [
+    'python -m pytest tests/ -q',
+    'uv run pytest',
+    'poetry run pytest -x',
+    'bundle exec rspec',
+    'mvn -q test',
+    'CGO_ENABLED=0 go test ./...',
+    'timeout 300 cargo test',
+  ]) {
+    const open = openAfter([[command, '===== 2 failed, 10 passed =====', true]]);
+    assert.ok(
+      open.some((l) => l.includes(command) && /failed on its last run/.test(l)),
+      `${command}: ${JSON.stringify(open)}`,
+    );
+  }
+  // The same check run again plainly, passing, settles it.
+  assert.deepEqual(
+    openAfter([
+      ['RUST_BACKTRACE=1 cargo test', 'test result: FAILED', true],
+      ['cargo test', 'test result: ok', false],
+    ]),
+    [],
+  );
+});
+
+test('tests picked by name passing settle nothing of the whole suite that failed', () => {
+  for (const [suite, picked] of [
+    ['cargo test', 'cargo test parse_iso'],
+    ['pytest', 'pytest -k proration'],
+    ['go test ./...', 'go test -run TestBurst ./...'],
+    ['npm test', 'npm test -- -t parses'],
+  ]) {
+    const open = openAfter([
+      [suite!, 'FAILED. 11 passed; 3 failed', true],
+      [picked!, 'ok. 1 passed; 0 failed', false],
+    ]);
+    assert.ok(
+      open.some((l) => l.includes(`\`${suite}\``) && /failed on its last run/.test(l)),
+      `${picked}: ${JSON.stringify(open)}`,
+    );
+  }
+  // The same picked tests failing, then passing: settled.
+  assert.deepEqual(
+    openAfter([
+      ['pytest -k proration', '1 failed', true],
+      ['pytest -k proration', '1 passed', false],
+    ]),
+    [],
+  );
+});
+
+test('output through a pipe tells a failed go test or build, though its exit status is hidden', () => {
+  const goTest = openAfter([
+    ['go test ./... 2>&1 | tail -20', '--- FAIL: TestBurst (0.00s)\nFAIL\tgithub.com/acme/gosvc/internal/limit\t0.01s', false],
+  ]);
+  assert.ok(
+    goTest.some((l) => /go test \.\/\.\.\..*failed on its last run/.test(l)),
+    JSON.stringify(goTest),
+  );
+  const goBuild = openAfter(
+    [['go build ./... 2>&1 | head -20', 'internal/limit/burst.go:12:3: undefined: rate', false]],
+    'The build is clean.',
+  );
+  assert.ok(
+    goBuild.some((l) => /go build.*failed on its last run/.test(l)),
+    JSON.stringify(goBuild),
+  );
+  const mocha = openAfter([['npx mocha | tail -5', '  12 passing\n  2 failing', false]]);
+  assert.ok(mocha.length > 0, 'mocha failing');
+  assert.deepEqual(openAfter([['go test ./... 2>&1 | tail -5', 'ok  \tgithub.com/acme/gosvc/internal/limit\t0.01s', false]]), []);
+});

@@ -261,7 +261,14 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const check = normalized ? checkOf(normalized, where ?? dir ?? '', shown) : null;
     let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
     // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
-    if (!failed && check?.kind === 'test' && r.exitCode === null && /\|/.test(call.command)) failed = outputShowsFailure(r.tail);
+    if (
+      !failed &&
+      check &&
+      (check.kind === 'test' || check.kind === 'build' || check.kind === 'lint') &&
+      r.exitCode === null &&
+      /\|/.test(call.command)
+    )
+      failed = outputShowsFailure(r.tail, check.kind);
     const effects = shellEffects(call.command);
     // A subagent's looking around (`ls`, `git log`, a `find` that failed) is its own business; what it checked or changed is the session's.
     const counts = !sidechain || check !== null || !isInspection(normalized) || effects.writes.length > 0 || effects.deletes.length > 0;

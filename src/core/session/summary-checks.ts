@@ -13,7 +13,7 @@
 // failures, so merging gives what reading the whole would.
 
 import { isAbsolutePath, normalizePath } from '../transcript/path-spelling.ts';
-import { commandFamily, isVerification } from './summary-commands.ts';
+import { commandFamily, isVerification, unwrapCommand } from './summary-commands.ts';
 
 export type CheckKind = 'test' | 'build' | 'lint' | 'commit' | 'push' | 'other';
 
@@ -28,6 +28,8 @@ export interface CheckRun {
   /** The command as the summary shows it. */
   command: string;
   kind: CheckKind;
+  /** Tests picked by name (`-k x`, `cargo test parse_iso`, `-run X`): such a run checks only those. */
+  filter?: string;
 }
 
 export interface CheckState {
@@ -72,24 +74,56 @@ const INTERPRETERS = /^(?:node|python3?|ruby|bash|sh|zsh|deno|bun|tsx|ts-node|pe
 export function checkOf(normalized: string, dir: string, shown: string): CheckRun | null {
   const family = commandFamily(normalized);
   if (!family) return null;
-  // The arguments of the last command, up to a pipe (`mix test x | grep failures`).
-  const last = (normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized).split(/\s+\|\s+/)[0] ?? '';
-  const args = last
+  // The arguments of the last command, up to a pipe (`mix test x | grep failures`), wrappers aside.
+  const last = unwrapCommand((normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized).split(/\s+\|\s+/)[0] ?? '');
+  const words = last
     .split(/\s+/)
     .filter(Boolean)
-    .slice(family.split(' ').length)
-    .map((w) => w.replace(/^['"]|['"]$/g, ''))
-    .filter(isPathArg);
+    .map((w) => w.replace(/^['"]|['"]$/g, ''));
+  const rest = words.slice(words.findIndex((w) => w === family.split(' ').pop()) + 1);
+  const args = rest.filter(isPathArg);
   const script = INTERPRETERS.test(family) && args[0] ? (args[0].split('/').pop() ?? '') : '';
   const what = script ? `${family} ${script}` : family;
   if (!isVerification(what)) return null;
   const paths = [...new Set(args.map((p) => normalizePath(isAbsolutePath(p) || !dir ? p : `${dir}/${p}`)))].sort();
-  return { key: [family, dir, ...paths].join('\u0000'), family, dir, paths, command: shown, kind: checkKind(what) };
+  const kind = checkKind(what);
+  const filter = kind === 'test' ? testFilter(rest) : '';
+  return {
+    key: [family, dir, ...paths, ...(filter ? [`?${filter}`] : [])].join('\u0000'),
+    family,
+    dir,
+    paths,
+    command: shown,
+    kind,
+    ...(filter ? { filter } : {}),
+  };
+}
+
+// Options that pick tests by name or mark, or a package: the run then checks only those.
+const FILTER_FLAG = /^(?:-k|-t|-g|-m|-p|-run|--grep|--filter|--tests?|--testNamePattern|--only|--package|--match|-Dtest)(?:=.*)?$/;
+
+/** The words that pick which tests ran (empty for a run of the whole suite or of named files). */
+function testFilter(args: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (FILTER_FLAG.test(w)) {
+      out.push(w.includes('=') ? w : `${w} ${args[i + 1] ?? ''}`.trim());
+      if (!w.includes('=')) i++;
+      continue;
+    }
+    // A bare name right after the command or another name (`cargo test parse_iso`), not an option's value.
+    const prev = i === 0 ? '' : args[i - 1]!;
+    if (!w.startsWith('-') && w !== '--' && !isPathArg(w) && !/^\d+$/.test(w) && !(prev.startsWith('-') && prev !== '--')) out.push(w);
+  }
+  return out.join(' ');
 }
 
 /** A passing run settles a failure when it checked the same thing or more of it. */
 export function covers(pass: CheckRun, fail: CheckRun): boolean {
   if (pass.family !== fail.family) return false;
+  // Some tests passing, picked by name, say nothing of the rest of the suite.
+  if (pass.filter && pass.filter !== fail.filter) return false;
   if (pass.paths.length === 0) return pass.dir === fail.dir;
   return fail.paths.length > 0 && fail.paths.every((f) => pass.paths.some((p) => f === p || f.startsWith(`${p}/`)));
 }

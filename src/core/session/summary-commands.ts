@@ -34,12 +34,32 @@ export function displayCommand(normalized: string): string {
   return clip(normalized, COMMAND_MAX);
 }
 
+// What runs another command without changing what it checks: `FOO=1 …`, `timeout 300 …`, `uv run …`,
+// `bundle exec …`, `python -m pytest` (the module is the program).
+const WRAPPER =
+  /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+|env\s+(?:-\S+\s+)*|timeout\s+(?:-\S+\s+)*\d+[smhd]?\s+|nice\s+(?:-n\s*-?\d+\s+|-\d+\s+)?|time\s+|command\s+|exec\s+|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run\s+|bundle\s+exec\s+|(?:pnpm|yarn)\s+exec\s+|python[0-9.]*\s+-m\s+)/;
+
+/** The command without the wrappers that only run it (`CGO_ENABLED=0 go test` is `go test`). */
+export function unwrapCommand(command: string): string {
+  let c = command.trim();
+  for (let k = 0; k < 8; k++) {
+    const next = c.replace(WRAPPER, '');
+    if (next === c) break;
+    c = next;
+  }
+  return c;
+}
+
+// Build tools whose goal may follow flags: `mvn -q test` is the family `mvn test`.
+const FLAGS_FIRST = /^(?:mvn|mvnw|\.\/mvnw|gradle|gradlew|\.\/gradlew|make|sbt|dotnet|mix|cargo|go|rake|just)$/;
+
 /** "mix test", "git push", "npm run build": what a re-run of the same check shares. */
 export function commandFamily(normalized: string): string {
-  const last = normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized;
+  const last = unwrapCommand(normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized);
   const words = last.split(/\s+/).filter(Boolean);
   const out: string[] = [];
   for (const w of words) {
+    if (out.length === 1 && w.startsWith('-') && FLAGS_FIRST.test(out[0]!)) continue;
     if (out.length > 0 && (w.startsWith('-') || w.includes('/') || w.includes('.'))) break;
     out.push(w);
     if (out.length === (out[0] === 'npm' || out[0] === 'npx' || out[0] === 'pnpm' || out[0] === 'yarn' ? 3 : 2)) break;
@@ -50,14 +70,18 @@ export function commandFamily(normalized: string): string {
 const INSPECTION =
   /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|bd (?:show|ready|list|stats))\b/;
 const VERIFICATION =
-  /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
+  /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|unittest|rspec|mocha|phpunit|playwright|cypress|tox|nox|ctest|verify|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
 
-// A run whose exit status a pipe hid (`mix test | tail`) can still say it failed.
-const FAILURE_TOTALS = /\b[1-9]\d*\s+(?:failures?|failed)\b|\btest result: FAILED\b|^FAILED\b/m;
+// A run whose exit status a pipe hid (`mix test | tail`) can still say it failed: totals of most test
+// runners (mocha's "2 failing", go's FAIL lines, phpunit's FAILURES!), and the errors of compilers and linters.
+const FAILURE_TOTALS =
+  /\b[1-9]\d*\s+(?:failures?|failed|failing|errors?)\b|\btest result: FAILED\b|^FAILED\b|^--- FAIL:|^FAIL(?:\s|$)|^(?:FAILURES|ERRORS)!$|^Tests:.*\b[1-9]\d* failed\b/m;
+const BUILD_ERRORS =
+  /^\S+\.\w+:\d+(?::\d+)?: (?!warning|note|info)|\berror(?:\[E\d+\])?:|\berror TS\d+:|^BUILD FAILED\b|^\[ERROR\] BUILD FAILURE|^npm ERR!|^Error: |^make(?:\[\d+\])?: \*\*\*|\bFound [1-9]\d* errors?\b/m;
 
 /** True when a command's printed totals report failures (for runs whose exit status was not seen). */
-export function outputShowsFailure(tail: string): boolean {
-  return FAILURE_TOTALS.test(tail);
+export function outputShowsFailure(tail: string, kind: 'test' | 'build' | 'lint' = 'test'): boolean {
+  return FAILURE_TOTALS.test(tail) || (kind !== 'test' && BUILD_ERRORS.test(tail));
 }
 
 /** Commands that only look (`ls`, `cat`, `git log`, `find`): they change and check nothing. */
