@@ -401,3 +401,23 @@ test('an AWS secret key written in prose after "secret" is caught; a hex hash or
   ])
     assert.equal(filterSecrets(text).text, text);
 });
+
+test('a password said in prose, a Django secret key and a Hugging Face token are redacted; prose about passwords is not', () => {
+  const hf = `hf_${'AbCdEfGhIjKlMnOpQrStUvWxYz'}0123456789`;
+  for (const [text, secret] of [
+    ['Migration 0042 applied to staging using password Tr0ub4dor3xQ.', 'Tr0ub4dor3xQ'],
+    ['the password is hunter22', 'hunter22'],
+    ['SECRET_KEY="django-insecure-8#k2j!x9z@q$w4e5r6t7y8u9i0o1p2a3s"', 'k2j!x9z'],
+    [`token ${hf}`, hf.slice(3, 20)],
+  ] as const) {
+    const out = filterSecrets(text).text;
+    assert.ok(!out.includes(secret), `${text} → ${out}`);
+  }
+  for (const text of [
+    'the password is required for login',
+    'password reset flow is broken',
+    'use password hashing with bcrypt',
+    'the password of length 12',
+  ])
+    assert.equal(filterSecrets(text).text, text);
+});

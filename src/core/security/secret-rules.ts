@@ -211,6 +211,8 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   prefixed('adobe-secret', ['p8e-'], String.raw`[A-Za-z0-9]{32}${E}`),
   prefixed('coinbase-key', ['organizations/'], String.raw`[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}`),
   // Messaging, mail and social
+  exact('huggingface-token', String.raw`${B}hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])`, ['hf_']),
+  exact('django-secret-key', String.raw`django-insecure-[^\s'"\x60]{16,}`, ['django-insecure']),
   exact('slack-token', String.raw`${B}xox[abposre]-[A-Za-z0-9-]{10,}`, ['xox']),
   exact('slack-token', String.raw`${B}xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}`, ['xoxe.']),
   exact('slack-token', String.raw`${B}xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`, ['xapp-']),
@@ -554,6 +556,13 @@ const POSITION_RULES: readonly SecretRule[] = [
     'aws-secret-key',
     String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
     ['secret'],
+  ),
+  // A password written in prose: `using password Tr0ub4dor3xQ`, `the password is hunter2` (letters and digits, so not a word).
+  anyCase(
+    'password',
+    String.raw`\b(?:password|passwd|passphrase)\b(?:[ \t]+(?:is|was|set to|=|:))?[ \t]+["'\x60]?(?!\[REDACTED)(?<s>[^\s"'\x60\\]{3,127}[^\s"'\x60\\.,;:!?)\]])`,
+    ['pass'],
+    (v) => /\d/.test(v) && /[A-Za-z]/.test(v) && !isPlaceholder(v) && !isPathLike(v) && !isCodeReference(v) && !/^v?\d+(?:\.\d+)*$/.test(v),
   ),
   // An AWS secret key written in prose: `the secret is wJalr…` (40 characters of its alphabet, not a hex hash).
   anyCase(
