@@ -436,3 +436,25 @@ test('output through a pipe tells a failed go test or build, though its exit sta
   assert.ok(mocha.length > 0, 'mocha failing');
   assert.deepEqual(openAfter([['go test ./... 2>&1 | tail -5', 'ok  \tgithub.com/acme/gosvc/internal/limit\t0.01s', false]]), []);
 });
+
+test('a refused tool call with a note from the user: the note is what they asked next', () => {
+  const refusal =
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\nno redis - we decided against new infra. use functools.lru_cache instead";
+  const s = summarize(
+    [
+      user('Add a redis cache in front of get_user'),
+      assistant('m1', [
+        { type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/repo/app/users.py', old_string: 'a', new_string: 'redis' } },
+      ]),
+      result('e1', refusal, true),
+      assistant('m2', [
+        { type: 'tool_use', id: 'e2', name: 'Edit', input: { file_path: '/repo/app/users.py', old_string: 'a', new_string: 'lru_cache' } },
+      ]),
+      result('e2', 'The file has been updated.'),
+    ].join('\n'),
+  );
+  assert.deepEqual(s.requests, [
+    'Add a redis cache in front of get_user',
+    'no redis - we decided against new infra. use functools.lru_cache instead',
+  ]);
+});

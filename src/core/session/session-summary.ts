@@ -296,6 +296,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     if (!p) return;
     pending.delete(r.toolUseId);
     const { call, path, sidechain } = p;
+    // Refusing a tool call with a note is how a user changes course mid-turn: the note is what they ask now.
+    if (r.userSaid && !sidechain) requests.add(r.userSaid);
     if (path && call.file?.access === 'edit') {
       // A refused or failed write is not done, whatever the prose says next; a later write of the file makes it good.
       if (r.isError) {

@@ -56,7 +56,12 @@ export interface ToolResult {
   taskId: string | null;
   /** TaskList: the whole list, a snapshot that replaces what was known. */
   tasks: Array<TodoItem & { id: string }> | null;
+  /** A refused tool call's note from the user ("…the user said: use lru_cache instead"): what they asked for next. */
+  userSaid?: string;
 }
+
+// How Claude Code words a refusal the user explained.
+const USER_SAID = /\bthe user said:\s*\n([\s\S]+)$/;
 
 const RESULT_HEAD = 400;
 const RESULT_TAIL = 600;
@@ -267,17 +272,17 @@ function resultTail(content: unknown): string {
   return text.length > RESULT_TAIL ? text.slice(-RESULT_TAIL) : text;
 }
 
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content.slice(0, RESULT_HEAD);
+function resultText(content: unknown, head = RESULT_HEAD): string {
+  if (typeof content === 'string') return content.slice(0, head);
   if (!Array.isArray(content)) return '';
   let out = '';
   for (const block of content) {
     if (isObject(block) && block.type === 'text' && typeof block.text === 'string') {
-      out += (out ? '\n' : '') + block.text.slice(0, RESULT_HEAD);
-      if (out.length >= RESULT_HEAD) break;
+      out += (out ? '\n' : '') + block.text.slice(0, head);
+      if (out.length >= head) break;
     }
   }
-  return out.slice(0, RESULT_HEAD);
+  return out.slice(0, head);
 }
 
 function toolResult(block: Json, structured: unknown, sidechain: boolean, guard: TranscriptGuard): ToolResult {
@@ -310,6 +315,8 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
       }
     }
   }
+  const said = block.is_error === true ? USER_SAID.exec(resultText(block.content, MAX_TEXT)) : null;
+  const userSaid = said ? guard.text(said[1]!, sidechain, MAX_TEXT).trim() : '';
   return {
     toolUseId: str(block.tool_use_id) ?? '',
     isError: block.is_error === true,
@@ -320,6 +327,7 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
     plan,
     taskId,
     tasks,
+    ...(userSaid ? { userSaid } : {}),
   };
 }
 
