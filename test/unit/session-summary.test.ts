@@ -458,3 +458,39 @@ test('a refused tool call with a note from the user: the note is what they asked
     'no redis - we decided against new infra. use functools.lru_cache instead',
   ]);
 });
+
+test('work reverted with git is not listed as edited: checkout --, restore and reset --hard put files back; git clean and git mv remove them', () => {
+  const edit = (id: string, file: string) =>
+    assistant(`m${id}`, [{ type: 'tool_use', id, name: 'Write', input: { file_path: `/repo/${file}`, content: 'x' } }]);
+  const s = summarize(
+    [
+      user('Add an LRU cache to the users store'),
+      edit('w1', 'internal/users/store.go'),
+      result('w1', 'File created successfully'),
+      edit('w2', 'internal/users/cache.go'),
+      result('w2', 'File created successfully'),
+      edit('w3', 'internal/util/strings.go'),
+      result('w3', 'File created successfully'),
+      user('scrap the cache, revert all of that'),
+      assistant('r1', [bash('b1', 'git checkout -- internal/users/store.go && git clean -f internal/users/cache.go')]),
+      result('b1', ''),
+      assistant('r2', [bash('b2', 'git mv internal/util/strings.go internal/textutil/strings.go')]),
+      result('b2', ''),
+    ].join('\n'),
+  );
+  assert.deepEqual(s.filesEdited, ['internal/textutil/strings.go']);
+  assert.deepEqual(s.filesReverted, ['internal/users/store.go']);
+  assert.deepEqual(s.filesDeleted, ['internal/users/cache.go', 'internal/util/strings.go']);
+  const all = summarize(
+    [
+      user('try it'),
+      edit('w1', 'a.go'),
+      result('w1', 'ok'),
+      assistant('r', [bash('b', 'git reset --hard')]),
+      result('b', 'HEAD is now at 1234567 x'),
+    ].join('\n'),
+  );
+  assert.deepEqual(all.filesEdited, []);
+  assert.deepEqual(all.filesReverted, ['a.go']);
+  assert.match(renderSummaryMarkdown(all, { title: 't' }), /- reverted: a\.go/);
+});

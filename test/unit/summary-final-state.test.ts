@@ -34,7 +34,7 @@ test('absolute paths in a command become relative to the folder it ran in, and o
 });
 
 test('a shell command tells where it ran and which files it wrote or deleted', () => {
-  const cases: Array<[string, { cd: string | null; writes: string[]; deletes: string[] }]> = [
+  const cases: Array<[string, { cd: string | null; writes: string[]; deletes: string[]; reverts?: string[]; revertsAll?: boolean }]> = [
     ['cd assets && node build.js', { cd: 'assets', writes: [], deletes: [] }],
     ["cat > types/state.ts << 'EOF'\nexport {}\nEOF", { cd: null, writes: ['types/state.ts'], deletes: [] }],
     ['npm test 2>&1 | tee out/test.log > /dev/null', { cd: null, writes: ['out/test.log'], deletes: [] }],
@@ -47,8 +47,19 @@ test('a shell command tells where it ran and which files it wrote or deleted', (
     ['rm $TMPDIR/x "$(pwd)/y"', { cd: null, writes: [], deletes: [] }],
     ['cd app', { cd: null, writes: [], deletes: [] }],
     ['FOO=1 sudo touch marker', { cd: null, writes: ['marker'], deletes: [] }],
+    ['git mv a/x.go b/x.go', { cd: null, writes: ['b/x.go'], deletes: ['a/x.go'] }],
+    ['mv *.log logs/', { cd: null, writes: [], deletes: [] }],
+    ['git clean -fd build/tmp', { cd: null, writes: [], deletes: ['build/tmp'] }],
+    ['git clean -n', { cd: null, writes: [], deletes: [] }],
+    ['git checkout -- src/a.ts src/b.ts', { cd: null, writes: [], deletes: [], reverts: ['src/a.ts', 'src/b.ts'] }],
+    ['git checkout main', { cd: null, writes: [], deletes: [] }],
+    ['git restore --staged src/a.ts', { cd: null, writes: [], deletes: [] }],
+    ['git restore src/a.ts', { cd: null, writes: [], deletes: [], reverts: ['src/a.ts'] }],
+    ['git restore .', { cd: null, writes: [], deletes: [], revertsAll: true }],
+    ['git reset --hard HEAD~1', { cd: null, writes: [], deletes: [], revertsAll: true }],
   ];
-  for (const [command, expected] of cases) assert.deepEqual(shellEffects(command), expected, command);
+  for (const [command, expected] of cases)
+    assert.deepEqual(shellEffects(command), { reverts: [], revertsAll: false, ...expected }, command);
 });
 
 test('a check is the program and subcommand, the folder and the files named; git add and inspection are none', () => {

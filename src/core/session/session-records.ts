@@ -32,6 +32,7 @@ export function filterSummary(s: SessionSummary): SessionSummary {
     searches: list(s.searches),
     written: list(s.written),
     filesDeleted: list(s.filesDeleted),
+    filesReverted: list(s.filesReverted),
     doneTodos: list(s.doneTodos),
     recalledRequests: list(s.recalledRequests),
     recalledOpen: list(s.recalledOpen),

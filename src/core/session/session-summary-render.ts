@@ -41,6 +41,7 @@ export function renderSummaryMarkdown(s: SessionSummary, header: { title: string
   const files: string[] = [];
   if (settled.filesEdited.length > 0) files.push(`edited: ${settled.filesEdited.join(', ')}`);
   if (s.filesDeleted && s.filesDeleted.length > 0) files.push(`deleted: ${s.filesDeleted.join(', ')}`);
+  if (s.filesReverted && s.filesReverted.length > 0) files.push(`reverted: ${s.filesReverted.join(', ')}`);
   if (settled.filesRead.length > 0) files.push(`read: ${settled.filesRead.join(', ')}`);
   if (s.searches && s.searches.length > 0) files.push(`searched: ${s.searches.map(code).join(', ')}`);
   out.push(...section('Files', files));

@@ -122,6 +122,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const failedWrites = new Map<string, FailedWrite>();
   const written = new Set<string>();
   const deleted = new Set<string>();
+  const reverted = new Set<string>();
   const recapRequests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
   let recalledOpen: string[] | null = null;
 
@@ -198,7 +199,15 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     written.add(path);
     if (written.size > SUMMARY_LIMITS.written) written.delete(written.values().next().value!);
     deleted.delete(path);
+    reverted.delete(path);
     failedWrites.delete(path);
+  }
+
+  /** A file put back as committed: whatever the session changed in it is undone. */
+  function noteReverted(path: string): void {
+    reverted.delete(path);
+    reverted.add(path);
+    if (reverted.size > SUMMARY_LIMITS.deleted) reverted.delete(reverted.values().next().value!);
   }
 
   function noteDeleted(path: string): void {
@@ -289,6 +298,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       const p = projectFile(d, dir);
       if (p) noteDeleted(p);
     }
+    for (const r of effects.reverts) {
+      const p = projectFile(r, dir);
+      if (p) noteReverted(p);
+    }
+    if (effects.revertsAll) for (const f of activity.rankedFiles('edited', Number.MAX_SAFE_INTEGER)) if (!deleted.has(f)) noteReverted(f);
   }
 
   function onToolResult(r: ToolResult): void {
@@ -471,7 +485,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     if (interruptedRequest) unresolved.push(`Interrupted: ${clip(interruptedRequest, 160)}`);
 
     // A file deleted (or one in a deleted folder) is no longer an edited file of the session.
-    const gone = (f: string) => [...deleted].some((d) => f === d || f.startsWith(`${d}/`));
+    const gone = (f: string) => [...deleted, ...reverted].some((d) => f === d || f.startsWith(`${d}/`));
     const recalled = recapRequests.list();
     const namedTerms = watch.filter((_, i) => named.has(i));
 
@@ -484,7 +498,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       requests: asked,
       decisions,
       filesEdited: activity
-        .rankedFiles('edited', SUMMARY_LIMITS.files + deleted.size)
+        .rankedFiles('edited', SUMMARY_LIMITS.files + deleted.size + reverted.size)
         .filter((f) => !gone(f))
         .slice(0, SUMMARY_LIMITS.files),
       filesRead: activity.rankedFiles('read', SUMMARY_LIMITS.files),
@@ -520,6 +534,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       failedWrites: [...failedWrites.values()],
       written: [...written],
       filesDeleted: [...deleted],
+      ...(reverted.size ? { filesReverted: [...reverted] } : {}),
       doneTodos: todos.done(SUMMARY_LIMITS.doneTodos, SUMMARY_LIMITS.todoChars),
       ...(recalled.length > 0 ? { recalledRequests: recalled } : {}),
       // [] once work followed (or none was recalled): a later part's work clears an earlier part's recap.

@@ -103,6 +103,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     ...(b.privateDepth ? { privateDepth: b.privateDepth } : {}),
     ...(a.checks || b.checks ? { checks: mergeCheckStates(a.checks ?? emptyCheckState(), b.checks ?? emptyCheckState()) } : {}),
     ...(hasFileState ? { failedWrites: files.failedWrites, written: files.written, filesDeleted: files.filesDeleted } : {}),
+    ...(files.filesReverted ? { filesReverted: files.filesReverted } : {}),
     ...(doneTodos ? { doneTodos } : {}),
     ...(recalledRequests ? { recalledRequests } : {}),
     ...(recalledOpen ? { recalledOpen } : {}),

@@ -93,6 +93,8 @@ export interface SessionSummary {
   written?: string[];
   /** Files and folders deleted (rm, git rm) and not written again. */
   filesDeleted?: string[];
+  /** Files put back as committed (`git checkout -- f`, `git restore`, `git reset --hard`) and not written again. */
+  filesReverted?: string[];
   /** Todos the latest lists mark completed: checked against what failed. */
   doneTodos?: string[];
   /** What the user asked, as a compaction summary in the transcript quotes it: used when no request is left. */

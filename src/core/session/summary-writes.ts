@@ -25,9 +25,10 @@ const under = (path: string, folder: string) => path === folder || path.startsWi
 export function mergeFileStates(
   a: SessionSummary,
   b: SessionSummary,
-): Pick<SessionSummary, 'failedWrites' | 'written' | 'filesDeleted'> & { goneFromA: (path: string) => boolean } {
+): Pick<SessionSummary, 'failedWrites' | 'written' | 'filesDeleted' | 'filesReverted'> & { goneFromA: (path: string) => boolean } {
   const bWritten = new Set(b.written ?? []);
   const bDeleted = b.filesDeleted ?? [];
+  const bReverted = b.filesReverted ?? [];
   const bFailed = new Set((b.failedWrites ?? []).map((f) => f.path));
   const failedWrites: FailedWrite[] = [
     ...(a.failedWrites ?? []).filter((f) => !bWritten.has(f.path) && !bFailed.has(f.path) && !bDeleted.some((d) => under(f.path, d))),
@@ -37,5 +38,14 @@ export function mergeFileStates(
   const filesDeleted = [...(a.filesDeleted ?? []).filter((d) => !bWritten.has(d) && !bDeleted.includes(d)), ...bDeleted].slice(
     -SUMMARY_LIMITS.deleted,
   );
-  return { failedWrites, written, filesDeleted, goneFromA: (path) => bDeleted.some((d) => under(path, d)) };
+  const filesReverted = [...(a.filesReverted ?? []).filter((r) => !bWritten.has(r) && !bReverted.includes(r)), ...bReverted].slice(
+    -SUMMARY_LIMITS.deleted,
+  );
+  return {
+    failedWrites,
+    written,
+    filesDeleted,
+    ...(filesReverted.length ? { filesReverted } : {}),
+    goneFromA: (path) => [...bDeleted, ...bReverted].some((d) => under(path, d)),
+  };
 }

@@ -1,6 +1,8 @@
 // What a shell command's text says about where it ran and which files it
 // changed: a leading `cd`, stdout redirections, `tee`, `sed -i` and `touch`
-// (writes), `rm` and `git rm` (deletions). Read conservatively: only the first
+// (writes), `rm`, `git rm` and `git clean` (deletions), `mv` and `git mv` (both),
+// `git checkout -- f`, `git restore f` and `git reset --hard` (reverts to what
+// was committed). Read conservatively: only the first
 // line (a heredoc body is content, not commands), quoted words whole, and no
 // word that the shell would expand ($…, backticks) is taken for a path.
 
@@ -9,6 +11,10 @@ export interface ShellEffects {
   cd: string | null;
   writes: string[];
   deletes: string[];
+  /** Files put back as they were committed (`git checkout -- f`, `git restore f`). */
+  reverts: string[];
+  /** Every uncommitted change put back (`git reset --hard`, `git checkout -- .`, `git restore .`). */
+  revertsAll: boolean;
 }
 
 interface Word {
@@ -91,7 +97,7 @@ function commandWords(seg: Word[]): string[] {
 export function shellEffects(command: string): ShellEffects {
   const line = command.split('\n')[0] ?? '';
   const segs = segments(shellWords(line));
-  const effects: ShellEffects = { cd: null, writes: [], deletes: [] };
+  const effects: ShellEffects = { cd: null, writes: [], deletes: [], reverts: [], revertsAll: false };
   const first = segs[0] ? commandWords(segs[0]) : [];
   if (first[0] === 'cd' && first.length === 2 && segs.length > 1 && isPathWord(first[1]!)) effects.cd = first[1]!;
   for (const seg of segs) {
@@ -108,6 +114,26 @@ export function shellEffects(command: string): ShellEffects {
     if (cmd === 'tee' || cmd === 'touch') effects.writes.push(...args.filter(isPathWord));
     else if (cmd === 'rm') effects.deletes.push(...args.filter(isPathWord));
     else if (cmd === 'git' && sub === 'rm' && !words.includes('--cached')) effects.deletes.push(...args.slice(1).filter(isPathWord));
+    else if (cmd === 'git' && sub === 'clean' && words.some((a) => /^-[a-zA-Z]*f/.test(a)))
+      effects.deletes.push(...args.slice(1).filter(isPathWord));
+    else if ((cmd === 'mv' || (cmd === 'git' && sub === 'mv')) && !words.some((a) => /^-[a-zA-Z]*t/.test(a))) {
+      // `mv a b`: a is gone and b written; into a folder (`mv a dir/`, several sources) says too little.
+      const files = (cmd === 'git' ? args.slice(1) : args).filter(isPathWord);
+      if (files.length === 2 && !files[1]!.endsWith('/')) {
+        effects.deletes.push(files[0]!);
+        effects.writes.push(files[1]!);
+      }
+    } else if (cmd === 'git' && (sub === 'checkout' || sub === 'restore')) {
+      // `git checkout -- f` (only after `--`: without it the word may be a branch), `git restore f` (not only the index).
+      const staged = words.includes('--staged') || words.includes('-S');
+      const worktree = words.includes('--worktree') || words.includes('-W') || !staged;
+      const dash = words.indexOf('--');
+      const files = sub === 'checkout' ? (dash >= 0 ? words.slice(dash + 1) : []) : args.slice(1).filter((a) => !/^-/.test(a));
+      if (worktree && (sub === 'restore' || dash >= 0)) {
+        if (files.some((f) => f === '.' || f === './' || f === ':/')) effects.revertsAll = true;
+        else effects.reverts.push(...files.filter(isPathWord));
+      }
+    } else if (cmd === 'git' && sub === 'reset' && words.includes('--hard')) effects.revertsAll = true;
     else if (cmd === 'sed' && words.some((a) => /^-i/.test(a) || a === '--in-place')) {
       // Without -e or -f the first plain word is the script, the rest are the files edited in place.
       const scripted = words.some((a) => a === '-e' || a === '-f');
