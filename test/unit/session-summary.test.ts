@@ -494,3 +494,22 @@ test('work reverted with git is not listed as edited: checkout --, restore and r
   assert.deepEqual(all.filesReverted, ['a.go']);
   assert.match(renderSummaryMarkdown(all, { title: 't' }), /- reverted: a\.go/);
 });
+
+test('a failed commit is never said to have passed later when every later commit failed too', () => {
+  const s = summarize(
+    [
+      user('commit the fix'),
+      assistant('c1', [bash('g1', 'git commit -m "fix"')]),
+      result('g1', 'Exit code 1\nruff....Failed', true),
+      assistant('c2', [bash('g2', 'git commit --no-verify -m "fix"')]),
+      result('g2', "The user doesn't want to proceed with this tool use. The tool use was rejected.", true),
+      user("don't skip hooks. fix the lint error first"),
+      assistant('c3', [bash('g3', 'git commit -m "fix"')]),
+      result('g3', 'Exit code 1\nmypy....Failed', true),
+      assistant('end', [{ type: 'text', text: 'Committed the fix.' }]),
+    ].join('\n'),
+  );
+  const text = renderSummaryMarkdown(s, { title: 't' });
+  assert.doesNotMatch(text, /a later run passed/);
+  assert.match(text, /git commit.*failed on its last run/);
+});

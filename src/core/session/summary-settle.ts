@@ -8,6 +8,7 @@
 
 import { clip, oneLine } from '../text.ts';
 import type { CheckKind, CheckRun } from './summary-checks.ts';
+import { commandFamily } from './summary-commands.ts';
 import type { FailedWrite, SessionSummary } from './summary-model.ts';
 
 export interface SettledSummary {
@@ -132,7 +133,14 @@ export function settleSummary(s: SessionSummary): SettledSummary {
   };
 }
 
-/** Whether a command row's failures were settled by a later run that covered it. */
+/**
+ * Whether a command row's failures were settled by a later run that covered it: no run of its check is
+ * failing now (a later failing run of the same check, spelled otherwise, replaced it in the failing list)
+ * and one passed.
+ */
 export function settledFailure(s: SessionSummary, command: string): boolean {
-  return s.checks !== undefined && !s.checks.failing.some((c) => c.command === command);
+  if (s.checks === undefined) return false;
+  const family = commandFamily(command);
+  if (s.checks.failing.some((c) => c.command === command || c.family === family)) return false;
+  return s.checks.passed.some((p) => p.family === family);
 }
