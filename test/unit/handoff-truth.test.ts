@@ -240,6 +240,24 @@ test('requests: not a /compact instruction, a compaction prompt or a slash expan
   assert.ok(!after.all!.includes('/compact'));
 });
 
+test('a compaction summary’s pending tasks stay open while the session only read and talked after it', async (t) => {
+  const b = transcript(t).compactSummary(
+    [
+      'This session is being continued from a previous conversation that ran out of context.',
+      'Summary:',
+      '6. All user messages:',
+      '   - "Ship the 2.0 release"',
+      '7. Pending Tasks:',
+      '   - Run the benches',
+      '   - Bump the version',
+    ].join('\n'),
+  );
+  b.tool('Read', { file_path: '/repo/CHANGELOG.md' }).assistant("I'll update them next.");
+  const h = await handoff(b);
+  assert.match(h.Open!, /Pending when the conversation was compacted: Run the benches/);
+  assert.match(h.Open!, /Pending when the conversation was compacted: Bump the version/);
+});
+
 test('requests: a compaction summary longer than a message is read far enough to find the user messages at its end', async (t) => {
   const code = Array.from({ length: 600 }, (_, i) => `   - lib/module_${i}.ex: handles case ${i} of the parser`).join('\n');
   const b = transcript(t).compactSummary(

@@ -235,7 +235,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       if (searches.length < SUMMARY_LIMITS.searches && !searches.includes(text)) searches.push(text);
       if (touched) addBounded(touched.searches, full.slice(-400), USE_CAPS.searches);
     }
-    if (call.todos) todos.write(call.todos, sidechain);
+    if (call.todos) {
+      todos.write(call.todos, sidechain);
+      // A todo list written after a compaction is the state of the work: it replaces the summary's pending tasks.
+      if (!sidechain) recalledOpen = [];
+    }
     if (call.planFile && call.plan) lastPlanFile = call.plan;
     if (!call.id) return;
     if (pending.size >= PENDING_CAP) pending.delete(pending.keys().next().value!);
@@ -355,6 +359,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         pendingQuestion = null;
         interruptedRequest = null;
         requests.add(e.text);
+        // The user moved on: a compaction summary's pending tasks are no longer the session's open ends.
+        recalledOpen = [];
         return;
       case 'aside':
         if (e.sidechain) return;
@@ -383,8 +389,6 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
           noteRecap(e.text);
           return;
         }
-        // Work after a compaction summary: its pending tasks are no longer the session's open ends.
-        if (!e.sidechain) recalledOpen = [];
         if (e.sidechain) {
           sideLastText = e.text;
           if (!mainSeen) for (const c of cueSentences(e.text)) addCandidate(sidePool, c.text, c.score, c.cue);
@@ -405,7 +409,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         if (!e.sidechain) {
           mainSeen = true;
           turnText = null; // text before a tool call is a step, not the turn's conclusion
-          recalledOpen = [];
+          // Work after a compaction summary (an edit, a command that is more than looking) takes up its
+          // pending tasks; reading alone does not.
+          if (e.call.file?.access === 'edit' || (e.call.command !== null && !isInspection(e.call.command.trim()))) recalledOpen = [];
         }
         onToolUse(e.call, e.cwd, e.sidechain);
         return;
