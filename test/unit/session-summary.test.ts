@@ -513,3 +513,28 @@ test('a failed commit is never said to have passed later when every later commit
   assert.doesNotMatch(text, /a later run passed/);
   assert.match(text, /git commit.*failed on its last run/);
 });
+
+test('a command run in the background is judged by the outcome its output shows once it ended, not by its start', () => {
+  const run = (outcome: string) =>
+    summarize(
+      [
+        user('run the e2e tests'),
+        assistant('b1', [{ type: 'tool_use', id: 'bg', name: 'Bash', input: { command: 'npx playwright test', run_in_background: true } }]),
+        result('bg', 'Command running in background with ID: bash_1'),
+        assistant('b2', [{ type: 'tool_use', id: 'out', name: 'BashOutput', input: { bash_id: 'bash_1' } }]),
+        result('out', outcome),
+        assistant('end', [{ type: 'text', text: 'The e2e tests pass.' }]),
+      ].join('\n'),
+    );
+  const failed = settleSummary(run('<status>failed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>  2 failing</stdout>')).open;
+  assert.ok(
+    failed.some((l) => /npx playwright test.*failed on its last run/.test(l)),
+    JSON.stringify(failed),
+  );
+  assert.deepEqual(settleSummary(run('<status>completed</status>\n\n<exit_code>0</exit_code>\n\n<stdout>  12 passing</stdout>')).open, []);
+  const still = run('<status>running</status>\n\n<stdout>…</stdout>');
+  assert.ok(
+    !still.commands.some((c) => c.command.includes('playwright') && !c.failed && c.count > 0 && c.check),
+    'still running: no pass claimed',
+  );
+});

@@ -110,6 +110,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   let currentBlocks = new Set<string>();
 
   const pending = new Map<string, PendingCall>((opts.carry?.awaiting ?? []).map((a) => [a.call.id, a]));
+  // Commands started in the background, by the id Claude Code gave them: their outcome comes with a later BashOutput.
+  const background = new Map<string, PendingCall>();
   const activity = new ActivityTally();
   const touched = opts.use ? { files: new Set<string>(), commands: new Set<string>(), searches: new Set<string>() } : null;
   const touchFile = (path: string, how: 'read' | 'edit') => {
@@ -327,7 +329,25 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         noteWritten(path);
       }
     }
-    if (call.command !== null) onCommand({ ...call, command: call.command }, p.dir, r, sidechain);
+    if (call.command !== null && call.background) {
+      // "Command running in background with ID: x": not an outcome. It is judged when its output is read as ended.
+      const id = /\bID:\s*([A-Za-z0-9_-]+)/.exec(r.text)?.[1];
+      if (id && !r.isError) {
+        if (background.size >= PENDING_CAP) background.delete(background.keys().next().value!);
+        background.set(id, p);
+      } else onCommand({ ...call, command: call.command }, p.dir, r, sidechain);
+    } else if (call.command !== null) onCommand({ ...call, command: call.command }, p.dir, r, sidechain);
+    if (call.outputOf) {
+      const started = background.get(call.outputOf);
+      const status = /<status>(\w+)<\/status>/.exec(r.text)?.[1];
+      if (started?.call.command && (status === 'completed' || status === 'failed' || status === 'killed')) {
+        background.delete(call.outputOf);
+        const code = /<exit_code>(-?\d+)<\/exit_code>/.exec(`${r.text}\n${r.tail}`)?.[1];
+        const exitCode = code !== undefined ? Number(code) : status === 'completed' ? 0 : null;
+        const failed = status !== 'completed' || (exitCode !== null && exitCode !== 0);
+        onCommand({ ...started.call, command: started.call.command }, started.dir, { ...r, isError: failed, exitCode }, started.sidechain);
+      }
+    }
     if (!r.isError) todos.onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {

@@ -25,6 +25,10 @@ export interface ToolCall {
   planFile: boolean;
   /** TaskCreate / TaskUpdate (the task list that replaced TodoWrite in 2.1.x). */
   task: { op: 'create'; subject: string } | { op: 'update'; id: string; status: string | null; subject: string | null } | null;
+  /** Bash with `run_in_background`: its result only says it started. */
+  background?: boolean;
+  /** BashOutput / TaskOutput: the background command whose output (and, once it ended, outcome) this reads. */
+  outputOf?: string;
 }
 
 /** How much of a command and of a plan a summary may keep (after filtering the whole, see TranscriptGuard). */
@@ -98,6 +102,10 @@ export function readToolCall(block: Json, clean: TextCleaner): ToolCall | null {
     }
   } else if (name === 'Bash') {
     call.command = text(input.command, COMMAND_HEAD);
+    if (input.run_in_background === true) call.background = true;
+  } else if (name === 'BashOutput' || name === 'TaskOutput') {
+    const id = str(input.bash_id) ?? str(input.task_id) ?? str(input.shell_id);
+    if (id) call.outputOf = id;
   } else if (name === 'Grep' || name === 'Glob') {
     const pattern = text(input.pattern);
     if (pattern) call.search = { pattern, path: filePath };
