@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
+import { didWork } from '../../src/core/session/session-work.ts';
 import { type SessionSummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
 import { settleSummary } from '../../src/core/session/summary-settle.ts';
 
@@ -537,4 +538,24 @@ test('a command run in the background is judged by the outcome its output shows 
     !still.commands.some((c) => c.command.includes('playwright') && !c.failed && c.count > 0 && c.check),
     'still running: no pass claimed',
   );
+});
+
+test('a <private> span left open hides what follows, yet the session is still known to have worked', () => {
+  const s = summarize(
+    [
+      user('Our HTML sanitizer should drop custom tags like <private> and <secret>. Add that to src/sanitize.ts'),
+      assistant('m1', [
+        { type: 'tool_use', id: 'e1', name: 'Edit', input: { file_path: '/repo/src/sanitize.ts', old_string: 'a', new_string: 'b' } },
+      ]),
+      result('e1', 'The file has been updated.'),
+      assistant('m2', [bash('t1', 'npm test')]),
+      result('t1', 'ok'),
+    ].join('\n'),
+  );
+  assert.deepEqual(s.filesEdited, [], 'nothing inside the span is kept');
+  assert.equal(s.privateWork, 2);
+  assert.ok(didWork(s), 'the session worked, so its hand-off replaces the last one');
+  const text = renderSummaryMarkdown(s, { title: 't' });
+  assert.match(text, /2 tool calls were made inside a private span; nothing of them is kept here/);
+  assert.doesNotMatch(text, /sanitize\.ts|npm test/);
 });

@@ -37,7 +37,12 @@ export function renderSummaryMarkdown(s: SessionSummary, header: { title: string
   const out: string[] = [`# ${markdownLine(header.title)}`];
   if (header.meta) out.push(header.meta.trim());
   out.push(...section('Asked', settled.requests));
-  out.push(...section('Done and decided', settled.decisions));
+  const privateNote = s.privateWork
+    ? [
+        `(${s.privateWork === 1 ? 'one tool call was' : `${s.privateWork} tool calls were`} made inside a private span; nothing of them is kept here)`,
+      ]
+    : [];
+  out.push(...section('Done and decided', [...settled.decisions, ...privateNote]));
   const files: string[] = [];
   if (settled.filesEdited.length > 0) files.push(`edited: ${settled.filesEdited.join(', ')}`);
   if (s.filesDeleted && s.filesDeleted.length > 0) files.push(`deleted: ${s.filesDeleted.join(', ')}`);

@@ -127,6 +127,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const reverted = new Set<string>();
   const recapRequests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
   let recalledOpen: string[] | null = null;
+  let privateWork = 0;
 
   let mainSeen = opts.carry?.mainSeen ?? false;
   let otherTools = 0;
@@ -426,6 +427,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         }
         if (currentBlocks.has(`u:${e.call.id}`)) return;
         currentBlocks.add(`u:${e.call.id}`);
+        if (e.hidden) {
+          // Inside a `<private>` span: that work was done is kept, and nothing of what it was.
+          if (!e.sidechain) privateWork++;
+          return;
+        }
         if (!e.sidechain) {
           mainSeen = true;
           turnText = null; // text before a tool call is a step, not the turn's conclusion
@@ -555,6 +561,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       searches: [...searches],
       todosSeen: todos.seen(useSide),
       ...(otherTools > 0 ? { otherTools } : {}),
+      ...(privateWork > 0 ? { privateWork } : {}),
       ...(guard.depth.main || guard.depth.side ? { privateDepth: guard.depth } : {}),
       checks: { failing: [...checks.failing], passed: [...checks.passed] },
       failedWrites: [...failedWrites.values()],

@@ -58,7 +58,7 @@ export const isOtherWorkTool = (name: string): boolean => name !== '' && !COUNTE
 export function didWork(s: SessionSummary): boolean {
   if (s.filesEdited.length > 0) return true;
   if (s.filesRead.some((f) => !MEMORY_PATH.test(f)) || (s.searches ?? []).some((q) => !MEMORY_PATH.test(q))) return true;
-  if ((s.otherTools ?? 0) > 0) return true;
+  if ((s.otherTools ?? 0) > 0 || (s.privateWork ?? 0) > 0) return true;
   if (s.openTodos.length > 0 || s.todosSeen === true) return true;
   if (s.commands.some((c) => !ECHOES_READ.test(c.command.trim()))) return true;
   const asked = s.requests.filter((r) => !ECHOES_PROMPT.test(r.trim()));

@@ -91,6 +91,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     openTodos: todosFromB ? b.openTodos : a.openTodos,
     todosSeen: Boolean(a.todosSeen || b.todosSeen),
     ...((a.otherTools ?? 0) + (b.otherTools ?? 0) > 0 ? { otherTools: (a.otherTools ?? 0) + (b.otherTools ?? 0) } : {}),
+    ...((a.privateWork ?? 0) + (b.privateWork ?? 0) > 0 ? { privateWork: (a.privateWork ?? 0) + (b.privateWork ?? 0) } : {}),
     // A part read on from the previous one's carry knows what is still unresolved; older drafts' lists are merged.
     unresolved: b.carry ? b.unresolved : mergeList(a.unresolved, b.unresolved, CAPS.unresolved).slice(-CAPS.unresolved),
     lines: a.lines + b.lines,

@@ -79,6 +79,8 @@ export interface SessionSummary {
   searches?: string[];
   /** True when this span wrote a todo list: then `openTodos` is the current state even when empty. */
   todosSeen?: boolean;
+  /** Tool calls made while a `<private>` span was open: work was done, and nothing of it is kept. */
+  privateWork?: number;
   /** Calls of tools the other fields do not count (a subagent's Task, the web, notebooks, MCP servers). */
   otherTools?: number;
   /** `<private>` spans still open where this part of the transcript ends: the next read starts hidden. */

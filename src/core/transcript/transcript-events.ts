@@ -32,7 +32,7 @@ export type TranscriptEvent =
   | { kind: 'recap'; text: string; sidechain: boolean }
   | { kind: 'interrupt'; sidechain: boolean }
   | { kind: 'assistant-text'; messageId: string; text: string; sidechain: boolean }
-  | { kind: 'tool-use'; messageId: string; call: ToolCall; cwd: string | null; sidechain: boolean }
+  | { kind: 'tool-use'; messageId: string; call: ToolCall; cwd: string | null; sidechain: boolean; hidden?: boolean }
   | { kind: 'tool-result'; result: ToolResult; sidechain: boolean }
   | { kind: 'compact'; trigger: string | null }
   | { kind: 'turn-end' }
@@ -361,8 +361,9 @@ function assistantLine(
       const text = guard.text(block.text, sidechain, block.text.includes('<summary>') ? RECAP_TEXT : MAX_TEXT).trim();
       if (text) events.push({ kind: 'assistant-text', messageId, text, sidechain });
     } else if (block.type === 'tool_use') {
+      const hidden = guard.isOpen(sidechain);
       const call = readToolCall(block, (s, keep) => guard.input(s, sidechain, keep));
-      if (call) events.push({ kind: 'tool-use', messageId, call, cwd, sidechain });
+      if (call) events.push({ kind: 'tool-use', messageId, call, cwd, sidechain, ...(hidden ? { hidden } : {}) });
     }
   }
   return events;
