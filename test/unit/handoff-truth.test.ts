@@ -76,6 +76,21 @@ test('paths: one spelling per file whatever the tool was given (absolute, relati
   assert.ok(!/read:/.test(h.Files!), 'a file edited is not also listed as read');
 });
 
+test('claims: "the component is in X" and "finished X" are claims that X was written, left out when the write was refused', async (t) => {
+  const b = transcript(t)
+    .user('Add a dark mode toggle component')
+    .tool(
+      'Write',
+      { file_path: '/repo/src/Toggle.tsx', content: 'x' },
+      "Claude requested permissions to write to /repo/src/Toggle.tsx, but you haven't granted it yet.",
+      true,
+    )
+    .assistant('Finished: the toggle component is in src/Toggle.tsx.');
+  const h = await handoff(b);
+  assert.ok(!(h['Done and decided'] ?? '').includes('Toggle.tsx'), h['Done and decided']);
+  assert.match(h.Open!, /`src\/Toggle\.tsx` not written/);
+});
+
 test('claims: a refused write is not done, its todo is not done, and Open says so (the /init session)', async (t) => {
   const b = transcript(t)
     .slash('init', '', 'Please analyze this codebase and create a CLAUDE.md file with the commands to build and test.')

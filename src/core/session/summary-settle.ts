@@ -24,7 +24,7 @@ export interface SettledSummary {
 }
 
 const CLAIM_VERB =
-  /\b(?:re)?(?:creat|wr[io]te|written|add|updat|modif|edit|sav|generat|fix|chang|made|set up|implement|document|renam|replac|refactor)\w*/i;
+  /\b(?:re)?(?:creat|wr[io]te|written|add|updat|modif|edit|sav|generat|fix|chang|made|set up|implement|document|renam|replac|refactor|finish|complet|built)\w*|\b(?:is|are) (?:now )?in\b|\bdone\b|\bin place\b/i;
 
 // Claims that a kind of check passes (`tests pass`, `build succeeds`, `compiles cleanly`, `credo clean`).
 const PASS_CLAIMS: Partial<Record<CheckKind, RegExp[]>> = {
