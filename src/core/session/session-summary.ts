@@ -352,6 +352,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     if (!r.isError) todos.onTaskResult(call, r);
     if (sidechain) return;
     for (const { question, answer } of r.answers) {
+      // An answer left empty (or private) decides nothing.
+      if (oneLine(answer) === '' || oneLine(question) === '') continue;
       addCandidate(pool, clip(`${oneLine(question)} → ${oneLine(answer)}`, 220), 7);
     }
     if (call.name === 'ExitPlanMode' && !r.isError) planDecision(call.plan ?? r.plan ?? lastPlanFile);
