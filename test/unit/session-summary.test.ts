@@ -559,3 +559,24 @@ test('a <private> span left open hides what follows, yet the session is still kn
   assert.match(text, /2 tool calls were made inside a private span; nothing of them is kept here/);
   assert.doesNotMatch(text, /sanitize\.ts|npm test/);
 });
+
+test('a failing test run whose status `|| true` or a later `; echo` hides is still a failure; a claim of a commit that failed is left out', () => {
+  for (const command of ['python3 -m pytest -q || true', 'python3 -m pytest -q; echo done', 'npm test; exit 0']) {
+    const open = openAfter([[command, '1 failed, 3 passed in 0.12s', false]]);
+    assert.ok(
+      open.some((l) => /failed on its last run/.test(l)),
+      `${command}: ${JSON.stringify(open)}`,
+    );
+  }
+  assert.deepEqual(openAfter([['python3 -m pytest -q || true', '4 passed in 0.12s', false]]), []);
+  const s = summarize(
+    [
+      user('Commit it'),
+      assistant('c1', [bash('g1', 'git commit -qm wip2')]),
+      result('g1', 'Exit code 1\nnothing added to commit but untracked files present', true),
+      assistant('end', [{ type: 'text', text: 'Committed the fix as wip2 and the tree is clean.' }]),
+    ].join('\n'),
+  );
+  const settled = settleSummary(s);
+  assert.ok(!settled.decisions.some((d) => d.startsWith('Committed the fix')), JSON.stringify(settled.decisions));
+});

@@ -282,7 +282,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       check &&
       (check.kind === 'test' || check.kind === 'build' || check.kind === 'lint') &&
       r.exitCode === null &&
-      /\|/.test(call.command)
+      // A pipe, `|| true` or a step after it (`; echo done`) hides the exit status: the printed totals decide.
+      /\||;\s*\S/.test(call.command)
     )
       failed = outputShowsFailure(r.tail, check.kind);
     const effects = shellEffects(call.command);

@@ -39,6 +39,16 @@ export function displayCommand(normalized: string): string {
 const WRAPPER =
   /^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+|env\s+(?:-\S+\s+)*|timeout\s+(?:-\S+\s+)*\d+[smhd]?\s+|nice\s+(?:-n\s*-?\d+\s+|-\d+\s+)?|time\s+|command\s+|exec\s+|(?:uv|poetry|pipenv|pdm|hatch|rye)\s+run\s+|bundle\s+exec\s+|(?:pnpm|yarn)\s+exec\s+|python[0-9.]*\s+-m\s+)/;
 
+// Steps after the real one that only hide or report its exit status: `|| true`, `; echo done`, `; exit 0`.
+const TRIVIAL_STEP = /^(?:true|:|false|exit(?:\s+\d+)?|echo(?:\s.*)?|printf(?:\s.*)?)$/;
+
+/** The step of a command line that does the work: the last one that is not `true`, `echo …` or the like. */
+export function mainStep(normalized: string): string {
+  const steps = normalized.split(/\s*(?:&&|\|\||;)\s*/).filter((s) => s.trim() !== '');
+  for (let i = steps.length - 1; i >= 0; i--) if (!TRIVIAL_STEP.test(steps[i]!.trim())) return steps[i]!;
+  return steps.pop() ?? normalized;
+}
+
 /** The command without the wrappers that only run it (`CGO_ENABLED=0 go test` is `go test`). */
 export function unwrapCommand(command: string): string {
   let c = command.trim();
@@ -55,7 +65,7 @@ const FLAGS_FIRST = /^(?:mvn|mvnw|\.\/mvnw|gradle|gradlew|\.\/gradlew|make|sbt|d
 
 /** "mix test", "git push", "npm run build": what a re-run of the same check shares. */
 export function commandFamily(normalized: string): string {
-  const last = unwrapCommand(normalized.split(/\s*(?:&&|\|\||;)\s*/).pop() ?? normalized);
+  const last = unwrapCommand(mainStep(normalized));
   const words = last.split(/\s+/).filter(Boolean);
   const out: string[] = [];
   for (const w of words) {

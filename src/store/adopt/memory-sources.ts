@@ -25,9 +25,21 @@ export interface FoundSource {
   detect?: boolean;
 }
 
-/** Claude Code keeps a project's transcripts and auto memory under its path with every non-alphanumeric as '-'. */
+/** Past this length Claude Code cuts a project's folder name and adds a hash of the whole path. */
+const SLUG_MAX = 200;
+
+/**
+ * Claude Code keeps a project's transcripts and auto memory under its path with every non-alphanumeric
+ * (UTF-16 unit) as '-'; a longer name is cut at 200 characters and given `-<hash>` so paths that share
+ * a prefix stay apart (the 32-bit `h*31 + c` string hash of the path, in base 36).
+ */
 export function claudeProjectSlug(project: string): string {
-  return resolve(project).replace(/[^A-Za-z0-9]/g, '-');
+  const path = resolve(project);
+  const slug = path.replace(/[^A-Za-z0-9]/g, '-');
+  if (slug.length <= SLUG_MAX) return slug;
+  let h = 0;
+  for (let i = 0; i < path.length; i++) h = (Math.imul(h, 31) + path.charCodeAt(i)) | 0;
+  return `${slug.slice(0, SLUG_MAX)}-${Math.abs(h).toString(36)}`;
 }
 
 /** Where Claude Code keeps its own files for this user: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
