@@ -5,7 +5,7 @@ import { loadConfig } from '../store/config-file.ts';
 import { echoPaths } from '../store/fs/echo-paths.ts';
 import { fsErrorLine } from '../store/fs/fs-errors.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
-import { takeSlashArgs } from '../store/session/slash-args.ts';
+import { slashArgsWritable, takeSlashArgs } from '../store/session/slash-args.ts';
 import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
 import { exportCommand } from './commands/cmd-export.ts';
@@ -147,10 +147,13 @@ export async function cli(io: CliIO): Promise<number> {
  */
 export async function cliFromSlash(io: CliIO, sessionId: string): Promise<number> {
   let text: string | null = null;
+  let writable = true;
   try {
     const found = findProject(io);
     const { config } = await loadConfig(found.dir);
-    text = takeSlashArgs(echoPaths(found.dir, config, io.env.HOME || undefined), sessionId);
+    const paths = echoPaths(found.dir, config, io.env.HOME || undefined);
+    text = takeSlashArgs(paths, sessionId);
+    if (text === null) writable = slashArgsWritable(paths);
   } catch (err) {
     io.stdout(
       `rune-echoes: cannot read the arguments of /rune:echoes: ${clip(oneLine(err instanceof Error ? err.message : String(err)), MAX_ERROR)}\n`,
@@ -158,8 +161,11 @@ export async function cliFromSlash(io: CliIO, sessionId: string): Promise<number
     return 0;
   }
   if (text === null) {
+    const why = writable
+      ? "the plugin's UserPromptSubmit hook did not keep them: are hooks disabled?"
+      : "this project's memory folder is not writable, so the hook could not keep them";
     io.stdout(
-      "rune-echoes: the arguments of /rune:echoes did not reach the CLI (the plugin's UserPromptSubmit hook did not keep them: are hooks disabled?). Run `rune-echoes <subcommand> …` with the Bash tool instead.\n",
+      `rune-echoes: the arguments of /rune:echoes did not reach the CLI (${why}). Run \`rune-echoes <subcommand> …\` with the Bash tool instead.\n`,
     );
     return 0;
   }

@@ -177,6 +177,9 @@ test('on a read-only store the reading commands answer (search builds its index 
     const refused = cli('remember', 'Use pnpm, never npm');
     assert.equal(refused.status, 1);
     assert.match(refused.stderr, /^rune-echoes: cannot write \S+: permission denied \(the memory folder is not writable by this user\)\n$/);
+    // A /rune:echoes command whose arguments the hook could not keep says why.
+    const slash = cli('--slash-args', 'ro-session');
+    assert.match(slash.stdout, /this project's memory folder is not writable, so the hook could not keep them/);
     assert.deepEqual(snapshotTree(join(dir, '.claude')), before, 'the store is exactly as it was');
   } finally {
     chmodTree(join(dir, '.claude'), 0o755, 0o644);

@@ -208,3 +208,13 @@ test('export refuses what it cannot do with one line and writes nothing', async 
   }
   assert.deepEqual(diffSnapshots(before, snapshotTree(tp.dir)), []);
 });
+
+test('export with nothing chosen creates no CLAUDE.md and no auto memory; an existing CLAUDE.md keeps its section', async (t) => {
+  const tp = makeTempProject(t);
+  await json(tp, ['remember', '--role', 'team', 'Not etched, so not exported.']);
+  const report = await json(tp, ['export', '--to', 'claude-md']);
+  assert.deepEqual(report.files, []);
+  assert.equal(existsSync(join(tp.dir, 'CLAUDE.md')), false);
+  await json(tp, ['export', '--to', 'auto-memory']);
+  assert.equal(existsSync(join(tp.dir, 'home', '.claude', 'projects', claudeProjectSlug(tp.dir), 'memory', 'MEMORY.md')), false);
+});

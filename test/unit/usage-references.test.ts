@@ -103,3 +103,18 @@ test('a cited path the project has at its root means that file alone; one it lac
   // Without a project to look in, the end of any path matches, as before.
   assert.deepEqual(usedKeys(await useWatch(items), deeper), ['reviewer#root-manifest', 'reviewer#settings']);
 });
+
+test('naming an entry in a /rune:echoes command (recording or showing it) is not using it', () => {
+  const b = createSummaryBuilder({ watchTerms: ['retry-backoff-jitter', 'Payment retries use jittered backoff'] });
+  b.addLine(
+    JSON.stringify({
+      type: 'user',
+      sessionId: 's',
+      cwd: '/repo',
+      uuid: 'u1',
+      timestamp: '2026-01-01T00:00:01.000Z',
+      message: { role: 'user', content: '/rune:echoes remember --pattern "Payment retries use jittered backoff" capped at 3' },
+    }),
+  );
+  assert.deepEqual(b.finish().namedTerms, []);
+});

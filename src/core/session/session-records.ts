@@ -87,7 +87,8 @@ function span(s: SessionSummary): string {
 
 export function renderEphemeral(raw: SessionSummary): string {
   const s = filterSummary(raw);
-  const branch = header(s.branch) ? `, branch ${header(s.branch)}` : '';
+  // Outside git (or on a detached HEAD) Claude Code records the branch as `HEAD`: that names no branch.
+  const branch = header(s.branch) && s.branch !== 'HEAD' ? `, branch ${header(s.branch)}` : '';
   const title = `Last session — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
 }

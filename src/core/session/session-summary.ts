@@ -9,7 +9,7 @@ import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transc
 import { shellEffects } from '../transcript/shell-effects.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
-import { isOtherWorkTool } from './session-work.ts';
+import { ECHOES_PROMPT, isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
 import { commandFamily, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
@@ -372,7 +372,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         skipped++;
         return;
       case 'prompt':
-        noteTerms(e.text);
+        // Naming an entry in a `/rune:echoes` command (recording, showing, forgetting it) is managing memory, not using it.
+        if (!ECHOES_PROMPT.test(e.text.trim())) noteTerms(e.text);
         if (e.sidechain) {
           sideFirstPrompt ??= e.text;
           return;

@@ -10,7 +10,7 @@ import type { SessionSummary } from './summary-model.ts';
 export const TALK_CHARS = 200;
 
 /** The plugin's own slash command (`/rune:echoes …`, `/echoes …`). */
-const ECHOES_PROMPT = /^\/(?:rune:)?echoes(?:\s|$)/;
+export const ECHOES_PROMPT = /^\/(?:rune:)?echoes(?:\s|$)/;
 /**
  * The plugin's CLI when it only reads (what `/rune:echoes` and its follow-ups run); `record`,
  * `remember`, `forget` and the other writing subcommands are work.

@@ -73,6 +73,8 @@ export function exportMemory(paths: EchoPaths, config: { ignore: string[] }, opt
   const put = (target: EchoPaths, path: string, next: string) => {
     const { text: current, unreadable } = readForeignText(path);
     if (unreadable) throw new EchoesError('unreadable', `${refOf(paths, opts.home, path)} is not a text file; export left it as it is`);
+    // Nothing chosen and no file yet: nothing to write (a CLAUDE.md saying "no entries" helps nobody).
+    if (current === null && items.length === 0) return;
     const action = current === null ? 'created' : current === next ? 'unchanged' : 'updated';
     report.files.push({ file: refOf(paths, opts.home, path), action });
     if (opts.dryRun || action === 'unchanged') return;

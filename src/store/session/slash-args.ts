@@ -4,8 +4,8 @@
 // line and `$(…)` runs; so the command's shell line names no argument at all:
 // the hook, which gets the prompt as JSON, keeps the text for the session, and
 // `rune-echoes --slash-args <session>` takes it (once) and runs it.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { safeSessionKey } from './session-state.ts';
@@ -56,6 +56,19 @@ export function dropSlashArgs(paths: EchoPaths, sessionId: string): void {
     removeFile(paths, slashFile(paths, sessionId));
   } catch {
     /* none kept */
+  }
+}
+
+/** Whether the hook could have kept the arguments: the nearest existing folder on their way is writable. */
+export function slashArgsWritable(paths: EchoPaths): boolean {
+  for (let dir = slashDir(paths); ; dir = dirname(dir)) {
+    try {
+      accessSync(dir, constants.W_OK);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return false;
+    }
+    if (dirname(dir) === dir) return false;
   }
 }
 
