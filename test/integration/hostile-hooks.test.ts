@@ -186,6 +186,27 @@ test('on a read-only store the reading commands answer (search builds its index 
   }
 });
 
+test('a read-only project with no store yet: search answers from its solution documents and writes nothing', (t) => {
+  const { dir, env } = hookProject(t);
+  const root = join(dir, '..');
+  cpSync(DIST, join(root, 'dist'), { recursive: true });
+  mkdirSync(join(dir, 'docs', 'solutions', 'ops'), { recursive: true });
+  writeFileSync(join(dir, 'docs', 'solutions', 'ops', 'retry.md'), '---\ntitle: Retry policy\n---\nUse jitter for retries.\n');
+  chmodTree(root, 0o755, 0o644);
+  chmodSync(dir, 0o555);
+  try {
+    const before = snapshotTree(dir);
+    const node = [process.execPath, join(root, 'dist', 'cli.mjs'), 'search', 'retry', 'jitter'];
+    const [cmd, ...rest] = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node] : node;
+    const r = spawnSync(cmd!, rest, { cwd: dir, env: baseEnv({ ...env, CLAUDE_PROJECT_DIR: dir }), encoding: 'utf8', timeout: 30_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Retry policy/);
+    assert.deepEqual(snapshotTree(dir), before);
+  } finally {
+    chmodSync(dir, 0o755);
+  }
+});
+
 test('a full disk still gives the full digest, every hook exits 0, and no memory file is truncated', (t) => {
   const { dir, env } = hookProject(t);
   seedStore(dir, env);

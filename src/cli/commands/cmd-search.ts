@@ -73,7 +73,11 @@ export const searchCommand: Command = {
       // A store this user cannot write still answers; the final logs wait for someone who can.
       if (!isNotWritable(err)) throw err;
     }
-    ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);
+    try {
+      ensureStoreIgnored(ctx.paths, ctx.config.versionControlled);
+    } catch (err) {
+      if (!isNotWritable(err)) throw err;
+    }
     const result = await searchMemory(ctx.paths, {
       query,
       limit,
