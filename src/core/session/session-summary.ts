@@ -134,11 +134,30 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   let sideFirstPrompt: string | null = null;
   let sideLastText: string | null = null;
 
+  // Terms by their first word: a text is looked at for the terms whose first word it holds, not for
+  // every term (a long session's text times a store's ids and titles is too much to search one by one).
+  const byFirstWord = new Map<string, number[]>();
+  const wordless: number[] = [];
+  watchLower.forEach((t, i) => {
+    const first = /^[\p{L}\p{N}_]+/u.exec(t)?.[0];
+    if (first) byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), i]);
+    else wordless.push(i);
+  });
+
   function noteTerms(text: string): void {
     if (watch.length === 0 || named.size === watch.length) return;
     const lower = text.toLowerCase();
-    for (let i = 0; i < watchLower.length; i++) {
+    const check = (i: number) => {
       if (!named.has(i) && namesTerm(lower, watchLower[i]!)) named.add(i);
+    };
+    for (const i of wordless) check(i);
+    const seen = new Set<string>();
+    for (const m of lower.matchAll(WORD_RUN)) {
+      const w = m[0];
+      if (seen.has(w)) continue;
+      seen.add(w);
+      const terms = byFirstWord.get(w);
+      if (terms) for (const i of terms) check(i);
     }
   }
 
@@ -590,6 +609,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     };
   }
 }
+
+/** A run of letters, digits and `_`: the words a text is looked up by. */
+const WORD_RUN = /[\p{L}\p{N}_]+/gu;
 
 /** A letter, digit, `-` or `_`: what an id or a title's word runs on with. */
 const WORDISH = /[\p{L}\p{N}_-]/u;
