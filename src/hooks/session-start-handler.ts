@@ -3,9 +3,8 @@
 // stays: the next session that works replaces it when it ends. Work that can
 // wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
-import { statSync } from 'node:fs';
 import { isOwnHandOff } from '../core/session/hand-off-owner.ts';
-import { readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
+import { mtimeOf, readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
@@ -19,14 +18,6 @@ import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
 import { guarded, type HookContext, type HookResult } from './run-hook.ts';
-
-const mtimeMs = (path: string): number => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-};
 
 /** The workers whose writes a new session reads: the last hand-off, and checkpoints. */
 const HAND_OFF_WORKERS = ['session-end', 'pre-compact'] as const;
@@ -68,7 +59,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     // EPHEMERAL.md holds the last session that worked, and stays until the next one that works
     // ends (SPEC §8): it is not cleared here, so a session that does nothing leaves it for the next.
     // A crashed session that worked after it was written takes its place.
-    if (recovered && !ephemeral.unreadable && (lastSession.trim() === '' || recovered.at > mtimeMs(paths.ephemeral))) {
+    if (recovered && !ephemeral.unreadable && (lastSession.trim() === '' || recovered.at > mtimeOf(paths.ephemeral))) {
       const before = ephemeral.text;
       const text = recovered.text;
       lastSession = text;
@@ -91,7 +82,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       // No text in EPHEMERAL.md (none yet, one an older plugin cleared, or not text): a log written since
       // the last hand-off, else that hand-off again — a session that did no work leaves it to the next.
       lastSession =
-        (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeMs(givenFile(paths))), null)) ??
+        (await guarded(ctx, 'latest archive log', () => latestLogSince(paths, mtimeOf(givenFile(paths))), null)) ??
         readTextOrNull(paths, givenFile(paths)) ??
         '';
     }

@@ -72,6 +72,13 @@ function addBounded(set: Set<string>, value: string, cap: number): void {
   if (set.size < cap || set.has(value)) set.add(value);
 }
 
+/** Moves `value` to the end of `set` (the latest), dropping the oldest beyond `cap`. */
+function keepLatest(set: Set<string>, value: string, cap: number): void {
+  set.delete(value);
+  set.add(value);
+  if (set.size > cap) set.delete(set.values().next().value!);
+}
+
 export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryBuilder {
   // One guard for the whole read: a private span opened in one message hides the next ones.
   const guard = new TranscriptGuard(opts.privateDepth);
@@ -217,9 +224,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   }
 
   function noteWritten(path: string): void {
-    written.delete(path);
-    written.add(path);
-    if (written.size > SUMMARY_LIMITS.written) written.delete(written.values().next().value!);
+    keepLatest(written, path, SUMMARY_LIMITS.written);
     deleted.delete(path);
     reverted.delete(path);
     failedWrites.delete(path);
@@ -227,15 +232,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
 
   /** A file put back as committed: whatever the session changed in it is undone. */
   function noteReverted(path: string): void {
-    reverted.delete(path);
-    reverted.add(path);
-    if (reverted.size > SUMMARY_LIMITS.deleted) reverted.delete(reverted.values().next().value!);
+    keepLatest(reverted, path, SUMMARY_LIMITS.deleted);
   }
 
   function noteDeleted(path: string): void {
-    deleted.delete(path);
-    deleted.add(path);
-    if (deleted.size > SUMMARY_LIMITS.deleted) deleted.delete(deleted.values().next().value!);
+    keepLatest(deleted, path, SUMMARY_LIMITS.deleted);
     failedWrites.delete(path);
   }
 

@@ -80,7 +80,7 @@ export function checkOf(normalized: string, dir: string, shown: string): CheckRu
     .split(/\s+/)
     .filter(Boolean)
     .map((w) => w.replace(/^['"]|['"]$/g, ''));
-  const rest = words.slice(words.findIndex((w) => w === family.split(' ').pop()) + 1);
+  const rest = words.slice(words.indexOf(family.split(' ').pop()!) + 1);
   const args = rest.filter(isPathArg);
   const script = INTERPRETERS.test(family) && args[0] ? (args[0].split('/').pop() ?? '') : '';
   const what = script ? `${family} ${script}` : family;

@@ -10,6 +10,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -198,5 +199,14 @@ export function removeFile(paths: EchoPaths, target: string): void {
     unlinkSync(target);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
+/** A file's modification time (epoch ms); 0 when it is missing or cannot be stat'ed. */
+export function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
   }
 }

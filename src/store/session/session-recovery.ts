@@ -1,14 +1,7 @@
-// Closing what earlier sessions left open.
-// - Ended sessions keep their last span in their state, so a `--resume`
-//   followed by /compact checkpoints it together with the new turns. The
-//   next session's end (or `search`) writes it as the final archive log.
-// - A session that never ended (crash, kill) is recovered at the next start
-//   (SPEC §8, recall-echo): its Stop draft plus the rest of its transcript
-//   become the summary handed on, and its span a `recovery` archive log.
-import { statSync } from 'node:fs';
 import { renderEphemeral } from '../../core/session/session-records.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import { oneLine } from '../../core/text.ts';
+import { mtimeOf } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { appendUsage } from '../usage/usage-log.ts';
@@ -75,14 +68,6 @@ export async function recoverCrashedSessions(
   }
   return null;
 }
-
-const mtimeOf = (path: string): number => {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
-};
 
 /** One session's recovery: whatever fails in it is logged, and the others still run. */
 async function isolated(s: SessionState, log: (m: string) => void, run: () => Promise<SessionState>): Promise<SessionState | null> {

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a}from"./chunk-4PFS7L3V.mjs";import"./chunk-Y47OWC4I.mjs";import"./chunk-JHBWEVNR.mjs";import"./chunk-PXSH57HX.mjs";import"./chunk-3N6UDQYL.mjs";import"./chunk-PBVYIVZY.mjs";import"./chunk-T7HRAACY.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-KVKMWBTU.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-AWU5EDAA.mjs";import"./chunk-EDMPELZZ.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{a as consolidateRole};
