@@ -4,11 +4,12 @@
 // curated memory, and this store's own role files still in the old format.
 // Only names and sizes here: nothing is parsed, so `status` can ask cheaply.
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { SourceKind } from '../../core/adopt/source-reading.ts';
 import { compareText, isSafeName } from '../../core/text.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
 import { type EchoPaths, isRoleName, memoryFile } from '../fs/echo-paths.ts';
+import { mainWorktreeRoot } from '../fs/git-dirs.ts';
 import { listRoles } from '../memory/role-listing.ts';
 
 export interface FoundSource {
@@ -46,36 +47,6 @@ export function claudeProjectSlug(project: string): string {
 export function claudeConfigDir(home: string, env: Readonly<Record<string, string | undefined>> = {}): string {
   const set = env.CLAUDE_CONFIG_DIR?.trim();
   return set ? resolve(set) : join(home, '.claude');
-}
-
-/**
- * The root of the repository's main worktree, read from `.git` without running git: Claude Code keeps
- * one auto memory per repository there, shared by its linked worktrees and subfolders. Null outside git.
- */
-export function mainWorktreeRoot(start: string): string | null {
-  for (let dir = resolve(start); ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    try {
-      const st = statSync(dotGit);
-      if (st.isDirectory()) return dir;
-      if (st.isFile()) {
-        const gitdir = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
-        if (!gitdir) return dir;
-        const at = resolve(dir, gitdir);
-        let common = at;
-        try {
-          common = resolve(at, readFileSync(join(at, 'commondir'), 'utf8').trim());
-        } catch {
-          /* a submodule or a plain gitdir: the folder holding .git is the root */
-          return dir;
-        }
-        return basename(common) === '.git' ? dirname(common) : dir;
-      }
-    } catch {
-      /* no .git here */
-    }
-    if (dirname(dir) === dir) return null;
-  }
 }
 
 /** `autoMemoryDirectory` from the project's or the user's settings (first set wins), as a folder. */

@@ -5,12 +5,13 @@
 // when the repository or a cited file changed since the last answer: the
 // days are cached in .state/evidence-changes.json under a key made of their
 // stamps, so a SessionStart usually costs a few stat calls.
-import { readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { checkedDay, citedFiles, lastCommitDays, staleEntries } from '../../core/lifecycle/evidence-staleness.ts';
 import type { RoleEntry } from '../../core/lifecycle/supersession.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
+import { findGitDirs, type GitDirs, readPlain } from '../fs/git-dirs.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { keepStaleEntries } from './stale-entries.ts';
 
@@ -20,38 +21,6 @@ const MAX_FILES = 400;
 const GIT_TIMEOUT_MS = 3000;
 
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'evidence-changes.json');
-
-interface GitDirs {
-  gitDir: string;
-  commonDir: string;
-}
-
-/** The repository's git folder (a worktree's `.git` file followed), or null outside a repository. */
-function findGitDirs(project: string): GitDirs | null {
-  for (let dir = project; ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    try {
-      const st = statSync(dotGit);
-      if (st.isDirectory()) return { gitDir: dotGit, commonDir: dotGit };
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'));
-      if (!m) return null;
-      const gitDir = resolve(dir, m[1]!.trim());
-      const common = readTextOrNullPlain(join(gitDir, 'commondir'))?.trim();
-      return { gitDir, commonDir: common ? (isAbsolute(common) ? common : resolve(gitDir, common)) : gitDir };
-    } catch {
-      /* not here */
-    }
-    if (dirname(dir) === dir) return null;
-  }
-}
-
-function readTextOrNullPlain(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-}
 
 // Stamps are taken on every SessionStart: a missing file (evidence cited long ago) must not cost an exception.
 const stampText = (path: string): string => {
@@ -99,7 +68,7 @@ async function git(project: string, args: string[], deadline: Deadline): Promise
 
 /** The loose ref of the checked-out branch: a commit moves it even where no reflog is kept. */
 function branchRefFile(repo: GitDirs): string {
-  const ref = /^ref:\s*(refs\/\S+)\s*$/.exec(readTextOrNullPlain(join(repo.gitDir, 'HEAD')) ?? '')?.[1];
+  const ref = /^ref:\s*(refs\/\S+)\s*$/.exec(readPlain(join(repo.gitDir, 'HEAD')) ?? '')?.[1];
   return ref && !ref.includes('..') ? join(repo.commonDir, ref) : join(repo.gitDir, 'HEAD');
 }
 

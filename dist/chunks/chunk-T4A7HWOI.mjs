@@ -1,5 +1,5 @@
 import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{B as T,n as N,p as O}from"./chunk-VTGWCH23.mjs";import{g as D}from"./chunk-4DMBVI4Y.mjs";import{o as P,q as k,r as _}from"./chunk-EWNZ2HKD.mjs";import{b as u,e as m,f as p}from"./chunk-KEYSJ5T4.mjs";import{createHash as z}from"node:crypto";import{join as Q}from"node:path";var y="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",g="<!-- rune-echoes:export end -->",H="rune_echoes_export";function ee(e,t){let n=e??"",r=n.includes(`\r
+import{B as T,n as N,p as O}from"./chunk-VTGWCH23.mjs";import{h as D}from"./chunk-H4K6EAZ5.mjs";import{o as P,q as k,r as _}from"./chunk-EWNZ2HKD.mjs";import{b as u,e as m,f as p}from"./chunk-KEYSJ5T4.mjs";import{createHash as z}from"node:crypto";import{join as Q}from"node:path";var y="<!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->",g="<!-- rune-echoes:export end -->",H="rune_echoes_export";function ee(e,t){let n=e??"",r=n.includes(`\r
 `)?`\r
 `:`
 `,i=t.replace(/\r?\n/g,r),o=`${y}${r}${i}${i.endsWith(r)||i===""?"":r}${g}`,c=n.indexOf(y),l=c<0?-1:n.indexOf(g,c);if(c>=0&&l>=0)return n.slice(0,c)+o+n.slice(l+g.length);if(n==="")return`${o}${r}`;let a=n.endsWith(`

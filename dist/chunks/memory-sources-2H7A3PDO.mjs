@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{a,b,c,d,e,f,g,h,i}from"./chunk-4DMBVI4Y.mjs";import"./chunk-EWNZ2HKD.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{e as autoMemoryDir,d as autoMemoryDirs,b as claudeConfigDir,a as claudeProjectSlug,g as findSources,c as mainWorktreeRoot,i as namedSource,h as oldFormatRoleFiles,f as refOf};
