@@ -78,3 +78,17 @@ export function makeOrigin(prefix = 'rune-echoes-team-'): Origin {
     cleanup: () => rmSync(root, { recursive: true, force: true }),
   };
 }
+
+/** Runs git in `dir` with a fixed identity (and, given `date`, that author and commit date); fails the test when git fails. */
+export function gitIn(dir: string, args: string[], date?: string): void {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.invalid',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.invalid',
+    ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
+  };
+  const r = spawnSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+}

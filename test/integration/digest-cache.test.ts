@@ -1,12 +1,12 @@
 // The SessionStart digest is kept per state of the store (issue 14): the same
 // state gives the cached digest, and any change the digest would show misses.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { digestKey, prepareDigest } from '../../src/store/recall/digest-cache.ts';
 import { cliOk } from '../helpers/cli-run.ts';
+import { gitIn } from '../helpers/git-clones.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const NOW = new Date('2026-05-01T10:00:00Z');
@@ -61,37 +61,24 @@ test('a solution added two folders down is a new state of the store', async (t) 
   assert.match(first.digest.text, /1 solution\b/);
 });
 
-function git(dir: string, args: string[], date?: string): void {
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@example.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@example.invalid',
-  };
-  if (date) Object.assign(env, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
-  const r = spawnSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-}
-
 const LESSON = (id: string, file: string) =>
   `### [2026-03-01] Pattern: Lesson about ${file}\n- **id**: ${id}\n- **layer**: inscribed\n- **source**: user\n- **confidence**: 0.9\n- **evidence**: \`${file}:1\` — seen\n- **verified**: 2026-03-01\n- **supersedes**: none\n- What we learned about ${file}.\n`;
 
 test('stale marks: an answer git cut short is never kept, and a commit since the digest was kept is a new state', async (t) => {
   const tp = makeTempProject(t);
-  git(tp.dir, ['init', '--quiet', '-b', 'main']);
+  gitIn(tp.dir, ['init', '--quiet', '-b', 'main']);
   // No reflog: a commit then moves only the branch's loose ref.
-  git(tp.dir, ['config', 'core.logAllRefUpdates', 'false']);
+  gitIn(tp.dir, ['config', 'core.logAllRefUpdates', 'false']);
   tp.write('src/a.ts', 'one\n');
   tp.write('src/b.ts', 'one\n');
-  git(tp.dir, ['add', 'src']);
-  git(tp.dir, ['commit', '--quiet', '-m', 'first'], '2026-02-20T10:00:00Z');
+  gitIn(tp.dir, ['add', 'src']);
+  gitIn(tp.dir, ['commit', '--quiet', '-m', 'first'], '2026-02-20T10:00:00Z');
   tp.write(
     '.claude/echoes/reviewer/MEMORY.md',
     `<!-- echo-schema: v2 -->\n# Reviewer Memory\n\n${LESSON('lesson-a', 'src/a.ts')}\n${LESSON('lesson-b', 'src/b.ts')}`,
   );
   tp.write('src/a.ts', 'two\n');
-  git(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
+  gitIn(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
 
   // Git stopped for time (a git that takes 5 s, given 300 ms): nothing can be judged, and the digest without marks is not kept.
   const bin = join(tp.dir, '.slow-bin');
@@ -113,7 +100,7 @@ test('stale marks: an answer git cut short is never kept, and a commit since the
 
   // A commit to the other cited file: the kept digest no longer holds.
   tp.write('src/b.ts', 'two\n');
-  git(tp.dir, ['commit', '--quiet', '-am', 'third'], '2026-03-12T10:00:00Z');
+  gitIn(tp.dir, ['commit', '--quiet', '-am', 'third'], '2026-03-12T10:00:00Z');
   const after = await prepareDigest(tp.paths, tp.config, '', NOW);
   assert.equal(after.cached, false);
   assert.match(after.digest.text, /Lesson about src\/b\.ts \(reviewer, [\d.]+\) \(evidence changed since 2026-03-01\)/);

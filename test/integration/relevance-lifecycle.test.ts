@@ -3,11 +3,11 @@
 // it between sessions, stale evidence is marked until `verify`, and usage.jsonl
 // tells injection from use.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cliJson, cliOk } from '../helpers/cli-run.ts';
+import { gitIn } from '../helpers/git-clones.ts';
 import { echoesPath, hookProject, protocol, startContext } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
@@ -158,28 +158,12 @@ test('supersedes: the old entry leaves the digest at once, moves to the archive 
   assert.equal(again.find((h: { id?: string }) => h.id === 'payment-retries-back-off-linearly')?.source, 'archive');
 });
 
-function git(dir: string, args: string[], date: string): void {
-  const r = spawnSync('git', ['-C', dir, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.invalid',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.invalid',
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-    },
-  });
-  assert.equal(r.status, 0, r.stderr);
-}
-
 test('an entry whose evidence file was committed after its verified date is stale in show and search until verify', async (t) => {
   const tp = makeTempProject(t);
-  git(tp.dir, ['init', '--quiet', '-b', 'main'], '2026-03-01T10:00:00Z');
+  gitIn(tp.dir, ['init', '--quiet', '-b', 'main'], '2026-03-01T10:00:00Z');
   tp.write('src/auth.ts', 'export const a = 1;\n');
-  git(tp.dir, ['add', '.'], '2026-03-01T10:00:00Z');
-  git(tp.dir, ['commit', '--quiet', '-m', 'one'], '2026-03-01T10:00:00Z');
+  gitIn(tp.dir, ['add', '.'], '2026-03-01T10:00:00Z');
+  gitIn(tp.dir, ['commit', '--quiet', '-m', 'one'], '2026-03-01T10:00:00Z');
   await cliOk(
     tp,
     [
@@ -197,7 +181,7 @@ test('an entry whose evidence file was committed after its verified date is stal
     },
   );
   tp.write('src/auth.ts', 'export const a = 2;\n');
-  git(tp.dir, ['commit', '--quiet', '-am', 'two'], '2026-03-20T10:00:00Z');
+  gitIn(tp.dir, ['commit', '--quiet', '-am', 'two'], '2026-03-20T10:00:00Z');
   const later = { now: new Date('2026-04-01T10:00:00Z') };
   const shown = await cliOk(tp, ['show'], later);
   assert.match(shown, /inscribed \(stale\)/);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { citedFiles, lastCommitDays, staleEntries, staleNote, staleSince } from '../../src/core/lifecycle/evidence-staleness.ts';
 import { digestCandidates } from '../../src/core/recall/digest.ts';
 import { changeDays, staleFromStore } from '../../src/store/memory/evidence-changes.ts';
+import { gitIn } from '../helpers/git-clones.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
@@ -50,28 +50,15 @@ test('a stale entry is marked in the digest candidates and has no recency; super
   assert.ok(movedOn.score < fresh.score, `${movedOn.score} < ${fresh.score}`);
 });
 
-function git(dir: string, args: string[], date?: string): void {
-  const env = {
-    ...process.env,
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@example.invalid',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@example.invalid',
-  };
-  if (date) Object.assign(env, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
-  const r = spawnSync('git', ['-C', dir, ...args], { env, encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-}
-
 test('in a repository a file is dated by its last commit, not by its mtime (a fresh checkout is not a change)', async (t) => {
   const tp = makeTempProject(t);
-  git(tp.dir, ['init', '--quiet', '-b', 'main']);
+  gitIn(tp.dir, ['init', '--quiet', '-b', 'main']);
   tp.write('src/a.ts', 'one\n');
   tp.write('src/b.ts', 'one\n');
-  git(tp.dir, ['add', '.']);
-  git(tp.dir, ['commit', '--quiet', '-m', 'first'], '2026-03-01T10:00:00Z');
+  gitIn(tp.dir, ['add', '.']);
+  gitIn(tp.dir, ['commit', '--quiet', '-m', 'first'], '2026-03-01T10:00:00Z');
   tp.write('src/a.ts', 'two\n');
-  git(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
+  gitIn(tp.dir, ['commit', '--quiet', '-am', 'second'], '2026-03-10T10:00:00Z');
   // Both files look brand new on disk, as after a clone.
   tp.write('untracked.md', 'notes\n');
   const days = await changeDays(tp.paths, ['src/a.ts', 'src/b.ts', 'untracked.md', 'missing.ts'], '2026-02-01');
