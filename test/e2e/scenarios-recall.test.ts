@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { makeEntry } from '../unit/entry-arbitrary.ts';
 import { readJsonLines } from './claude-harness.ts';
 import type { MessagesCall } from './messages-call.ts';
 import { section } from './scenario-handoff.ts';
@@ -29,23 +30,19 @@ function rune(project: ScenarioProject, args: string[]): Promise<RuneRun> {
   return suite.rune(project, args);
 }
 
-const entry = (over: Partial<EchoEntry>): EchoEntry => ({
-  id: 'x',
-  idExplicit: true,
-  date: '2026-11-01',
-  kind: 'Pattern',
-  title: 'X',
-  layer: 'traced',
-  source: 'e2e',
-  confidence: 0.8,
-  evidence: '',
-  verified: '2026-11-01',
-  supersedes: 'none',
-  tags: [],
-  learning: 'Something.',
-  extra: [],
-  ...over,
-});
+const entry = (over: Partial<EchoEntry>): EchoEntry =>
+  makeEntry({
+    id: 'x',
+    date: '2026-11-01',
+    title: 'X',
+    layer: 'traced',
+    source: 'e2e',
+    confidence: 0.8,
+    evidence: '',
+    verified: '2026-11-01',
+    learning: 'Something.',
+    ...over,
+  });
 
 /** A reviewer memory (traced lessons: a search away, so never in the SessionStart digest) and a planner fact. */
 async function seededProject(name: string, files: Record<string, string> = {}): Promise<ScenarioProject> {

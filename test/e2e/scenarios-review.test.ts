@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { makeEntry } from '../unit/entry-arbitrary.ts';
 import { collectToolResults } from './fake-anthropic-server.ts';
 import type { MessagesCall } from './messages-call.ts';
 import { errorLogLines, type RuneRun, type ScenarioProject, scenarioSuite, walkFiles } from './scenario-kit.ts';
@@ -24,23 +25,19 @@ const testTimeout = 180_000;
 const suite = scenarioSuite();
 const rune = (project: ScenarioProject, args: string[]): Promise<RuneRun> => suite.rune(project, args);
 
-const entry = (over: Partial<EchoEntry>): EchoEntry => ({
-  id: 'x',
-  idExplicit: true,
-  date: '2026-03-01',
-  kind: 'Pattern',
-  title: 'X',
-  layer: 'inscribed',
-  source: 'e2e',
-  confidence: 0.8,
-  evidence: '',
-  verified: '2026-03-01',
-  supersedes: 'none',
-  tags: [],
-  learning: 'Something.',
-  extra: [],
-  ...over,
-});
+const entry = (over: Partial<EchoEntry>): EchoEntry =>
+  makeEntry({
+    id: 'x',
+    date: '2026-03-01',
+    title: 'X',
+    layer: 'inscribed',
+    source: 'e2e',
+    confidence: 0.8,
+    evidence: '',
+    verified: '2026-03-01',
+    learning: 'Something.',
+    ...over,
+  });
 
 /** A store with a reviewer and an auditor role, an archive log and one solution document. */
 async function seededProject(name: string): Promise<ScenarioProject> {

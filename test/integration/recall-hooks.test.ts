@@ -12,24 +12,21 @@ import { estimateTokens } from '../../src/core/text.ts';
 import { echoesPath, hookProject, protocol } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+import { makeEntry } from '../unit/entry-arbitrary.ts';
 
-const entry = (over: Partial<EchoEntry>): EchoEntry => ({
-  id: 'x',
-  idExplicit: true,
-  date: '2026-11-01',
-  kind: 'Pattern',
-  title: 'X',
-  layer: 'traced',
-  source: 'test',
-  confidence: 0.8,
-  evidence: '',
-  verified: '2026-11-01',
-  supersedes: 'none',
-  tags: [],
-  learning: 'Something.',
-  extra: [],
-  ...over,
-});
+const entry = (over: Partial<EchoEntry>): EchoEntry =>
+  makeEntry({
+    id: 'x',
+    date: '2026-11-01',
+    title: 'X',
+    layer: 'traced',
+    source: 'test',
+    confidence: 0.8,
+    evidence: '',
+    verified: '2026-11-01',
+    learning: 'Something.',
+    ...over,
+  });
 
 const HEADER = '<!-- echo-schema: v2 -->\n# Memory\n\n';
 
