@@ -90,3 +90,23 @@ test('outside a repository files are dated by mtime', async (t) => {
   );
   assert.ok(join(tp.dir, 'lib/x.py'));
 });
+
+test('a file git lists but cannot date (no commit yet) goes by mtime; a non-ASCII name is dated by its commit', async (t) => {
+  const tp = makeTempProject(t);
+  gitIn(tp.dir, ['init', '--quiet', '-b', 'main']);
+  const staged = tp.write('src/staged.ts', 'x\n');
+  gitIn(tp.dir, ['add', '.']);
+  const at = new Date('2026-03-20T12:00:00Z');
+  utimesSync(staged, at, at);
+  assert.equal((await changeDays(tp.paths, ['src/staged.ts'], '2026-01-01')).get('src/staged.ts'), '2026-03-20');
+
+  const other = makeTempProject(t);
+  gitIn(other.dir, ['init', '--quiet', '-b', 'main']);
+  other.write('docs/café.md', 'x\n');
+  other.write('src/a.ts', 'x\n');
+  gitIn(other.dir, ['add', '.']);
+  gitIn(other.dir, ['commit', '--quiet', '-m', 'first'], '2026-03-01T10:00:00Z');
+  const days = await changeDays(other.paths, ['docs/café.md', 'src/a.ts'], '2026-02-01');
+  assert.equal(days.get('docs/café.md'), '2026-03-01');
+  assert.equal(days.get('src/a.ts'), '2026-03-01');
+});

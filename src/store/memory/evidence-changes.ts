@@ -145,15 +145,28 @@ async function changeDaysKeyed(
           ? { out: '', cut: false }
           : await git(
               paths.project,
-              ['log', '--relative', '--no-renames', '--format=%x00%cs', '--name-only', `--since=${since}T00:00:00`, '--', ...tracked],
+              // Names as they are (no quoting of non-ASCII paths), so they meet the tracked ones.
+              [
+                '-c',
+                'core.quotePath=false',
+                'log',
+                '--relative',
+                '--no-renames',
+                '--format=%x00%cs',
+                '--name-only',
+                `--since=${since}T00:00:00`,
+                '--',
+                ...tracked,
+              ],
               deadline,
             );
       cut = log.cut;
-      if (log.out !== null)
-        for (const [file, day] of lastCommitDays(log.out))
-          if (tracked.has(file)) days.set(file, day);
-          // git listed them but could not date them: judged by mtime like the rest.
-          else if (!cut) tracked.clear();
+      if (log.out !== null) {
+        for (const [file, day] of lastCommitDays(log.out)) if (tracked.has(file)) days.set(file, day);
+      } else if (!cut) {
+        // git listed them but could not date them: judged by mtime like the rest.
+        tracked.clear();
+      }
     }
   }
   // Files git does not track (or every file, where git is missing or this is no repository after all) are dated
