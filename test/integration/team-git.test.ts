@@ -6,7 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
@@ -16,8 +17,9 @@ import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
 import { sessionEnd } from '../../src/hooks/session-end-handler.ts';
 import { sessionStart } from '../../src/hooks/session-start-handler.ts';
 import { turnEnd } from '../../src/hooks/turn-end.ts';
+import { ignoringRules } from '../../src/store/team/git-repo.ts';
 import { BUILT_CLI, type Run, runCli } from '../helpers/cli-run.ts';
-import { type Clone, makeOrigin, type Origin } from '../helpers/git-clones.ts';
+import { type Clone, gitIn, makeOrigin, type Origin } from '../helpers/git-clones.ts';
 import { diffSnapshots, snapshotTree, type TempProject } from '../helpers/temp-project.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
@@ -403,4 +405,14 @@ test('team init says so when a .gitignore still keeps all of .claude/ out of git
   // The fix the warning gives works.
   a.write('.gitignore', '.claude/*\n!.claude/echoes/\n!.claude/rune-config.yml\nnode_modules/\n');
   assert.doesNotMatch(await ok(origin, a, 'team', 'init'), /Warning/);
+});
+
+test('a `!pattern` that re-includes a path is not reported as a rule holding it back', (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'rune-ignore-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  gitIn(dir, ['init', '--quiet']);
+  writeFileSync(join(dir, '.gitignore'), '*.md\n!MEMORY.md\n*.log\n');
+  assert.deepEqual(ignoringRules(dir, ['MEMORY.md']), []);
+  assert.deepEqual(ignoringRules(dir, ['notes.md']), ['.gitignore:1:*.md']);
+  assert.deepEqual(ignoringRules(dir, ['x.log']), ['.gitignore:3:*.log']);
 });

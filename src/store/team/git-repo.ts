@@ -58,7 +58,9 @@ export function ignoringRules(dir: string, paths: string[]): string[] {
       r.stdout
         .split('\n')
         .filter((l) => l.trim() !== '')
-        .map((l) => l.split('\t')[0]!.trim()),
+        .map((l) => l.split('\t')[0]!.trim())
+        // `-v` also names the `!pattern` that re-includes a path: that rule lets it through.
+        .filter((rule) => !/^(?:[^:]*:){2}!/.test(rule)),
     ),
   ];
 }
