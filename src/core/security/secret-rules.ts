@@ -101,7 +101,7 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   prefixed('anthropic-key', ['sk-ant-'], String.raw`[A-Za-z0-9]{2,8}\d{2}-[A-Za-z0-9_-]{20,}`),
   prefixed('anthropic-key', ['sk-ant-'], String.raw`[A-Za-z0-9_-]{20,}`),
   exact('openai-key', String.raw`${B}sk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`, ['sk-'], (v) => /[0-9A-Z]/.test(v.slice(3))),
-  prefixed('huggingface-token', ['hf_'], String.raw`[A-Za-z]{34}${E}`),
+  prefixed('huggingface-token', ['hf_'], String.raw`[A-Za-z0-9]{30,40}${E}`),
   prefixed('huggingface-token', ['api_org_'], String.raw`[A-Za-z]{34}${E}`),
   prefixed('perplexity-key', ['pplx-'], String.raw`[A-Za-z0-9]{40,56}${E}`),
   prefixed('groq-key', ['gsk_'], String.raw`[A-Za-z0-9]{40,60}${E}`),
@@ -211,7 +211,6 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   prefixed('adobe-secret', ['p8e-'], String.raw`[A-Za-z0-9]{32}${E}`),
   prefixed('coinbase-key', ['organizations/'], String.raw`[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}`),
   // Messaging, mail and social
-  exact('huggingface-token', String.raw`${B}hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])`, ['hf_']),
   exact('django-secret-key', String.raw`django-insecure-[^\s'"\x60]{16,}`, ['django-insecure']),
   exact('slack-token', String.raw`${B}xox[abposre]-[A-Za-z0-9-]{10,}`, ['xox']),
   exact('slack-token', String.raw`${B}xoxe\.xox[bp]-\d-[A-Za-z0-9]{60,}`, ['xoxe.']),

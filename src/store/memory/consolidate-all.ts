@@ -4,7 +4,7 @@
 // role has work.
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
-import { retiredEntries } from '../../core/lifecycle/supersession.ts';
+import { retiredEntries, supersededKeys } from '../../core/lifecycle/supersession.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readUsage } from '../usage/usage-log.ts';
@@ -49,9 +49,9 @@ export function retirementsByRole(roles: ReadonlyArray<{ role: string; entries: 
   for (const { role, entries } of roles) {
     for (const e of entries) {
       if (e.status !== 'superseded' || retire.get(role)?.has(e.id)) continue;
-      const by = e.extra.find(([k]) => k === 'superseded_by')?.[1]?.trim();
+      const by = supersededKeys(e.extra.find(([k]) => k === 'superseded_by')?.[1] ?? '', role)[0];
       const ids = retire.get(role) ?? new Map<string, string>();
-      ids.set(e.id, by ? (by.includes('#') ? by : `${role}#${by}`) : 'unknown');
+      ids.set(e.id, by ?? 'unknown');
       retire.set(role, ids);
     }
   }

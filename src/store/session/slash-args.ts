@@ -4,7 +4,7 @@
 // line and `$(…)` runs; so the command's shell line names no argument at all:
 // the hook, which gets the prompt as JSON, keeps the text for the session, and
 // `rune-echoes --slash-args <session>` takes it (once) and runs it.
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -52,10 +52,12 @@ export function stashSlashArgs(paths: EchoPaths, sessionId: string, args: string
  * is stored as typed, before any filter.
  */
 export function dropSlashArgs(paths: EchoPaths, sessionId: string): void {
+  // Every turn's end asks; only one after a `/rune:echoes` prompt finds a file: one stat, not removeFile's checks.
+  const file = slashFile(paths, sessionId);
   try {
-    removeFile(paths, slashFile(paths, sessionId));
+    if (lstatSync(file, { throwIfNoEntry: false })) removeFile(paths, file);
   } catch {
-    /* none kept */
+    /* raced away, or no folder for it */
   }
 }
 
