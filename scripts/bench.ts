@@ -3,9 +3,10 @@
 //
 //   npm run bench                              (tsx scripts/bench.ts)
 //   npm run bench -- --baseline <other>/dist   adds that build's instruction counts, for a before/after
-//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, hooks, instructions, heavy, search, recall)
+//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, tools, hooks, instructions, heavy, search, recall)
 //
 // 1. What a user waits for: whole `claude` runs with and without the plugin (scripts/bench-e2e.ts).
+// 1b. What each tool call of the main agent costs: a session of 40 tool calls (scripts/bench-tools.ts).
 // 2. Each hook's blocking time at an empty, a typical and a large store, in a clean environment
 //    (PATH and HOME only), against a bare `node -e ''` in the same run: median wall time with
 //    min–max, the background work it leaves (timed to its end), peak RSS.
@@ -26,11 +27,13 @@ import { benchEndToEnd } from './bench-e2e.ts';
 import { benchRecall } from './bench-recall.ts';
 import { benchSearch } from './bench-search.ts';
 import { findingsFile, largeStore, transcriptLine, typicalStore, writeTranscript } from './bench-store.ts';
+import { benchTools } from './bench-tools.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(REPO, 'dist');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const E2E_RUNS = Number(process.env.BENCH_E2E_RUNS ?? 11);
+const TOOLS_RUNS = Number(process.env.BENCH_TOOLS_RUNS ?? 7);
 const argValue = (flag: string) => {
   const at = process.argv.indexOf(flag);
   return at > 0 ? process.argv[at + 1] : undefined;
@@ -69,7 +72,7 @@ function waitWorkers(project: string): number {
 }
 
 /** Hooks that mark their session running. */
-const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'agent-guard', 'stop', 'subagent-start', 'subagent-stop']);
+const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'stop', 'subagent-start', 'subagent-stop']);
 
 /** A prompt that names a typical store's entry (recall gives it), and one that matches nothing (most prompts). */
 const PROMPT_MISS = 'Add a dark mode toggle to the settings page and keep it in local storage.';
@@ -106,6 +109,11 @@ try {
     say(
       "\nEvery blocking hook is a node process Claude Code starts and waits for: a `-p` run waits for four (SessionStart, UserPromptSubmit, Stop, SessionEnd), each turn of a session for two. The third column is that floor — the plugin with every hook a bare `node -e ''`; the fourth shows what `async: true` on Stop and SubagentStop does to it.",
     );
+  }
+
+  if (runs('tools')) {
+    say('');
+    await benchTools(REPO, typicalStore, TOOLS_RUNS, say);
   }
 
   const sizes: Array<{ name: string; describe: string; make: (dir: string) => void; transcriptBytes: number }> = [
@@ -166,7 +174,6 @@ try {
         ['session-start', (s) => input(s, 'SessionStart', { source: 'startup' })],
         ['user-prompt-submit (no match)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
         ['user-prompt-submit (recall)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
-        ['agent-guard', (s) => input(s, 'PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } })],
         ['subagent-start (no role)', (s) => input(s, 'SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
         // A new session each run: the first subagent of a session, whose start is computed.
         [
@@ -264,7 +271,6 @@ try {
         (i) => input('UserPromptSubmit', { prompt: PROMPT_HIT }).replace('"bench-i"', `"bench-i-r${i}"`),
         'user-prompt-submit',
       ],
-      ['agent-guard', () => input('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'npm test' } }), 'agent-guard'],
       ['subagent-start (no role)', () => input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
       [
         'subagent-start (reviewer, later in a session)',
