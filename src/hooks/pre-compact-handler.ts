@@ -1,7 +1,11 @@
 // PreCompact (manual|auto): checkpoint what is not yet archived for this session.
+
+import { captureOn } from '../core/config/config-defaults.ts';
+import { CAPTURE_ROLE } from '../store/capture/capture-lessons.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, checkpointSpan } from '../store/session/session-lifecycle.ts';
-import type { HookContext } from './run-hook.ts';
+import { withCapture } from './capture-step.ts';
+import { guarded, type HookContext } from './run-hook.ts';
 
 export async function preCompact(ctx: HookContext): Promise<void> {
   const { paths, input, now, deadline } = ctx;
@@ -12,6 +16,16 @@ export async function preCompact(ctx: HookContext): Promise<void> {
     now,
     deadline,
     log: ctx.log,
-    update: (state) => checkpointSpan(paths, state, trigger, now, deadline).state,
+    update: (state) => withCapture(ctx, checkpointSpan(paths, state, trigger, now, deadline).state),
   });
+  // The lessons captured so far join the team's memory now: the compacted context no longer holds them.
+  if (captureOn(ctx.config)) {
+    const { consolidateRole } = await import('../store/memory/role-consolidation.ts');
+    await guarded(
+      ctx,
+      'consolidating captured lessons',
+      () => consolidateRole(paths, ctx.config, CAPTURE_ROLE, { now, prune: false, events: [], deadline }),
+      undefined,
+    );
+  }
 }

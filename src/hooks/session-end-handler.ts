@@ -15,6 +15,7 @@ import { advanceSession, writeEphemeral } from '../store/session/session-lifecyc
 import { scanSessions } from '../store/session/session-state.ts';
 import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
 import { usedKeys, useWatch } from '../store/usage/usage-references.ts';
+import { withCapture } from './capture-step.ts';
 import { guarded, type HookContext } from './run-hook.ts';
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
@@ -45,7 +46,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
           if (s.resumed && !s.resumed.worked) return { ...s, ended: true };
           if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
             ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
-          return { ...s, ended: true };
+          return { ...withCapture(ctx, s), ended: true };
         },
       });
       // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only

@@ -32,6 +32,9 @@ const EVERY_PROPERTY: Record<keyof Required<EchoEntry>, 'field' | 'bookkeeping'>
   rootCause: 'field',
   solution: 'field',
   status: 'field',
+  captured: 'field',
+  signature: 'field',
+  sessions: 'field',
   learning: 'field',
   extra: 'bookkeeping',
 };

@@ -19,6 +19,14 @@ export interface RecallConfig {
   subagentTokens: number;
 }
 
+/** Lessons captured from what sessions did (SPEC §6a), kind by kind. */
+export interface CaptureConfig {
+  commands: boolean;
+  fixes: boolean;
+  corrections: boolean;
+  obstacles: boolean;
+}
+
 export interface EchoesConfig {
   versionControlled: boolean;
   sessionScope: SessionScope;
@@ -35,6 +43,8 @@ export interface EchoesConfig {
   recall: RecallConfig;
   /** Subagent type → role whose memory it starts with (`ward-sentinel: reviewer`). */
   agents: Record<string, string>;
+  /** `capture: false` turns all of it off; a mapping turns kinds off. */
+  capture: CaptureConfig;
 }
 
 export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
@@ -49,8 +59,9 @@ export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
   roles: ['planner', 'workers', 'reviewer', 'auditor', 'team'],
   ignore: ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**'],
   renames: {},
-  recall: Object.freeze({ onPrompt: true, onSubagent: true, maxItems: 3, maxTokens: 300, threshold: 2, subagentTokens: 800 }),
+  recall: Object.freeze({ onPrompt: true, onSubagent: true, maxItems: 3, maxTokens: 300, threshold: 1.5, subagentTokens: 800 }),
   agents: {},
+  capture: Object.freeze({ commands: true, fixes: true, corrections: true, obstacles: true }),
 });
 
 export function defaultConfig(): EchoesConfig {
@@ -61,5 +72,9 @@ export function defaultConfig(): EchoesConfig {
     renames: {},
     recall: { ...DEFAULT_CONFIG.recall },
     agents: {},
+    capture: { ...DEFAULT_CONFIG.capture },
   };
 }
+
+/** Whether any kind of capture is on. */
+export const captureOn = (config: Pick<EchoesConfig, 'capture'>): boolean => Object.values(config.capture).some(Boolean);

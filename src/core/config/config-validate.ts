@@ -98,6 +98,24 @@ const NESTED: Record<string, (value: unknown, config: EchoesConfig, warn: (w: st
       else recall[spec.prop] = given;
     }
   },
+  capture(value, config, warn) {
+    const kinds = Object.keys(config.capture) as Array<keyof typeof config.capture>;
+    const all = asBool(value);
+    if (typeof all === 'boolean') {
+      for (const k of kinds) config.capture[k] = all;
+      return;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      warn(`"echoes.capture" should be true, false or a mapping of ${kinds.join(', ')} to true/false; it stays ON (the default)`);
+      return;
+    }
+    for (const [key, raw] of Object.entries(value as Record<string, unknown>)) {
+      const given = asBool(raw);
+      if (!(kinds as string[]).includes(key)) warn(`unknown key "echoes.capture.${key}" ignored (expected ${kinds.join(', ')})`);
+      else if (typeof given !== 'boolean') warn(`"echoes.capture.${key}" should be true or false; it stays ON (the default)`);
+      else config.capture[key as keyof typeof config.capture] = given;
+    }
+  },
   agents(value, config, warn) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       warn('"echoes.agents" should be a mapping of subagent-type: role, like { ward-sentinel: reviewer }; ignored');

@@ -41,6 +41,12 @@ export interface EchoEntry {
   rootCause?: string;
   solution?: string;
   status?: EntryStatus;
+  /** Set on lessons capture wrote (SPEC §6a): commands, fix, correction or obstacle. */
+  captured?: string;
+  /** What later sightings of a captured lesson merge by (not its title). */
+  signature?: string;
+  /** Short ids of the sessions that saw a captured lesson, comma-separated, newest last. */
+  sessions?: string;
   /** The learning itself: the entry's free text, without the field bullets. */
   learning: string;
   /** Fields this model does not know, kept in order so a re-render loses nothing. */

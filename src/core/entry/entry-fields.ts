@@ -145,6 +145,19 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
     searchable: true,
   }),
   row({ prop: 'status', place: 'bullet', key: 'status', type: 'status', optional: true, filter: 'checked' }),
+  // Lessons capture wrote from what sessions did (SPEC §6a): which kind, the key later sightings merge by,
+  // and the sessions that saw it (short ids), so a lesson seen twice becomes inscribed.
+  row({
+    prop: 'captured',
+    place: 'bullet',
+    key: 'captured',
+    type: 'text',
+    optional: true,
+    absent: undefined,
+    column: { header: 'captured', width: 12, order: 5 },
+  }),
+  row({ prop: 'signature', place: 'bullet', key: 'signature', type: 'text', optional: true, absent: undefined }),
+  row({ prop: 'sessions', place: 'bullet', key: 'sessions', type: 'text', optional: true, absent: undefined }),
   row({ prop: 'learning', place: 'body', key: 'learning', type: 'text', searchable: true }),
 ];
 
@@ -165,7 +178,10 @@ export type FieldKey =
   | 'symptom'
   | 'rootCause'
   | 'solution'
-  | 'status';
+  | 'status'
+  | 'captured'
+  | 'signature'
+  | 'sessions';
 
 const BY_NAME = new Map<string, EntryField>();
 for (const f of BULLET_FIELDS) for (const name of [f.key, ...f.aliases]) BY_NAME.set(name, f);

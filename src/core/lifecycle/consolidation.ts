@@ -3,11 +3,12 @@
 // writing MEMORY.md and deleting the findings files, so running it twice on
 // the same findings must change nothing the second time.
 
-import { appendEntries, appendLearning, updateEntryFields } from '../entry/document-edits.ts';
+import { appendEntries, appendLearning, replaceEntry, updateEntryFields } from '../entry/document-edits.ts';
 import { asStored, documentEntries, type EchoDocument } from '../entry/echo-document.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { isValidId, slugifyTitle, uniqueId } from '../entry/entry-ids.ts';
 import { evidencePaths } from '../entry/evidence-paths.ts';
+import { mergeSighting } from './captured-merge.ts';
 
 export interface Placement {
   /** Index of the finding in the input. */
@@ -34,8 +35,12 @@ export function normalizeForMatch(text: string): string {
   return text.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** Two entries record the same learning when evidence and pattern (title) match. */
-export function matchKey(entry: Pick<EchoEntry, 'evidence' | 'title'>): string {
+/**
+ * Two entries record the same learning when evidence and pattern (title) match; a captured lesson is
+ * the same as another with its signature, whatever its title and evidence say this time (SPEC §6a).
+ */
+export function matchKey(entry: Pick<EchoEntry, 'evidence' | 'title' | 'signature'>): string {
+  if (entry.signature) return `sig:${normalizeForMatch(entry.signature)}`;
   return `${normalizeForMatch(entry.evidence)}\u0000${normalizeForMatch(entry.title)}`;
 }
 
@@ -45,7 +50,9 @@ export function matchKey(entry: Pick<EchoEntry, 'evidence' | 'title'>): string {
  * carries), or its pattern with its evidence normalised (the files it cites,
  * else its words), so `src/a.ts:12` and `` `src/a.ts` line 12 `` are one.
  */
-export function identityKeys(entry: Pick<EchoEntry, 'id' | 'title' | 'evidence'> & { idExplicit?: boolean }): string[] {
+export function identityKeys(entry: Pick<EchoEntry, 'id' | 'title' | 'evidence' | 'signature'> & { idExplicit?: boolean }): string[] {
+  // A forgotten captured lesson is matched by its signature too: capture never writes it again.
+  if (entry.signature) return [`sig:${normalizeForMatch(entry.signature)}`];
   const keys = [`slug:${slugifyTitle(entry.title)}`, `pe:${normalizeForMatch(entry.title)}\u0000${normalizedEvidence(entry.evidence)}`];
   if (entry.id && entry.idExplicit !== false) keys.push(`id:${entry.id}`);
   return keys;
@@ -106,6 +113,9 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: 
     const group = groups.get(key);
     if (group === undefined) {
       groups.set(key, { merged: { ...f, verified: findingDay(f) }, members: [i] });
+    } else if (f.signature && group.merged.signature) {
+      group.merged = mergeSighting(group.merged, { ...f, verified: findingDay(f) });
+      group.members.push(i);
     } else {
       group.merged.verified = laterDay(group.merged.verified, findingDay(f));
       group.merged.confidence = higher(group.merged.confidence, f.confidence);
@@ -128,7 +138,14 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: 
     const target = byKey.get(key);
     let id: string;
     let action: Placement['action'];
-    if (target !== undefined) {
+    if (target !== undefined && target.signature && merged.signature) {
+      // A captured lesson seen again: its sessions, confidence and layer rise (never to etched), its
+      // text follows what was seen; a retired one stays retired.
+      id = target.id;
+      const next = target.status ? target : mergeSighting(target, merged);
+      action = next === target ? 'unchanged' : 'updated';
+      if (next !== target) updates.push(next);
+    } else if (target !== undefined) {
       // The date and the confidence move, and a learning the entry does not yet say
       // is added to it. The layer is never touched, so an etched entry stays
       // etched and nothing is promoted behind the user's back.
@@ -175,6 +192,23 @@ export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], op
   const before = new Map(existing.map((e) => [e.id, e]));
   let next = doc;
   for (const u of result.updates) {
+    const was = before.get(u.id);
+    if (u.signature && was && !u.learning.startsWith(was.learning)) {
+      // A captured lesson whose text changed (the project's commands did): written anew in canonical form.
+      next = replaceEntry(next, u.id, u);
+      continue;
+    }
+    if (u.signature && was) {
+      next = updateEntryFields(next, u.id, {
+        verified: u.verified,
+        confidence: u.confidence,
+        layer: u.layer,
+        sessions: u.sessions,
+        evidence: u.evidence,
+      });
+      if (u.learning !== was.learning) next = appendLearning(next, u.id, u.learning.slice(was.learning.length).replace(/^\n/, ''));
+      continue;
+    }
     const tagsGrew = u.tags.length !== (before.get(u.id)?.tags.length ?? 0);
     next = updateEntryFields(next, u.id, { verified: u.verified, confidence: u.confidence, ...(tagsGrew ? { tags: u.tags } : {}) });
     const old = before.get(u.id)?.learning ?? '';

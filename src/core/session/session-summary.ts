@@ -62,6 +62,8 @@ export interface SummaryBuilderOptions {
   carry?: SummaryCarry;
   /** Entries to tell use of (SPEC §8): the summary's `used` lists those this part used. */
   use?: UseWatch;
+  /** Also given each line's events (private text already gone), for readers that gather more than the summary (capture). */
+  onEvents?: (events: TranscriptEvent[]) => void;
 }
 
 // What a part touched, for telling use: the summary's lists are capped for reading, but an entry
@@ -481,7 +483,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     addLine(line: string): void {
       if (!line.trim()) return;
       lines++;
-      for (const e of parseTranscriptLine(line, guard)) onEvent(e);
+      const events = parseTranscriptLine(line, guard);
+      for (const e of events) onEvent(e);
+      opts.onEvents?.(events);
     },
     addEvents(events: TranscriptEvent[]): void {
       for (const e of events) onEvent(e);

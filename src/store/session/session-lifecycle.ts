@@ -1,6 +1,7 @@
 // The session side of the hooks (SPEC §8): read the transcript incrementally,
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
 import { statSync } from 'node:fs';
+import { type CaptureState, emptyCaptureState } from '../../core/capture/capture-tracker.ts';
 import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
 import {
   type ArchiveTrigger,
@@ -49,6 +50,8 @@ export interface FoldResult {
   /** The draft with the piece merged in. */
   draft: SessionSummary;
   endOffset: number;
+  /** What capture gathered, when the read was given a capture state. */
+  capture?: CaptureState;
 }
 
 /**
@@ -72,7 +75,12 @@ export async function foldTranscript(
     carry: opts.carry ?? draft?.carry,
   });
   const piece = filterSummary({ ...part.summary, sessionId: part.summary.sessionId || opts.sessionId || null });
-  return { piece, draft: mergeSummaries(draft ?? emptySummary(), piece), endOffset: part.endOffset };
+  return {
+    piece,
+    draft: mergeSummaries(draft ?? emptySummary(), piece),
+    endOffset: part.endOffset,
+    ...(part.capture ? { capture: part.capture } : {}),
+  };
 }
 
 export interface AdvanceOptions {
@@ -84,6 +92,8 @@ export interface AdvanceOptions {
   deadline?: Deadline;
   /** Told once when a transcript cannot be read (the session is then set aside until its transcript changes). */
   log?: (message: string) => void;
+  /** Gather what capture needs while reading (SPEC §6a); on unless false, so no part of a session is read without it. */
+  capture?: boolean;
   /** Runs under the session's lock with the fresh state; the state it returns (if any) is saved. */
   update?: (state: SessionState) => SessionState | undefined;
 }
@@ -122,6 +132,7 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
               watchTerms,
               use,
               sessionId: ref.sessionId,
+              ...(opts.capture !== false ? { capture: state.capture ?? emptyCaptureState() } : {}),
             });
             const { transcriptError: _cleared, ...rest } = state;
             state = {
@@ -130,6 +141,7 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
               offset: step.endOffset,
               draft: step.draft,
               span: mergeSummaries(state.span ?? emptySummary(), step.piece),
+              ...(step.capture ? { capture: step.capture } : {}),
               ...(state.resumed ? { resumed: { worked: state.resumed.worked || didWork(step.piece) } } : {}),
             };
           } catch (err) {

@@ -3,6 +3,7 @@
 // crash loses nothing) and the span not yet checkpointed to an archive log.
 import { mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CaptureState } from '../../core/capture/capture-tracker.ts';
 import { isEmptySummary, type SessionSummary } from '../../core/session/summary-model.ts';
 import { compareText } from '../../core/text.ts';
 import { readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
@@ -28,6 +29,10 @@ export interface SessionState {
    * hand itself on again (a resumed session that only says hello must not replace a newer hand-off).
    */
   resumed?: { worked: boolean };
+  /** What capture gathered from the transcript so far (SPEC §6a). */
+  capture?: CaptureState;
+  /** Signatures of the lessons capture already gave for this session (an earlier capture, before a compaction). */
+  captured?: string[];
   /** Set when the transcript could not be read: not tried again until its size changes. */
   transcriptError?: { path: string; size: number; message: string };
 }

@@ -8,6 +8,7 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { type CaptureState, trackCapture } from '../../core/capture/capture-tracker.ts';
 import { EchoesError } from '../../core/errors.ts';
 import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
 import { createSummaryBuilder } from '../../core/session/session-summary.ts';
@@ -27,6 +28,8 @@ export interface ReadTranscriptOptions {
   projectDir?: string | null;
   /** Where the previous read stopped (calls awaiting results, an open question). */
   carry?: SummaryCarry;
+  /** Lessons gathered so far (SPEC §6a): when given, the read goes on gathering and returns the new state. */
+  capture?: CaptureState;
   /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
   maxBytes?: number;
 }
@@ -37,6 +40,8 @@ export interface ReadTranscriptResult {
   endOffset: number;
   /** Complete lines consumed by this read (blank lines included). */
   lineCount: number;
+  /** What capture gathered, when the read was given a capture state. */
+  capture?: CaptureState;
 }
 
 // One line longer than this is skipped rather than buffered: a runaway line
@@ -69,6 +74,7 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   }
 
   let start = Math.max(0, Math.floor(opts.fromOffset ?? 0));
+  let capture = opts.capture;
   if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
   const builder = createSummaryBuilder({
     watchTerms: opts.watchTerms,
@@ -76,6 +82,13 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
     privateDepth: opts.privateDepth,
     projectDir: opts.projectDir,
     carry: opts.carry,
+    ...(opts.capture
+      ? {
+          onEvents: (events) => {
+            if (capture) capture = trackCapture(capture, events);
+          },
+        }
+      : {}),
   });
   let endOffset = start;
   let lineCount = 0;
@@ -84,7 +97,7 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   // the whole budget is still consumed, or a caller with a small budget would
   // be stuck on it forever.
   const budgetEnd = start + limit;
-  if (size <= start || limit === 0) return { summary: builder.finish(), endOffset, lineCount };
+  if (size <= start || limit === 0) return { summary: builder.finish(), endOffset, lineCount, ...(capture ? { capture } : {}) };
 
   let pieces: Buffer[] = [];
   let pieceBytes = 0;
@@ -154,5 +167,5 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   } finally {
     stream.destroy();
   }
-  return { summary: builder.finish(), endOffset, lineCount };
+  return { summary: builder.finish(), endOffset, lineCount, ...(capture ? { capture } : {}) };
 }

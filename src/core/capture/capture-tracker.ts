@@ -1,0 +1,259 @@
+// What a session did that is worth a lesson, gathered while its transcript is
+// read (SPEC §6a): the project's commands that succeeded and where, checks
+// that failed and later passed with what changed in between, errors by their
+// signature, and the user's corrections. It sees the same events as the
+// summary builder, after `<private>` spans and injected text are gone, and
+// keeps a small state that a later read of the same transcript goes on from
+// (so capture at compaction and at the end see one session). Pure.
+
+import { displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
+import { clip, oneLine } from '../text.ts';
+import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
+import { shellEffects } from '../transcript/shell-effects.ts';
+import type { TranscriptEvent } from '../transcript/transcript-events.ts';
+import { type Correction, isRefusal, readCorrection, refusalNote, statedRules } from './corrections.ts';
+import { type ErrorSignature, errorSignature } from './error-signature.ts';
+import { type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
+
+export interface WorkSeen {
+  kind: WorkKind;
+  /** As the project runs it (`npm run build`, `pytest`). */
+  command: string;
+  /** Project-relative folder it ran in ('' for the root). */
+  dir: string;
+  ok: number;
+  failed: number;
+  /** Order of the latest run, for "the latest command of a kind wins". */
+  last: number;
+  lastOk: boolean;
+}
+
+export interface FailureSeen {
+  /** Family and folder: a later run with the same key passing settles it. */
+  key: string;
+  /** The failing command as shown. */
+  command: string;
+  error: ErrorSignature;
+  /** Files edited after it failed. */
+  edits: string[];
+  /** Other commands that succeeded after it failed (a step run first). */
+  steps: string[];
+}
+
+export interface FixSeen {
+  failed: string;
+  passed: string;
+  error: ErrorSignature;
+  edits: string[];
+  steps: string[];
+  /** What differed in the run that passed: steps run first, the command itself, or only files edited. */
+  change: 'steps' | 'command' | 'edits';
+}
+
+export interface ErrorSeen {
+  error: ErrorSignature;
+  /** The command family or tool that met it. */
+  what: string;
+  count: number;
+  /** Code errors (a source location in the line, an assertion) are fixed by editing code: never an obstacle. */
+  code: boolean;
+}
+
+interface PendingCall {
+  id: string;
+  tool: string;
+  command: string | null;
+  dir: string | null;
+  file: string | null;
+  edit: boolean;
+  sidechain: boolean;
+}
+
+export interface CaptureState {
+  root: string | null;
+  pending: PendingCall[];
+  works: WorkSeen[];
+  open: FailureSeen[];
+  fixes: FixSeen[];
+  errors: ErrorSeen[];
+  corrections: Correction[];
+  /** A refused main-chain call the user has not spoken after yet. */
+  refused: string | null;
+  /** The assistant's latest action since the user last spoke. */
+  acted: string | null;
+  runs: number;
+}
+
+export const CAPTURE_CAPS = { pending: 32, works: 24, open: 12, fixes: 8, errors: 24, corrections: 6, edits: 6, steps: 4 } as const;
+
+export function emptyCaptureState(): CaptureState {
+  return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
+}
+
+// Edit-tool complaints about the model's own draft (a string not found, nothing to change): not the project's obstacles.
+const DRAFT_MISMATCH = /\b(?:string to replace not found|no changes to make|found \d+ matches of the string|old_string|new_string)\b/i;
+// A line that points into source code, or a test's assertion: the fix is an edit of that code, not a lesson.
+const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
+// The plugin's own CLI: managing memory is not how the project is worked.
+const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
+
+function flagsOf(command: string): string {
+  return command
+    .split(/\s+/)
+    .filter((w) => w.startsWith('-'))
+    .sort()
+    .join(' ');
+}
+
+function pushBounded<T>(list: T[], item: T, cap: number): T[] {
+  const next = [...list, item];
+  return next.length > cap ? next.slice(next.length - cap) : next;
+}
+
+function addUnique(list: string[], item: string, cap: number): string[] {
+  return list.includes(item) ? list : pushBounded(list, item, cap);
+}
+
+/** Folds events into the state; returns the new state (the input is not changed). */
+export function trackCapture(state: CaptureState, events: readonly TranscriptEvent[]): CaptureState {
+  let s = state;
+  for (const e of events) s = onEvent(s, e);
+  return s;
+}
+
+function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
+  switch (e.kind) {
+    case 'context':
+      return !s.root && e.cwd ? { ...s, root: e.cwd } : s;
+    case 'prompt': {
+      if (e.sidechain) return s;
+      const c = readCorrection(e.text, { refused: s.refused, acted: s.acted });
+      let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
+      if (!c) for (const rule of statedRules(e.text)) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
+      return { ...s, corrections, refused: null, acted: null };
+    }
+    case 'tool-use': {
+      if (e.hidden || !e.call.id) return s;
+      const call = e.call;
+      const cd = call.command !== null ? shellEffects(call.command).cd : null;
+      const dir = cd ? absolutePath(cd, e.cwd) : e.cwd;
+      const file = call.file ? absolutePath(call.file.path, e.cwd) : null;
+      const p: PendingCall = {
+        id: call.id,
+        tool: call.name,
+        command: call.command,
+        dir,
+        file,
+        edit: call.file?.access === 'edit',
+        sidechain: e.sidechain,
+      };
+      return {
+        ...s,
+        pending: pushBounded(
+          s.pending.filter((x) => x.id !== p.id),
+          p,
+          CAPTURE_CAPS.pending,
+        ),
+      };
+    }
+    case 'tool-result': {
+      const p = s.pending.find((x) => x.id === e.result.toolUseId);
+      if (!p) return s;
+      return onResult({ ...s, pending: s.pending.filter((x) => x !== p) }, p, e.result);
+    }
+    default:
+      return s;
+  }
+}
+
+type Result = Extract<TranscriptEvent, { kind: 'tool-result' }>['result'];
+
+function describe(s: CaptureState, p: PendingCall): string {
+  if (p.command !== null) return `\`${displayCommand(normalizeCommand(p.command, p.dir, s.root ?? p.dir))}\``;
+  if (p.file) return `${p.edit ? 'editing' : 'reading'} ${projectPath(p.file, p.dir, s.root)}`;
+  return `the ${p.tool} tool`;
+}
+
+function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
+  if (r.isError && isRefusal(r.text)) {
+    if (p.sidechain) return s;
+    const about = describe(s, p);
+    const note = r.userSaid ? refusalNote(r.userSaid, about) : null;
+    if (note) return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null };
+    return { ...s, refused: about };
+  }
+  if (p.command !== null) return onCommand(s, p, p.command, r);
+  if (p.file && p.edit) {
+    if (!r.isError) {
+      const path = projectPath(p.file, p.dir, s.root);
+      const open = isAbsolutePath(path) ? s.open : s.open.map((f) => ({ ...f, edits: addUnique(f.edits, path, CAPTURE_CAPS.edits) }));
+      return { ...s, open, acted: p.sidechain ? s.acted : describe(s, p) };
+    }
+  }
+  if (r.isError && !DRAFT_MISMATCH.test(r.text)) {
+    const error = errorSignature(r.text, true);
+    if (error) return noteError(s, error, p.tool);
+  }
+  return s;
+}
+
+function noteError(s: CaptureState, error: ErrorSignature, what: string): CaptureState {
+  const i = s.errors.findIndex((x) => x.error.key === error.key);
+  if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
+  return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code: CODE_ERROR.test(error.line) }, CAPTURE_CAPS.errors) };
+}
+
+function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result): CaptureState {
+  if (OWN_CLI.test(command)) return s;
+  const root = s.root ?? p.dir;
+  const normalized = normalizeCommand(command, p.dir, root);
+  if (!normalized) return s;
+  const where = projectDir(p.dir, root) ?? '';
+  if (where.startsWith('..') || isAbsolutePath(where)) return s;
+  const shown = displayCommand(where ? `cd ${where} && ${normalized}` : normalized);
+  const family = workFamily(normalized);
+  const kind = workKind(normalized);
+  const runs = s.runs + 1;
+  let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text);
+  // A pipe or `|| true` hides the status of a check: its printed totals decide.
+  if (!failed && kind && r.exitCode === null && /\||;\s*\S/.test(command))
+    failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
+  const acted = p.sidechain || isInspection(normalized) ? s.acted : describe(s, p);
+  let next: CaptureState = { ...s, runs, acted };
+  if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
+  const key = `${family}@${where}`;
+  if (failed) {
+    if (isInspection(normalized)) return next;
+    const error = errorSignature(`${r.text}\n${r.tail}`);
+    if (!error) return next;
+    next = noteError(next, error, family);
+    if (!next.open.some((f) => f.key === key))
+      next = { ...next, open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [] }, CAPTURE_CAPS.open) };
+    return next;
+  }
+  const settled = next.open.filter((f) => f.key === key);
+  let open = next.open.filter((f) => f.key !== key);
+  let fixes = next.fixes;
+  for (const f of settled) {
+    // A narrower run passing (`npm test -- one.test.ts` after `npm test` failed) fixed nothing.
+    const narrower = shown.startsWith(f.command) && shown !== f.command;
+    const otherCommand = flagsOf(f.command) !== flagsOf(shown) || f.command.split(' ')[0] !== shown.split(' ')[0];
+    const change: FixSeen['change'] = narrower ? 'edits' : f.steps.length > 0 ? 'steps' : otherCommand ? 'command' : 'edits';
+    fixes = pushBounded(
+      fixes.filter((x) => x.error.key !== f.error.key),
+      { failed: f.command, passed: shown, error: f.error, edits: f.edits, steps: f.steps, change },
+      CAPTURE_CAPS.fixes,
+    );
+  }
+  // Any other command that changed something (not a check, which only looks) is a step taken before whatever still fails passes.
+  if (!isInspection(normalized) && !/^git\b/.test(normalized) && (kind === null || kind === 'install'))
+    open = open.map((f) => ({ ...f, steps: addUnique(f.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }));
+  return { ...next, open, fixes };
+}
+
+function noteWork(works: WorkSeen[], run: { kind: WorkKind; command: string; dir: string }, ok: boolean, order: number): WorkSeen[] {
+  const i = works.findIndex((w) => w.kind === run.kind && w.command === run.command && w.dir === run.dir);
+  if (i >= 0)
+    return works.map((w, k) => (k === i ? { ...w, ok: w.ok + (ok ? 1 : 0), failed: w.failed + (ok ? 0 : 1), last: order, lastOk: ok } : w));
+  return pushBounded(works, { ...run, ok: ok ? 1 : 0, failed: ok ? 0 : 1, last: order, lastOk: ok }, CAPTURE_CAPS.works);
+}

@@ -1,0 +1,78 @@
+// An error's signature: the one line of a failed command's or tool's output
+// that says what went wrong, and a key that stays the same when the same
+// problem comes back with other numbers, paths or quoted names. Capture merges
+// fixes and recurring obstacles by that key; the replay benchmark counts
+// errors by it. Pure: text in, signature out.
+
+import { clip, oneLine } from '../text.ts';
+
+export interface ErrorSignature {
+  /** The distinctive line as printed (colours stripped, one line, clipped). */
+  line: string;
+  /** The line reduced to what recurs: lower case, numbers, quoted names, paths and hex ids made generic. */
+  key: string;
+}
+
+const LINE_MAX = 160;
+
+// Colour and cursor escapes that test runners and build tools print.
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\[\d{1,3}(?:;\d{1,3})*m/g;
+
+// What says "this went wrong" in most tools' output, in the order a reader looks for it:
+// a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
+const STRONG = [
+  /\b(?:error|err!?)\s*(?:TS|E|CS|C)?\d{2,5}\b/i,
+  /\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|\s*\()/,
+  /\bpanicked at\b/,
+  /^\s*(?:fatal|error|err!?|failed|failure|exception)\b[\s:[(]/i,
+  /\b(?:npm|yarn|pnpm)\s+err(?:or|!)/i,
+  /\b(?:command not found|not found|no such file or directory|permission denied|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|timed? ?out|segmentation fault|traceback)\b/i,
+  /(?:comando não encontrado|não encontrad|nenhum|nenhuma|no se encontr|nicht gefunden|introuvable|не найден|ошибка|не удалось)/i,
+  /\berror\b/i,
+  /\b(?:fail|failed|failing)\b/i,
+];
+
+// Lines that look alarming and say nothing about this failure: deprecation notes, warnings,
+// progress, totals, stack frames, separators, the shell's "Exit code".
+const NOISE =
+  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*)$/i;
+
+// Claude Code's own tool refusals and interruptions are the user's choices, not errors of the project.
+const NOT_AN_ERROR = /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b/i;
+
+/**
+ * The signature of a failure's output, or null when no line says what failed. `failed`: the output is
+ * known to be a failure's (a tool's error result), so its first telling line is the signature when no
+ * line names an error.
+ */
+export function errorSignature(output: string, failed = false): ErrorSignature | null {
+  if (!output || NOT_AN_ERROR.test(output)) return null;
+  const lines = output
+    .replace(ANSI, '')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l));
+  const hit = STRONG.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
+  if (!hit) return null;
+  const line = clip(oneLine(hit), LINE_MAX);
+  const key = signatureKey(line);
+  return key.length >= 6 ? { line, key } : null;
+}
+
+/** The part of an error line that recurs: numbers, quoted names, paths, hashes and addresses made generic. */
+export function signatureKey(line: string): string {
+  // The first sentence: tools go on with what they were given ("… not found in file. String: <the text>").
+  const first = line.split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
+  return (
+    first
+      .toLowerCase()
+      // A quoted phrase is the user's text; a quoted name ('matches', 'lodash') is what went wrong.
+      .replace(/(["'`‘’“”])((?:(?!\1).){1,80})\1/g, (whole, _q, inner: string) => (/\s/.test(inner) ? '“…”' : whole))
+      .replace(/(?:[a-z]:)?(?:[\w.@~-]*[/\\])+[\w.@-]+/g, '<path>')
+      .replace(/\b0x[0-9a-f]+\b|\b[0-9a-f]{7,}\b/g, '<hex>')
+      .replace(/(?<![a-z\d])\d+/g, '#')
+      .replace(/[\s:;,.()[\]{}]+/g, ' ')
+      .trim()
+      .slice(0, 120)
+  );
+}

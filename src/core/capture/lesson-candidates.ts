@@ -1,0 +1,226 @@
+// From what a session did (capture-tracker.ts) to the few lessons worth
+// keeping (SPEC §6a), as findings for the `team` role: the project's commands
+// (one living entry), fixes that changed more than the code the error pointed
+// at, the user's corrections in their own words, and errors met again in a
+// later session with their fix when one is known. Precision before volume:
+// a handful per session at most, each with its evidence. Pure.
+
+import type { EchoEntry } from '../entry/echo-entry.ts';
+import { clip, oneLine } from '../text.ts';
+import type { CaptureState, ErrorSeen, FixSeen } from './capture-tracker.ts';
+import type { Correction } from './corrections.ts';
+import { WORK_KINDS, workFamily } from './work-commands.ts';
+
+export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
+export type CaptureKind = (typeof CAPTURE_KINDS)[number];
+
+/** Most new lessons one session may add. */
+export const LESSONS_PER_SESSION = 6;
+const CORRECTIONS_PER_SESSION = 4;
+const TITLE_MAX = 110;
+
+export interface CaptureMeta {
+  sessionId: string;
+  /** YYYY-MM-DD of the session's end. */
+  day: string;
+  kinds: ReadonlySet<CaptureKind>;
+  /** Signatures this session already gave (an earlier capture of it, before a compaction). */
+  given: readonly string[];
+}
+
+/** Errors by signature across sessions (personal state): an error met in two sessions is an obstacle. */
+export interface Sighting {
+  line: string;
+  what: string;
+  sessions: string[];
+  /** How it was fixed, when a session showed it. */
+  fix?: string;
+}
+export type Sightings = Record<string, Sighting>;
+
+const SIGHTINGS_KEPT = 200;
+const SIGHTING_SESSIONS = 8;
+
+export const shortSession = (id: string): string => id.replace(/[^A-Za-z0-9-]/g, '').slice(0, 8) || 'unknown';
+
+function finding(
+  meta: CaptureMeta,
+  kind: CaptureKind,
+  f: Pick<EchoEntry, 'kind' | 'title' | 'learning' | 'evidence' | 'signature'> & Partial<EchoEntry>,
+): EchoEntry {
+  return {
+    id: '',
+    idExplicit: false,
+    date: meta.day,
+    layer: 'traced',
+    source: `capture (session ${shortSession(meta.sessionId)})`,
+    confidence: kind === 'commands' ? 0.6 : 0.5,
+    verified: meta.day,
+    supersedes: '',
+    tags: ['captured', kind],
+    extra: [],
+    captured: kind,
+    sessions: shortSession(meta.sessionId),
+    ...f,
+    title: clip(oneLine(f.title), TITLE_MAX),
+  };
+}
+
+const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
+
+function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits'>): string {
+  if (f.change === 'steps')
+    return `it passed after running ${f.steps.map(code).join(', then ')} first${f.passed !== f.failed ? `, then ${code(f.passed)}` : ''}`;
+  if (f.change === 'command') return `${code(f.passed)} worked instead`;
+  return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
+}
+
+function commandsLesson(state: CaptureState, meta: CaptureMeta): EchoEntry | null {
+  // The latest command of each kind (and folder) that succeeded and did not fail after.
+  const best = new Map<string, { line: string; order: number }>();
+  for (const w of state.works) {
+    if (w.ok === 0 || !w.lastOk) continue;
+    const label = w.dir ? `${w.kind} (in ${w.dir}/)` : w.kind;
+    const have = best.get(label);
+    if (!have || w.last > have.order) best.set(label, { line: `${label}: ${code(w.command)}`, order: w.last });
+  }
+  if (best.size === 0) return null;
+  const lines = [...best.entries()]
+    .sort(([a], [b]) => WORK_KINDS.indexOf(a.split(' ')[0] as never) - WORK_KINDS.indexOf(b.split(' ')[0] as never))
+    .map(([, v]) => v.line);
+  const ran = state.works.filter((w) => w.ok > 0 && w.lastOk).map((w) => `${code(w.command)}${w.ok > 1 ? ` ×${w.ok}` : ''}`);
+  return finding(meta, 'commands', {
+    kind: 'Workflow',
+    title: 'Commands that build, check and run this project',
+    learning: lines.join('\n'),
+    evidence: `session ${shortSession(meta.sessionId)} ran ${ran.slice(0, 6).join(', ')} successfully`,
+    signature: 'commands',
+  });
+}
+
+/** `cd web && npm run build -- --x` → `npm run build`: what a title names the command by. */
+function familyOf(shown: string): string {
+  return workFamily(shown.replace(/^cd \S+ && /, '')) || shown.split(' ')[0] || shown;
+}
+
+function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
+  const how = fixText(f);
+  return finding(meta, 'fix', {
+    kind: 'Fix',
+    title: `${familyOf(f.failed)}: ${f.error.line}`,
+    learning: `${code(f.failed)} failed with "${f.error.line}"; ${how}.`,
+    evidence: `session ${shortSession(meta.sessionId)}: ${code(f.failed)} failed, then ${code(f.passed)} passed${f.edits.length ? `; edited ${f.edits.slice(0, 4).join(', ')}` : ''}`,
+    signature: `error:${f.error.key}`,
+    symptom: f.error.line,
+    solution: how.charAt(0).toUpperCase() + how.slice(1),
+  });
+}
+
+function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry {
+  return finding(meta, 'obstacle', {
+    kind: 'Obstacle',
+    title: `${s.what}: ${s.line}`,
+    learning: `Met again across sessions: "${s.line}" (from ${code(s.what)}).${s.fix ? ` Fix seen: ${s.fix}.` : ''}`,
+    evidence: `sessions ${s.sessions.join(', ')} met "${clip(s.line, 80)}"`,
+    signature: `error:${key}`,
+    symptom: s.line,
+    ...(s.fix ? { solution: s.fix.charAt(0).toUpperCase() + s.fix.slice(1) } : {}),
+  });
+}
+
+function correctionLesson(c: Correction, meta: CaptureMeta): EchoEntry {
+  const when =
+    c.how === 'stated'
+      ? 'as a standing rule'
+      : c.how === 'after-action'
+        ? `right after the assistant did ${c.about}`
+        : c.how === 'refusal-note'
+          ? `refusing ${c.about}`
+          : `after refusing ${c.about}`;
+  return finding(meta, 'correction', {
+    kind: 'Preference',
+    title: c.words,
+    learning: `The user said, ${when}: "${c.words}"`,
+    evidence: `session ${shortSession(meta.sessionId)}: ${c.how === 'stated' ? 'said in a request' : `${c.how === 'after-action' ? 'correction after' : 'refused'} ${c.about}`}`,
+    signature: `said:${(c.words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').slice(0, 100)}`,
+  });
+}
+
+/** This session's errors added to the sightings: the next state of the ledger. */
+export function updateSightings(ledger: Sightings, state: CaptureState, meta: CaptureMeta): Sightings {
+  const session = shortSession(meta.sessionId);
+  const next: Sightings = { ...ledger };
+  const fixes = new Map(state.fixes.map((f) => [f.error.key, f]));
+  for (const e of state.errors) {
+    if (e.code) continue;
+    const had = next[e.error.key];
+    const fix = fixes.get(e.error.key);
+    const sessions = had
+      ? had.sessions.includes(session)
+        ? had.sessions
+        : [...had.sessions, session].slice(-SIGHTING_SESSIONS)
+      : [session];
+    next[e.error.key] = {
+      line: had?.line ?? e.error.line,
+      what: had?.what ?? e.what,
+      sessions,
+      ...(fix && fix.change !== 'edits' ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
+    };
+  }
+  const keys = Object.keys(next);
+  if (keys.length > SIGHTINGS_KEPT) for (const k of keys.slice(0, keys.length - SIGHTINGS_KEPT)) delete next[k];
+  return next;
+}
+
+/**
+ * The lessons of a session, best first, within the per-session cap (counting what an earlier capture
+ * of the same session gave). `sightings` must already hold this session's errors (updateSightings).
+ */
+export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sightings): EchoEntry[] {
+  const session = shortSession(meta.sessionId);
+  const ranked: EchoEntry[] = [];
+  const want = (k: CaptureKind) => meta.kinds.has(k);
+  if (want('correction')) {
+    // What the structure points at most surely first, and among those the short, pointed ones: a long
+    // message after a refusal is more often a new task than a rule.
+    const rank = (c: Correction) => (c.how === 'after-action' || c.how === 'stated' ? 2 : 0) + (c.words.length > 120 ? 1 : 0);
+    const picked = state.corrections
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+      .slice(0, CORRECTIONS_PER_SESSION);
+    for (const { c } of picked) ranked.push(correctionLesson(c, meta));
+  }
+  const recurring = new Set<string>();
+  if (want('obstacle'))
+    for (const e of state.errors as ErrorSeen[]) {
+      const s = sightings[e.error.key];
+      if (e.code || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
+      recurring.add(e.error.key);
+      ranked.push(obstacleLesson(e.error.key, s, meta));
+    }
+  if (want('fix'))
+    for (const f of state.fixes) {
+      // An error the code pointed at, fixed by editing that code, is ordinary work, not a lesson.
+      if (f.change === 'edits' || recurring.has(f.error.key)) continue;
+      ranked.push(fixLesson(f, meta));
+    }
+  if (want('commands')) {
+    const c = commandsLesson(state, meta);
+    if (c) ranked.push(c);
+  }
+  const given = new Set(meta.given);
+  const out: EchoEntry[] = [];
+  const seen = new Set<string>();
+  let fresh = given.size;
+  for (const e of ranked) {
+    const sig = e.signature ?? '';
+    if (seen.has(sig)) continue;
+    seen.add(sig);
+    if (!given.has(sig)) {
+      if (fresh >= LESSONS_PER_SESSION) continue;
+      fresh++;
+    }
+    out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+// "How this project is worked": which commands build, test, lint, type-check,
+// format, install and run it. A command counts by what it is for, read from
+// its program and subcommand (`npm run test:run`, `cargo clippy`, `python -m
+// pytest`), never from its arguments: `pytest tests/unit/test_x.py -k name`
+// tests one thing, `pytest` is how the project is tested. Pure.
+
+import { commandFamily, mainStep, unwrapCommand } from '../session/summary-commands.ts';
+
+export const WORK_KINDS = ['install', 'build', 'typecheck', 'lint', 'format', 'test', 'run', 'apply'] as const;
+export type WorkKind = (typeof WORK_KINDS)[number];
+
+// By the family's words (program and subcommand, or an npm script's name). The order matters:
+// `npm run test:coverage` is a test, `npm run typecheck` a type check before a check.
+const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
+  ['typecheck', /\b(?:tsc|typecheck|type-check|types|mypy|pyright|check-types|vue-tsc)\b|^cargo check\b/],
+  ['format', /\b(?:format|fmt|prettier|black|gofmt|isort)\b/],
+  ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|biome|credo|rubocop|golangci-lint|stylelint|shellcheck|hadolint|dialyzer)\b/],
+  ['test', /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|tox|nox|ctest|coverage|e2e)\b|test:|:test\b/],
+  [
+    'build',
+    /\b(?:build|compile|make|webpack|esbuild|rollup|tsup|bundle|nixos-rebuild|darwin-rebuild|home-manager switch|assemble|package|gradle|gradlew|mvn)\b/,
+  ],
+  [
+    'run',
+    /^(?:npm|pnpm|yarn|bun) (?:run )?(?:dev|start|serve|preview|watch)\b|\b(?:runserver|flask run|cargo run|go run|mix phx\.server|rails s(?:erver)?|uvicorn|docker compose up)\b/,
+  ],
+  // Configuration projects (dotfiles, system config) are worked by applying and reloading.
+  ['apply', /\b(?:source-file|reload|reload-config|load-config|switch|restart|apply|stow)\b/],
+  ['install', /install/],
+];
+
+// Installing the project's dependencies, as opposed to adding a package: no package named.
+const INSTALL =
+  /^(?:(?:npm|pnpm|bun) (?:install|i|ci)|yarn(?: install)?|pip[0-9.]* install (?:-r|--requirement|-e|--editable)\s+\S+|uv sync|poetry install|pipenv install|bundle(?: install)?|composer install|mix deps\.get|go mod (?:download|tidy)|cargo fetch|dotnet restore)(?:\s+--?[\w-]+(?:=\S+)?)*$/;
+
+// What runs tools but says nothing about the project's own commands: the plugin's CLI, git, package lookups.
+const NOT_WORK = /^(?:rune-echoes|git|gh|npx? (?:view|info|ls|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo)\b/;
+
+/** Program as its file name: `~/.venv/bin/pip` and `./node_modules/.bin/jest` are `pip` and `jest`. */
+function programName(word: string): string {
+  return word.replace(/^.*[/\\]/, '');
+}
+
+/** The family a person would repeat: the wrapped command's program and subcommand, programs by name. */
+export function workFamily(normalized: string): string {
+  const step = unwrapCommand(mainStep(normalized));
+  const fam = commandFamily(step);
+  const [first, ...rest] = fam.split(' ');
+  return [programName(first ?? ''), ...rest].join(' ').trim();
+}
+
+/** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
+export function workKind(normalized: string): WorkKind | null {
+  const step = unwrapCommand(mainStep(normalized)).trim();
+  if (!step || NOT_WORK.test(step)) return null;
+  if (INSTALL.test(step)) return 'install';
+  const family = workFamily(normalized);
+  if (!family) return null;
+  // `npm install lodash`, `pip install x`: adding a package is a change, not how the project is worked.
+  if (/^(?:npm|pnpm|yarn|bun|pip[0-9.]*|cargo|go|gem|poetry|uv) (?:install|i|add)\b/.test(family)) return null;
+  for (const [kind, pattern] of KIND_RULES) if (pattern.test(family)) return kind;
+  return null;
+}
+
+/** The command as the project runs it: the family, with a script's arguments and file arguments left out. */
+export function workCommand(normalized: string): string {
+  const step = unwrapCommand(mainStep(normalized)).trim();
+  if (INSTALL.test(step)) return step.replace(/^\S*[/\\]/, '');
+  return workFamily(normalized);
+}

@@ -1,0 +1,85 @@
+// Capture (SPEC §6a) on disk: a session's gathered state becomes a few
+// findings of the `team` role, written through the same path as `record`
+// (filtered, appended to `team/capture-findings.md` under the role lock) and
+// merged by the consolidation that follows. Errors met in earlier sessions are
+// remembered in `.state/error-sightings.json` (personal, never committed), so
+// an error met in a second session becomes an obstacle lesson. Runs in the
+// background worker of SessionEnd and PreCompact, never in a prompt's path.
+
+import { join } from 'node:path';
+import type { CaptureState } from '../../core/capture/capture-tracker.ts';
+import { type CaptureKind, lessonsOf, type Sightings, updateSightings } from '../../core/capture/lesson-candidates.ts';
+import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { didWork } from '../../core/session/session-work.ts';
+import type { SessionSummary } from '../../core/session/summary-model.ts';
+import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
+import { recordFindings } from '../memory/role-edits.ts';
+
+/** Captured lessons belong to every role: the cross-role memory. */
+export const CAPTURE_ROLE = 'team';
+/** The findings file capture writes, as an agent of the role would. */
+export const CAPTURE_AGENT = 'capture';
+
+const sightingsFile = (paths: EchoPaths) => join(paths.stateDir, 'error-sightings.json');
+
+function readSightings(paths: EchoPaths): Sightings {
+  const text = readTextOrNull(paths, sightingsFile(paths));
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Sightings) : {};
+  } catch {
+    return {}; // torn or hand-edited: the next sightings start it again
+  }
+}
+
+function captureKinds(config: EchoesConfig): Set<CaptureKind> {
+  const kinds = new Set<CaptureKind>();
+  if (config.capture.commands) kinds.add('commands');
+  if (config.capture.fixes) kinds.add('fix');
+  if (config.capture.corrections) kinds.add('correction');
+  if (config.capture.obstacles) kinds.add('obstacle');
+  return kinds;
+}
+
+export interface CaptureInput {
+  sessionId: string;
+  capture: CaptureState | undefined;
+  draft: SessionSummary | null;
+  /** Signatures an earlier capture of this session gave. */
+  given: readonly string[];
+}
+
+/**
+ * Writes the session's lessons as findings of the team role; returns the signatures given so far
+ * (the caller keeps them with the session). Nothing for a session that did no work.
+ */
+export function captureLessons(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  input: CaptureInput,
+  now: Date,
+  deadline: Deadline = NO_DEADLINE,
+): { recorded: EchoEntry[]; given: string[] } {
+  const kinds = captureKinds(config);
+  if (kinds.size === 0 || !input.capture || !input.draft || !didWork(input.draft)) return { recorded: [], given: [...input.given] };
+  const meta = { sessionId: input.sessionId, day: now.toISOString().slice(0, 10), kinds, given: input.given };
+  const sightings = withLock(
+    paths,
+    'error-sightings',
+    () => {
+      const next = updateSightings(readSightings(paths), input.capture!, meta);
+      writeFileAtomic(paths, sightingsFile(paths), JSON.stringify(next), { durable: false });
+      return next;
+    },
+    { waitMs: 3000, deadline },
+  );
+  const lessons = lessonsOf(input.capture, meta, sightings);
+  const given = [...new Set([...input.given, ...lessons.map((l) => l.signature ?? '')])].filter(Boolean);
+  if (lessons.length === 0) return { recorded: [], given };
+  const { recorded } = recordFindings(paths, config, CAPTURE_ROLE, CAPTURE_AGENT, lessons);
+  return { recorded, given };
+}
