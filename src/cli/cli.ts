@@ -8,6 +8,7 @@ import { awaitWorkers } from '../store/hook-workers.ts';
 import { slashArgsWritable, takeSlashArgs } from '../store/session/slash-args.ts';
 import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
 import { consolidateCommand } from './commands/cmd-consolidate.ts';
+import { evidenceCommand } from './commands/cmd-evidence.ts';
 import { exportCommand } from './commands/cmd-export.ts';
 import { forgetCommand } from './commands/cmd-forget.ts';
 import { importCommand } from './commands/cmd-import.ts';
@@ -37,6 +38,7 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  evidenceCommand,
   remembranceCommand,
   promoteCommand,
   importCommand,

@@ -3,15 +3,7 @@
 // → dist/<name>.cjs), the runner takes its time budget and run-marker name
 // from it, `status` lists its rows, and the tests check all of that.
 
-export type HookEvent =
-  | 'SessionStart'
-  | 'UserPromptSubmit'
-  | 'PreToolUse'
-  | 'PreCompact'
-  | 'Stop'
-  | 'SubagentStart'
-  | 'SubagentStop'
-  | 'SessionEnd';
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreCompact' | 'Stop' | 'SubagentStart' | 'SubagentStop' | 'SessionEnd';
 
 export interface HookSpec {
   /** Bundle, entry file and last-run marker name. */
@@ -82,14 +74,6 @@ export const HOOKS: readonly HookSpec[] = [
     timeoutSec: 10,
     budgetMs: sessionEndBudget,
   },
-  {
-    // Keeps the plugin's review agents read-only whatever the user's allow rules (core/security/read-only-agents.ts).
-    name: 'agent-guard',
-    event: 'PreToolUse',
-    matcher: 'Bash|Write|Edit|MultiEdit|NotebookEdit',
-    timeoutSec: 5,
-    budgetMs: () => 3000,
-  },
 ];
 
 export function hookSpec(name: string): HookSpec {
@@ -110,7 +94,7 @@ export function renderHooksJson(): string {
   }
   const doc = {
     description:
-      "Rune Echoes: hand the last session to the next, recall memory that matches a prompt or a subagent's role, checkpoint before compaction, consolidate findings, keep the review agents read-only (generated from src/hooks/hook-registry.ts by npm run build)",
+      "Rune Echoes: hand the last session to the next, recall memory that matches a prompt or a subagent's role, checkpoint before compaction, consolidate findings (generated from src/hooks/hook-registry.ts by npm run build)",
     hooks,
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

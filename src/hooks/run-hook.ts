@@ -29,9 +29,6 @@ export interface HookInput {
   agent_transcript_path?: string;
   /** UserPromptSubmit: what the user typed, as typed. */
   prompt?: string;
-  /** PreToolUse: the tool about to run, and for Bash its command line. */
-  tool_name?: string;
-  tool_command?: string;
 }
 
 const STRING_FIELDS = [
@@ -78,11 +75,6 @@ export function readHookInput(value: unknown): HookInput {
   }
   if (input.cwd !== undefined && !isFolder(input.cwd)) delete input.cwd;
   if (typeof v.stop_hook_active === 'boolean') input.stop_hook_active = v.stop_hook_active;
-  if (typeof v.tool_name === 'string' && v.tool_name.length <= 256) input.tool_name = v.tool_name;
-  const toolInput = v.tool_input;
-  if (typeof toolInput === 'object' && toolInput !== null && typeof (toolInput as { command?: unknown }).command === 'string') {
-    input.tool_command = (toolInput as { command: string }).command;
-  }
   return input;
 }
 
@@ -109,8 +101,6 @@ export interface HookContext {
 export interface HookResult {
   /** Text Claude Code adds to the model's context (SessionStart). */
   additionalContext?: string;
-  /** PreToolUse: refuse the tool call, with the reason the model is told. */
-  deny?: string;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler that only acts returns nothing; one that answers returns a HookResult.
@@ -150,11 +140,6 @@ function readStdin(): unknown {
 }
 
 export function protocolOutput(eventName: string, result: HookResult | undefined): string {
-  if (result?.deny) {
-    return JSON.stringify({
-      hookSpecificOutput: { hookEventName: eventName, permissionDecision: 'deny', permissionDecisionReason: result.deny },
-    });
-  }
   if (result?.additionalContext) {
     return JSON.stringify({ hookSpecificOutput: { hookEventName: eventName, additionalContext: result.additionalContext } });
   }

@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
-import { agentGuard } from '../../src/hooks/agent-guard-handler.ts';
 import { HOOKS, hookSpec } from '../../src/hooks/hook-registry.ts';
 import { preCompact } from '../../src/hooks/pre-compact-handler.ts';
 import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
@@ -68,7 +67,6 @@ const HANDLERS: Record<string, HookHandler> = {
   'session-end': sessionEnd,
   'user-prompt-submit': userPromptSubmit,
   'subagent-start': subagentStart,
-  'agent-guard': agentGuard,
 };
 
 test('the fuzz drives every registered hook', () => {
@@ -292,7 +290,6 @@ async function runAllHooks(tp: TempProject, inputs: (name: string, event: string
     'subagent-start',
     'stop',
     'subagent-stop',
-    'agent-guard',
     'pre-compact',
     'session-end',
     'session-start',

@@ -46,7 +46,7 @@ const mtimeDay = (path: string): string | null => {
  * whole), null output with `cut` false when git is missing or refused (not a
  * repository after all): then files are judged by their mtimes.
  */
-async function git(project: string, args: string[], deadline: Deadline): Promise<{ out: string | null; cut: boolean }> {
+export async function git(project: string, args: string[], deadline: Deadline): Promise<{ out: string | null; cut: boolean }> {
   // Loaded only when git must be asked (a cache miss in a repository).
   const { spawnSync } = await import('node:child_process');
   const timeout = Math.max(1, Math.min(GIT_TIMEOUT_MS, Number.isFinite(deadline) ? deadline - Date.now() : GIT_TIMEOUT_MS));
