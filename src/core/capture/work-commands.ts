@@ -41,12 +41,18 @@ function programName(word: string): string {
   return word.replace(/^.*[/\\]/, '');
 }
 
+// Programs whose next word is a subcommand (`cargo test`, `mix format`); for any other the next word is
+// what it acts on (`jest src`, `pytest tests`).
+const WITH_SUBCOMMANDS =
+  /^(?:npm|pnpm|yarn|bun|npx|deno|cargo|go|git|gh|mix|dotnet|poetry|uv|pdm|hatch|docker|docker-compose|kubectl|make|just|rake|gradle|gradlew|mvn|mvnw|sbt|tmux|nix|home-manager|nixos-rebuild|darwin-rebuild|systemctl|brew|apt|apt-get|pacman|bundle|rails|php|composer|swift|flutter|dart|terraform|helm|pip[0-9.]*|python[0-9.]*|node|tsc|ng|nx|turbo|lerna|stack|cabal|zig|elixir|rebar3)$/;
+
 /** The family a person would repeat: the wrapped command's program and subcommand, programs by name. */
 export function workFamily(normalized: string): string {
   const step = unwrapCommand(mainStep(normalized));
   const fam = commandFamily(step);
   const [first, ...rest] = fam.split(' ');
-  return [programName(first ?? ''), ...rest].join(' ').trim();
+  const program = programName(first ?? '');
+  return (WITH_SUBCOMMANDS.test(program) ? [program, ...rest] : [program]).join(' ').trim();
 }
 
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */

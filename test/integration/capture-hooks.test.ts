@@ -1,0 +1,153 @@
+// Capture through the hooks (SPEC §6a), in-process: a session's end writes its lessons to team
+// memory, the next session starts with them, a second sighting inscribes them, a forgotten one
+// never comes back, and nothing private or secret is kept.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
+import { hookSpec } from '../../src/hooks/hook-registry.ts';
+import { preCompact } from '../../src/hooks/pre-compact-handler.ts';
+import { executeHook, type HookHandler } from '../../src/hooks/run-hook.ts';
+import { sessionEnd } from '../../src/hooks/session-end-handler.ts';
+import { sessionStart } from '../../src/hooks/session-start-handler.ts';
+import { forgetEntry } from '../../src/store/memory/role-edits.ts';
+import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+
+const REFUSED =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
+
+async function run(tp: TempProject, name: string, handler: HookHandler, input: Record<string, unknown>): Promise<Record<string, any>> {
+  return JSON.parse(await executeHook(hookSpec(name), handler, { cwd: tp.dir, ...input }, { HOME: join(tp.dir, 'home') }, tp.dir));
+}
+
+function teamEntries(tp: TempProject) {
+  return documentEntries(parseEchoDocument(tp.read('.claude/echoes/team/MEMORY.md') ?? ''));
+}
+
+/** A session that meets the npm error, fixes it, and is corrected by the user. */
+function workingSession(tp: TempProject, id: string, extra: (b: TranscriptBuilder) => void = () => {}): string {
+  const path = join(tp.dir, `${id}.jsonl`);
+  const b = new TranscriptBuilder(path, id, tp.dir)
+    .user('set up the project and commit')
+    .bash('npm install', 1, "npm error Cannot read properties of null (reading 'matches')")
+    .bash('rm -rf node_modules')
+    .bash('npm install', 0, 'added 12 packages')
+    .bash('npm run build', 0, 'built')
+    .tool('Bash', { command: 'git commit -m "x\n\nSigned-off-by: Claude"' }, REFUSED, true)
+    .user('Please do not add your signature on the commit messages');
+  extra(b);
+  return path;
+}
+
+test('a session that worked leaves its lessons in team memory, and the next session starts with them', async (t) => {
+  const tp = makeTempProject(t);
+  const transcript = workingSession(tp, 'sess-aaaa1111');
+  const end = await run(tp, 'session-end', sessionEnd, { session_id: 'sess-aaaa1111', transcript_path: transcript, reason: 'exit' });
+  assert.deepEqual(end, { suppressOutput: true });
+  const entries = teamEntries(tp);
+  assert.deepEqual(entries.map((e) => e.captured).sort(), ['commands', 'correction', 'fix']);
+  for (const e of entries) {
+    assert.equal(e.layer, 'traced');
+    assert.match(e.source, /^capture \(session sess-aaa\)$/);
+    assert.match(e.evidence, /session sess-aaa/);
+  }
+  // No findings file is left behind: they were consolidated.
+  assert.equal(tp.read('.claude/echoes/team/capture-findings.md'), null);
+
+  const start = await run(tp, 'session-start', sessionStart, {
+    session_id: 'sess-bbbb2222',
+    transcript_path: join(tp.dir, 'next.jsonl'),
+    source: 'startup',
+  });
+  const context: string = start.hookSpecificOutput.additionalContext;
+  assert.match(context, /npm run build/);
+  assert.match(context, /do not add your signature on the commit messages/);
+  assert.match(context, /rm -rf node_modules/);
+});
+
+test('seen again in another session, a lesson merges by signature and becomes inscribed; forgotten, it is never captured again', async (t) => {
+  const tp = makeTempProject(t);
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-aaaa1111',
+    transcript_path: workingSession(tp, 'sess-aaaa1111'),
+    reason: 'exit',
+  });
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-bbbb2222',
+    transcript_path: workingSession(tp, 'sess-bbbb2222'),
+    reason: 'exit',
+  });
+  const entries = teamEntries(tp);
+  assert.equal(entries.length, 3, entries.map((e) => e.title).join(' | '));
+  const fix = entries.find((e) => e.signature?.startsWith('error:'))!;
+  assert.equal(fix.layer, 'inscribed');
+  assert.equal(fix.sessions, 'sess-aaa, sess-bbb');
+  assert.ok(fix.confidence > 0.5);
+  assert.ok(entries.every((e) => e.layer !== 'etched'));
+
+  const correction = entries.find((e) => e.captured === 'correction')!;
+  assert.ok(forgetEntry(tp.paths, 'team', correction.id, new Date()));
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-cccc3333',
+    transcript_path: workingSession(tp, 'sess-cccc3333'),
+    reason: 'exit',
+  });
+  assert.equal(teamEntries(tp).filter((e) => e.captured === 'correction').length, 0, 'the tombstone keeps the forgotten lesson out');
+});
+
+test('capture at compaction and at the end of one session gives each lesson once', async (t) => {
+  const tp = makeTempProject(t);
+  const transcript = workingSession(tp, 'sess-dddd4444');
+  await run(tp, 'pre-compact', preCompact, { session_id: 'sess-dddd4444', transcript_path: transcript, trigger: 'manual' });
+  const afterCompact = teamEntries(tp);
+  assert.ok(afterCompact.length >= 2, 'PreCompact writes what it captured to team memory at once');
+  new TranscriptBuilder(transcript, 'sess-dddd4444', tp.dir).user('now the docs').bash('npm run build', 0, 'built');
+  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-dddd4444', transcript_path: transcript, reason: 'exit' });
+  const entries = teamEntries(tp);
+  assert.equal(new Set(entries.map((e) => e.signature)).size, entries.length);
+  assert.ok(
+    entries.every((e) => e.sessions === 'sess-ddd' && e.layer === 'traced'),
+    'one session is one sighting',
+  );
+});
+
+test('nothing is captured with capture off, from a session that did no work, or from private spans; secrets are filtered', async (t) => {
+  const off = makeTempProject(t);
+  off.write('.claude/rune-config.yml', 'echoes:\n  capture: false\n');
+  await run(off, 'session-end', sessionEnd, { session_id: 'sess-e1', transcript_path: workingSession(off, 'sess-e1'), reason: 'exit' });
+  assert.deepEqual(teamEntries(off), []);
+
+  const kinds = makeTempProject(t);
+  kinds.write('.claude/rune-config.yml', 'echoes:\n  capture:\n    corrections: false\n');
+  await run(kinds, 'session-end', sessionEnd, { session_id: 'sess-e2', transcript_path: workingSession(kinds, 'sess-e2'), reason: 'exit' });
+  assert.deepEqual(
+    teamEntries(kinds)
+      .map((e) => e.captured)
+      .sort(),
+    ['commands', 'fix'],
+  );
+
+  const tp = makeTempProject(t);
+  const idle = join(tp.dir, 'idle.jsonl');
+  new TranscriptBuilder(idle, 'sess-idle', tp.dir).user('hi').assistant('Hello!');
+  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-idle', transcript_path: idle, reason: 'exit' });
+  assert.deepEqual(teamEntries(tp), []);
+
+  const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+  const hidden = join(tp.dir, 'hidden.jsonl');
+  new TranscriptBuilder(hidden, 'sess-hid', tp.dir)
+    .user('<private>use the deploy key')
+    .bash('npm install', 1, 'npm error ENOTFOUND registry.corp.example')
+    .bash('rm -rf node_modules')
+    .bash('npm install', 0, 'ok')
+    .user('</private>now build it')
+    .bash('npm run build', 0, 'ok')
+    .tool('Bash', { command: 'git push' }, REFUSED, true)
+    .user(`Never push with the token ${secret} in the remote URL`);
+  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-hid', transcript_path: hidden, reason: 'exit' });
+  const text = tp.read('.claude/echoes/team/MEMORY.md') ?? '';
+  assert.doesNotMatch(text, /ENOTFOUND|registry\.corp|deploy key/);
+  assert.doesNotMatch(text, new RegExp(secret));
+  assert.match(text, /Never push with the token \[REDACTED/);
+});

@@ -1,0 +1,243 @@
+// Capture (SPEC §6a): which lessons a session's transcript gives, and which it must not.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
+import { correctionText, readCorrection, statedRules } from '../../src/core/capture/corrections.ts';
+import { errorSignature } from '../../src/core/capture/error-signature.ts';
+import {
+  type CaptureKind,
+  LESSONS_PER_SESSION,
+  lessonsOf,
+  type Sightings,
+  updateSightings,
+} from '../../src/core/capture/lesson-candidates.ts';
+import { workCommand, workKind } from '../../src/core/capture/work-commands.ts';
+import { readTranscript } from '../../src/store/session/transcript-reader.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+
+const ALL = new Set<CaptureKind>(['commands', 'fix', 'correction', 'obstacle']);
+const REFUSED =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+async function gather(t: { after: (fn: () => void) => void }, build: (b: TranscriptBuilder, dir: string) => void): Promise<CaptureState> {
+  const dir = mkdtempSync(join(tmpdir(), 'rune-capture-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const path = join(dir, 't.jsonl');
+  build(new TranscriptBuilder(path, 'sess-1', join(dir, 'proj')), join(dir, 'proj'));
+  const r = await readTranscript(path, { capture: emptyCaptureState() });
+  return r.capture!;
+}
+
+const meta = (sessionId = 'sess-1', given: string[] = []) => ({ sessionId, day: '2026-11-27', kinds: ALL, given });
+
+function lessons(state: CaptureState, ledger: Sightings = {}, m = meta()) {
+  return lessonsOf(state, m, updateSightings(ledger, state, m));
+}
+
+test('an error signature is the line that says what failed, the same when numbers, paths and quoted phrases change', () => {
+  const a = errorSignature(
+    "> pkg@1.0.0 typecheck\n> tsc\n\nsrc/a.ts(61,9): error TS2322: Type 'string | undefined' is not assignable to type 'string'.",
+  );
+  const b = errorSignature("src/b/c.ts(12,3): error TS2322: Type 'number | null' is not assignable to type 'string'.");
+  assert.match(a!.line, /error TS2322/);
+  assert.equal(a!.key, b!.key);
+  // A deprecation note printed first is not the failure.
+  const vite = errorSignature(
+    "The CJS build of Vite's Node API is deprecated.\n FAIL  tests/x.test.ts > works\nTypeError: fetch is not a function",
+  );
+  assert.match(vite!.line, /TypeError: fetch is not a function/);
+  assert.equal(errorSignature("The user doesn't want to proceed with this tool use."), null);
+  assert.equal(errorSignature('all good\n3 passed'), null);
+  // A named module stays in the key: a different missing module is a different obstacle.
+  assert.notEqual(
+    errorSignature("ModuleNotFoundError: No module named 'numpy'")!.key,
+    errorSignature("ModuleNotFoundError: No module named 'yaml'")!.key,
+  );
+  // A tool's own error, known to be one, is its first telling line.
+  assert.equal(errorSignature('File has not been read yet. Read it first before writing to it.', true)!.key, 'file has not been read yet');
+});
+
+test('what a command is for comes from its program and subcommand, never from what it acts on', () => {
+  assert.equal(workKind('npm run build'), 'build');
+  assert.equal(workKind('npm run typecheck'), 'typecheck');
+  assert.equal(workKind('npm run test:run -- tests/unit'), 'test');
+  assert.equal(workCommand('npm run test:run -- tests/unit'), 'npm run test:run');
+  assert.equal(workKind('python -m pytest tests/test_x.py -k parse'), 'test');
+  assert.equal(workCommand('python -m pytest tests/test_x.py -k parse'), 'pytest');
+  assert.equal(workKind('npm ci'), 'install');
+  assert.equal(workKind('pip install -r requirements.txt'), 'install');
+  assert.equal(workKind('npm install --save-dev vitest'), null, 'adding a package is a change, not how the project is worked');
+  assert.equal(workKind('pip install requests'), null);
+  assert.equal(workKind('git commit -m x'), null);
+  assert.equal(workKind('rune-echoes show'), null);
+  assert.equal(workKind('ls -la'), null);
+  assert.equal(workKind('cargo clippy -- -D warnings'), 'lint');
+  assert.equal(workKind('tmux source-file ~/.tmux.conf'), 'apply');
+  assert.equal(workCommand('./node_modules/.bin/jest src'), 'jest');
+});
+
+test('a check that failed, then passed after a step run first, is a fix with its error and its step', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('install the dependencies and build')
+      .bash(
+        'npm install',
+        1,
+        "npm error Cannot read properties of null (reading 'matches')\nnpm error A complete log of this run can be found in: /x/y.log",
+      )
+      .bash('rm -rf node_modules')
+      .bash('npm install', 0, 'added 120 packages')
+      .bash('npm run build', 0, 'ok'),
+  );
+  const got = lessons(state);
+  const fix = got.find((l) => l.captured === 'fix');
+  assert.ok(fix, JSON.stringify(got, null, 1));
+  assert.match(fix.title, /npm install: npm error Cannot read properties of null \(reading 'matches'\)/);
+  assert.match(fix.learning, /rm -rf node_modules/);
+  assert.equal(fix.layer, 'traced');
+  assert.equal(fix.signature, "error:npm error cannot read properties of null reading 'matches'");
+  const commands = got.find((l) => l.captured === 'commands');
+  assert.match(commands!.learning, /install: `npm install`/);
+  assert.match(commands!.learning, /build: `npm run build`/);
+});
+
+test('ordinary work is not a lesson: a failure fixed by editing the code, a narrower run passing, a check run between', async (t) => {
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('make the tests pass')
+      .bash('npm test', 1, 'FAIL src/a.test.ts\nAssertionError: expected 2 to be 3')
+      .tool('Edit', { file_path: join(dir, 'src/a.ts'), old_string: 'a', new_string: 'b' })
+      .bash('npm run typecheck', 0, '')
+      .bash('npm test', 0, '3 passed')
+      .bash('npm run lint', 1, 'error: Unexpected any. Specify a different type  @typescript-eslint/no-explicit-any')
+      .bash('npm run lint -- src/b.ts', 0, ''),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+});
+
+test('a refused call followed by what the user said is their preference, in their words, with what it was about', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('commit the change')
+      .tool('Bash', { command: 'git commit -m "Add x\n\nCo-Authored-By: Claude"' }, REFUSED, true)
+      .user('Please do not add your signature on the commit messages')
+      .tool('Bash', { command: 'git commit -m "Add x"' }, '[main 1a2b3c] Add x'),
+  );
+  const c = lessons(state).find((l) => l.captured === 'correction');
+  assert.ok(c);
+  assert.equal(c.title, 'Please do not add your signature on the commit messages');
+  assert.match(c.learning, /after refusing `git commit -m …`/);
+  assert.match(c.evidence, /session sess-1/);
+});
+
+test("a refusal's own note is the correction; 'continue' and questions after a refusal are not", async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('speed up the loader')
+      .tool(
+        'Edit',
+        { file_path: '/p/src/cache.py', old_string: 'a', new_string: 'b' },
+        `${REFUSED}\nthe user said:\nuse functools.lru_cache instead of a dict`,
+        true,
+      )
+      .tool('Bash', { command: 'git push origin main --tags' }, REFUSED, true)
+      .user('continue')
+      .tool('Bash', { command: 'git push origin main' }, REFUSED, true)
+      .user('why do you want to push now?'),
+  );
+  const got = lessons(state).filter((l) => l.captured === 'correction');
+  assert.deepEqual(
+    got.map((l) => l.title),
+    ['use functools.lru_cache instead of a dict'],
+  );
+});
+
+test('a correction right after an action is read from its structure in any language; a report of errors is not one', () => {
+  const acted = { refused: null, acted: '`npm run build`' };
+  assert.ok(readCorrection('No, we need the wp-json prefix on every endpoint', acted));
+  assert.ok(readCorrection('não, use o npm em vez do pnpm aqui', acted));
+  assert.ok(readCorrection('нет, используй pnpm вместо npm в этом проекте', acted));
+  assert.equal(readCorrection('no, there are a lot of errors', acted), null);
+  assert.equal(
+    readCorrection('No, we need the wp-json prefix on every endpoint', { refused: null, acted: null }),
+    null,
+    'with nothing done before it, it is a request',
+  );
+  assert.equal(correctionText('ok'), null);
+  assert.equal(correctionText('sim'), null);
+  assert.equal(correctionText('```\nerror\n```'), null);
+});
+
+test('a standing rule said in a request is kept, in the language it was said', () => {
+  const rules = statedRules(
+    'Меня зовут Лиза. Обращайся ко мне Лиза. Я хочу, чтобы ты сначала показывал мне план перед тем, как начать действовать.\nПожалуйста, переведи файл.',
+  );
+  assert.deepEqual(
+    rules.map((r) => r.words),
+    ['Обращайся ко мне Лиза.', 'Я хочу, чтобы ты сначала показывал мне план перед тем, как начать действовать.'],
+  );
+  assert.deepEqual(statedRules('Fix the bug in the parser and run the tests'), []);
+  assert.deepEqual(statedRules('Can you always run the linter first?'), [], 'a question sets no rule');
+});
+
+test('nothing inside <private> is gathered', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('<private>deploy with the token')
+      .bash('npm install', 1, 'npm error ENOTFOUND registry.internal')
+      .bash('rm -rf node_modules')
+      .bash('npm install', 0, 'ok')
+      .user('</private> and now the docs'),
+  );
+  assert.deepEqual(state.fixes, []);
+  assert.deepEqual(state.errors, []);
+  assert.deepEqual(state.works, []);
+});
+
+test('an error met in a second session is an obstacle, with the fix a session showed; code errors never are', async (t) => {
+  const first = await gather(t, (b) =>
+    b
+      .user('install')
+      .bash('npm install', 1, "npm error Cannot read properties of null (reading 'matches')")
+      .bash('npm test', 1, 'src/a.ts:3:1 error: expected 1 to be 2'),
+  );
+  let ledger = updateSightings({}, first, meta('s-one'));
+  assert.equal(
+    lessonsOf(first, meta('s-one'), ledger).filter((l) => l.captured === 'obstacle').length,
+    0,
+    'seen once is not yet an obstacle',
+  );
+  const second = await gather(t, (b) =>
+    b
+      .user('install again')
+      .bash('npm install', 1, "npm error Cannot read properties of null (reading 'matches')")
+      .bash('rm -rf node_modules')
+      .bash('npm install', 0, 'ok')
+      .bash('npm test', 1, 'src/a.ts:9:1 error: expected 1 to be 2'),
+  );
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const got = lessonsOf(second, meta('s-two'), ledger);
+  const obstacle = got.filter((l) => l.captured === 'obstacle');
+  assert.equal(obstacle.length, 1);
+  assert.match(obstacle[0]!.learning, /rm -rf node_modules/);
+  assert.equal(got.filter((l) => l.signature === obstacle[0]!.signature).length, 1, 'the fix and the obstacle are one lesson');
+});
+
+test('a session gives a handful of lessons at most, counting what an earlier capture of it gave', async (t) => {
+  const state = await gather(t, (b) => {
+    b.user('work');
+    for (let i = 0; i < 10; i++)
+      b.tool('Bash', { command: `git push origin branch-${i}` }, REFUSED, true).user(`Please never push branch number ${i} to the remote`);
+  });
+  const all = lessons(state);
+  assert.ok(all.length <= LESSONS_PER_SESSION);
+  const given = all.slice(0, LESSONS_PER_SESSION - 1).map((l) => l.signature!);
+  const again = lessonsOf(state, meta('sess-1', given), {});
+  assert.ok(again.filter((l) => !given.includes(l.signature!)).length <= 1);
+});

@@ -1,0 +1,91 @@
+// Captured lessons merge by signature (SPEC §6a): sightings in later sessions raise them, never to etched.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { appendEntries } from '../../src/core/entry/document-edits.ts';
+import { documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/echo-document.ts';
+import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { mergeCommandLines, mergeSighting } from '../../src/core/lifecycle/captured-merge.ts';
+import { consolidateDocument, identityKeys } from '../../src/core/lifecycle/consolidation.ts';
+import { makeEntry } from './entry-arbitrary.ts';
+
+const sighting = (session: string, over: Partial<EchoEntry> = {}): EchoEntry =>
+  makeEntry({
+    title: `npm install: npm error Cannot read properties of null (${session})`,
+    evidence: `session ${session}: \`npm install\` failed`,
+    layer: 'traced',
+    confidence: 0.5,
+    verified: '2026-11-20',
+    learning: '`npm install` failed; it passed after running `rm -rf node_modules` first.',
+    captured: 'fix',
+    signature: "error:npm error cannot read properties of null reading 'matches'",
+    sessions: session,
+    ...over,
+  });
+
+function docWith(entries: EchoEntry[]) {
+  return appendEntries(parseEchoDocument(newMemoryDocumentText('Team Memory')), entries);
+}
+
+test('the same lesson seen in a second session merges by signature, whatever its title, and becomes inscribed', () => {
+  const doc = docWith([sighting('aaaa1111')]);
+  const r = consolidateDocument(doc, [sighting('bbbb2222', { verified: '2026-11-25' })]);
+  assert.equal(r.appends.length, 0);
+  const [e] = documentEntries(r.doc);
+  assert.equal(e!.layer, 'inscribed');
+  assert.equal(e!.sessions, 'aaaa1111, bbbb2222');
+  assert.equal(e!.confidence, 0.6);
+  assert.equal(e!.verified, '2026-11-25');
+  // Read back from the text, the fields survive.
+  const again = documentEntries(parseEchoDocument(serializeEchoDocument(r.doc)))[0]!;
+  assert.equal(again.signature, e!.signature);
+  assert.equal(again.captured, 'fix');
+});
+
+test('a re-run for the same session changes nothing (a kill and a retry, a compaction then the end)', () => {
+  const doc = docWith([sighting('aaaa1111')]);
+  const r = consolidateDocument(doc, [sighting('aaaa1111')]);
+  assert.deepEqual(r.updates, []);
+  assert.equal(serializeEchoDocument(r.doc), serializeEchoDocument(doc));
+});
+
+test('confidence rises with each new session up to 0.9, and the layer never becomes etched', () => {
+  let e = sighting('s1');
+  for (const s of ['s2', 's3', 's4', 's5', 's6', 's7']) e = mergeSighting(e, sighting(s));
+  assert.equal(e.confidence, 0.9);
+  assert.equal(e.layer, 'inscribed');
+  const etched = mergeSighting({ ...sighting('s1'), layer: 'etched' }, sighting('s2'));
+  assert.equal(etched.layer, 'etched');
+});
+
+test('a retired or retracted captured lesson stays as it is when seen again', () => {
+  const doc = docWith([sighting('aaaa1111', { status: 'superseded' })]);
+  const r = consolidateDocument(doc, [sighting('bbbb2222')]);
+  assert.deepEqual(r.updates, []);
+  assert.equal(r.appends.length, 0);
+});
+
+test("the project's commands are one living entry: a newer command for a kind replaces the older", () => {
+  assert.equal(
+    mergeCommandLines('build: `npm run build`\ntest: `npm test`', 'test: `npm run test:run`\nlint: `npm run lint`'),
+    'build: `npm run build`\ntest: `npm run test:run`\nlint: `npm run lint`',
+  );
+  const commands = (session: string, learning: string) =>
+    makeEntry({
+      title: 'Commands that build, check and run this project',
+      learning,
+      captured: 'commands',
+      signature: 'commands',
+      sessions: session,
+      layer: 'traced',
+    });
+  const doc = docWith([commands('s1', 'build: `npm run build`\ntest: `npm test`')]);
+  const r = consolidateDocument(doc, [commands('s2', 'test: `npm run test:run`')]);
+  const [e] = documentEntries(r.doc);
+  assert.equal(e!.learning, 'build: `npm run build`\ntest: `npm run test:run`');
+  assert.equal(documentEntries(r.doc).length, 1);
+});
+
+test('a forgotten captured lesson is known by its signature, so capture never writes it again', () => {
+  const keys = identityKeys(sighting('aaaa1111'));
+  assert.deepEqual(identityKeys(sighting('cccc3333', { title: 'another title' })), keys);
+});
