@@ -1,0 +1,68 @@
+// Capture end to end (SPEC §6a), in the real Claude Code CLI: a session whose build fails, then
+// passes after a generation step, and in which the user states a rule, leaves those lessons in
+// team memory; the next session, a new `claude -p`, starts with them in its context.
+//
+// The hooks run from dist/: rebuild (npm run build) after changing src/.
+
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
+import { waitForWorkers } from '../helpers/run-bundle.ts';
+import { errorLogLines, type RuneRun, runeEchoesBlocks, type ScenarioProject, scenarioSuite } from './scenario-kit.ts';
+
+const testTimeout = 180_000;
+const suite = scenarioSuite();
+
+describe('captured lessons reach the next session', () => {
+  let project: ScenarioProject;
+  let second: RuneRun;
+  let memory = '';
+
+  before(async () => {
+    project = await suite.project('capture');
+    await project.write({
+      'package.json': JSON.stringify({ name: 'capture-demo', private: true, scripts: { build: 'node build.js' } }),
+      'build.js': "require('./generated/config.json');\nconsole.log('built');\n",
+      'gen.js':
+        "const fs = require('node:fs');\nfs.mkdirSync('generated', { recursive: true });\nfs.writeFileSync('generated/config.json', '{}');\n",
+    });
+    const turn = [
+      'Build the project. Always run npm run build before you commit anything.',
+      'RUN: npm run build',
+      'RUN: node gen.js',
+      'RUN: npm run build',
+    ].join('\n');
+    await suite.rune(project, ['--allowedTools', 'Bash'], { turns: [turn] });
+    // SessionEnd hands its work to a background worker; the next session's start waits for it too.
+    waitForWorkers(project.dir);
+    memory = project.read('.claude/echoes/team/MEMORY.md') ?? '';
+    second = await suite.rune(project, ['-p', 'What do I need to know before building?']);
+  });
+
+  test('the session left its commands, its fix and the stated rule in team memory, marked as captured', { timeout: testTimeout }, () => {
+    const entries = documentEntries(parseEchoDocument(memory));
+    const byKind = new Map(entries.map((e) => [e.captured, e]));
+    assert.match(byKind.get('commands')?.learning ?? '', /build: `npm run build`/, memory);
+    const fix = byKind.get('fix');
+    assert.match(fix?.title ?? '', /npm run build: Error: Cannot find module '\.\/generated\/config\.json'/, memory);
+    assert.match(fix?.learning ?? '', /node gen\.js/);
+    assert.match(byKind.get('correction')?.learning ?? '', /Always run npm run build before you commit anything/);
+    for (const e of entries) {
+      assert.equal(e.layer, 'traced');
+      assert.match(e.source, /^capture \(session [0-9a-f]{8}\)$/);
+    }
+  });
+
+  test("the next session's context holds them, in the inert wrapper", { timeout: testTimeout }, () => {
+    const blocks = runeEchoesBlocks(second.calls[0]!.systemMessagesText);
+    assert.equal(blocks.length, 1, second.calls[0]!.systemMessagesText.slice(0, 2000));
+    const digest = blocks[0]!;
+    assert.match(digest, /npm run build/);
+    assert.match(digest, /node gen\.js/);
+    assert.match(digest, /Always run npm run build before you commit anything/);
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
+});
