@@ -3,6 +3,7 @@
 // tail only; everything after it is housekeeping that may be cut short.
 
 import { didWork } from '../core/session/session-work.ts';
+import { CAPTURE_ROLE, reinforceUsed } from '../store/capture/capture-lessons.ts';
 import { pastDeadline } from '../store/fs/role-lock.ts';
 import { syncGitignore } from '../store/gitignore.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
@@ -51,8 +52,13 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       });
       // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only
       // listed memory (`/rune:echoes show` naming every id) used none of it.
-      if (state.draft && items.length && didWork(state.draft))
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: usedKeys(watch, state.draft) }, deadline);
+      if (state.draft && items.length && didWork(state.draft)) {
+        const used = usedKeys(watch, state.draft);
+        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: used }, deadline);
+        // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
+        const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
+        reinforceUsed(paths, config, sessionId, used, team, now);
+      }
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');

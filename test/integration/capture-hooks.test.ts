@@ -151,3 +151,22 @@ test('nothing is captured with capture off, from a session that did no work, or 
   assert.doesNotMatch(text, new RegExp(secret));
   assert.match(text, /Never push with the token \[REDACTED/);
 });
+
+test('a captured lesson a later session uses is seen again and rises, without being captured anew', async (t) => {
+  const tp = makeTempProject(t);
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-aaaa1111',
+    transcript_path: workingSession(tp, 'sess-aaaa1111'),
+    reason: 'exit',
+  });
+  const later = join(tp.dir, 'later.jsonl');
+  // The next session follows the lesson: it clears node_modules and installs, and nothing fails.
+  new TranscriptBuilder(later, 'sess-ffff6666', tp.dir)
+    .user('reinstall the dependencies')
+    .bash('rm -rf node_modules')
+    .bash('npm install', 0, 'ok');
+  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-ffff6666', transcript_path: later, reason: 'exit' });
+  const fix = teamEntries(tp).find((e) => e.captured === 'fix')!;
+  assert.equal(fix.sessions, 'sess-aaa, sess-fff');
+  assert.equal(fix.layer, 'inscribed');
+});

@@ -8,9 +8,11 @@
 
 import { join } from 'node:path';
 import type { CaptureState } from '../../core/capture/capture-tracker.ts';
-import { type CaptureKind, lessonsOf, type Sightings, updateSightings } from '../../core/capture/lesson-candidates.ts';
-import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import { type CaptureKind, lessonsOf, type Sightings, shortSession, updateSightings } from '../../core/capture/lesson-candidates.ts';
+import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { sessionList } from '../../core/lifecycle/captured-merge.ts';
+import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
@@ -82,4 +84,29 @@ export function captureLessons(
   if (lessons.length === 0) return { recorded: [], given };
   const { recorded } = recordFindings(paths, config, CAPTURE_ROLE, CAPTURE_AGENT, lessons);
   return { recorded, given };
+}
+
+/**
+ * A captured lesson a later session used (its command run, its file touched, its words said) is seen
+ * again (SPEC §6a): a sighting of it is recorded, so it rises as if captured anew.
+ */
+export function reinforceUsed(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  sessionId: string,
+  used: readonly string[],
+  teamEntries: readonly EchoEntry[],
+  now: Date,
+): EchoEntry[] {
+  if (!captureOn(config) || used.length === 0) return [];
+  const keys = new Set(used);
+  const session = shortSession(sessionId);
+  const day = now.toISOString().slice(0, 10);
+  const sightings = teamEntries
+    .filter(
+      (e) => e.captured && e.signature && !e.status && keys.has(usageKey(CAPTURE_ROLE, e.id)) && !sessionList(e.sessions).includes(session),
+    )
+    .map((e): EchoEntry => ({ ...e, sessions: session, verified: day, evidence: `session ${session} used it` }));
+  if (sightings.length === 0) return [];
+  return recordFindings(paths, config, CAPTURE_ROLE, CAPTURE_AGENT, sightings).recorded;
 }
