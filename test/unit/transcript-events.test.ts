@@ -50,6 +50,65 @@ test('user-role plumbing is an aside, not a request', () => {
   }
 });
 
+test('settings commands are not requests, with arguments or without, tagged or as typed', () => {
+  for (const text of [
+    '<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>sonnet</command-args>',
+    '<command-name>/config</command-name><command-args></command-args>',
+    '<command-name>/add-dir</command-name><command-args>../api</command-args>',
+    '<command-name>/output-style</command-name><command-args>explanatory</command-args>',
+    '<command-name>/resume</command-name><command-args>1f2e3d</command-args>',
+    '<command-name>/btw</command-name><command-args>what was that flag again?</command-args>',
+    '/model sonnet',
+    '/clear',
+  ]) {
+    assert.deepEqual(classifyUserText(text, false, false), { kind: 'aside', aside: 'builtin-command', sidechain: false }, text);
+  }
+  // Work commands stay requests.
+  assert.deepEqual(classifyUserText('<command-name>/init</command-name><command-args></command-args>', false, false), {
+    kind: 'prompt',
+    text: '/init',
+    slash: true,
+    sidechain: false,
+  });
+  assert.equal(classifyUserText('/review 42', false, false).kind, 'prompt');
+  assert.equal(classifyUserText('/models are in src/models, tidy them', false, false).kind, 'prompt');
+});
+
+test("an IDE's notices are cut out: alone they are no request, before a prompt they do not head it", () => {
+  const opened =
+    '<ide_opened_file>The user opened the file /repo/src/app.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>';
+  const selected =
+    '<ide_selection>The user selected the lines 3 to 9 from /repo/src/app.ts:\nconst a = 1;\n\nThis may or may not be related to the current task.</ide_selection>';
+  assert.deepEqual(classifyUserText(opened, false, false), { kind: 'aside', aside: 'empty', sidechain: false });
+  assert.deepEqual(classifyUserText(`${opened}\n${selected}\nRename a to count`, false, false), {
+    kind: 'prompt',
+    text: 'Rename a to count',
+    slash: false,
+    sidechain: false,
+  });
+  // As a separate text block of the same message.
+  const events = parseTranscriptLine(
+    JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'text', text: opened },
+          { type: 'text', text: 'Fix the login bug' },
+        ],
+      },
+    }),
+  );
+  assert.deepEqual(
+    events.filter((e) => e.kind === 'prompt').map((e) => (e as { text: string }).text),
+    ['Fix the login bug'],
+  );
+});
+
+test("a subagent's warm-up message is not a request", () => {
+  assert.deepEqual(classifyUserText('Warmup', false, true), { kind: 'aside', aside: 'warmup', sidechain: true });
+});
+
 test('isMeta user text is an aside whatever it says', () => {
   assert.deepEqual(classifyUserText('Please analyze this codebase', true, false), { kind: 'aside', aside: 'meta', sidechain: false });
 });

@@ -21,7 +21,8 @@ export type AsideKind =
   | 'hook' // hook feedback text
   | 'compact-prompt' // the summarizer's task in a compaction agent's transcript
   | 'compact-command' // /compact and its instructions: they steer the summary, they ask for no work
-  | 'builtin-command' // /clear, /mcp … with no arguments: UI, not work
+  | 'builtin-command' // /clear, /model sonnet, /mcp …: settings and UI, not work
+  | 'warmup' // the message a subagent is started with before its work
   | 'empty';
 
 export type TranscriptEvent =
@@ -66,37 +67,60 @@ const USER_SAID = /\bthe user said:\s*\n([\s\S]+)$/;
 const RESULT_HEAD = 400;
 const RESULT_TAIL = 600;
 
-// Built-in commands that drive the UI; with no arguments they say nothing about the work.
+// Built-in commands that change settings or drive the UI: with or without arguments (`/model sonnet`,
+// `/add-dir ../api`, `/resume 1234`) they ask nothing of the agent and say nothing about the work.
+// Work commands (`/init`, `/review`, a plugin's or the user's own) are requests.
 const BUILTIN_COMMANDS = new Set([
   'add-dir',
   'agents',
+  'allowed-tools',
   'bashes',
+  'btw',
+  'bug',
   'clear',
+  'color',
   'compact',
   'config',
   'context',
+  'copy',
   'cost',
   'doctor',
+  'effort',
   'exit',
   'export',
+  'fast',
+  'feedback',
   'help',
   'hooks',
   'ide',
+  'keybindings',
   'login',
   'logout',
   'mcp',
   'memory',
   'model',
+  'new',
+  'output-style',
   'permissions',
   'plugin',
   'plugins',
+  'privacy-settings',
+  'quit',
   'release-notes',
+  'rename',
+  'reset',
   'resume',
   'rewind',
+  'sandbox',
+  'settings',
   'status',
   'statusline',
+  'stickers',
+  'tasks',
+  'terminal-setup',
   'theme',
   'todos',
+  'upgrade',
   'usage',
   'vim',
 ]);
@@ -207,9 +231,13 @@ function userLine(v: Json, events: TranscriptEvent[], sidechain: boolean, guard:
 /** Drops blocks Claude Code injects into user turns; they are not the user's words. */
 export function stripInjected(text: string): string {
   if (!text.includes('<')) return text;
-  return text
-    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
-    .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ');
+  return (
+    text
+      .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ' ')
+      .replace(/<user-prompt-submit-hook>[\s\S]*?<\/user-prompt-submit-hook>/g, ' ')
+      // An IDE's notices (`<ide_opened_file>`, `<ide_selection>` …): what the user looked at, not what they asked.
+      .replace(/<(ide_[a-z_]+)>[\s\S]*?<\/\1>/g, ' ')
+  );
 }
 
 /** Decides whether user-role text is a request, and renders slash commands as "/name args". */
@@ -236,6 +264,11 @@ export function classifyUserText(
   }
   if (CONTINUED.test(text)) return { kind: 'recap', text, sidechain };
   if (COMPACT_PROMPT.test(text)) return aside('compact-prompt');
+  // A settings command as typed (transcripts of some versions keep it so, without the command tags).
+  const typed = /^\/([\w-]+)(?:\s|$)/.exec(text);
+  if (typed && BUILTIN_COMMANDS.has(typed[1]!)) return aside(typed[1] === 'compact' ? 'compact-command' : 'builtin-command');
+  // The message Claude Code starts each subagent with before any work, to warm its cache.
+  if (sidechain && text === 'Warmup') return aside('warmup');
   return { kind: 'prompt', text, slash: false, sidechain };
 }
 
@@ -249,7 +282,7 @@ function slashCommand(text: string, sidechain: boolean): TranscriptEvent {
   const args = tagText(text, 'command-args');
   if (!name) return { kind: 'aside', aside: 'plumbing', sidechain };
   if (name === 'compact') return { kind: 'aside', aside: 'compact-command', sidechain };
-  if (!args && BUILTIN_COMMANDS.has(name)) return { kind: 'aside', aside: 'builtin-command', sidechain };
+  if (BUILTIN_COMMANDS.has(name)) return { kind: 'aside', aside: 'builtin-command', sidechain };
   return { kind: 'prompt', text: args ? `/${name} ${args}` : `/${name}`, slash: true, sidechain };
 }
 
