@@ -38,8 +38,9 @@ function captureRow(r: HistoryReport): string {
     .join('');
   const per = r.perWorking === null ? '–' : r.perWorking.toFixed(2);
   const precision = r.labelled ? pct(r.precision) : 'no labels';
+  const found = r.labelled ? `${r.found.hit} of ${r.found.of}` : '–';
   const leaks = r.judged.filter((j) => j.secret || j.private).length;
-  return `| ${short(r.name)} | ${r.sessions} (${r.working}) | ${r.prompts} | ${r.captured} | ${per} | ${kinds}${other} | ${precision} | ${leaks} |`;
+  return `| ${short(r.name)} | ${r.sessions} (${r.working}) | ${r.prompts} | ${r.captured} | ${per} | ${kinds}${other} | ${precision} | ${found} | ${leaks} |`;
 }
 
 function injectionRow(r: HistoryReport): string {
@@ -62,11 +63,11 @@ export function renderReplay(reports: HistoryReport[], folders: string, seconds:
   );
   out.push('### Capture\n');
   out.push(
-    `| history | sessions (working) | prompts | entries captured | per working session | ${CAPTURE_KINDS.join(' / ')} | precision on labels | with a secret or private text |\n|---|---|---|---|---|---|---|---|`,
+    `| history | sessions (working) | prompts | entries captured | per working session | ${CAPTURE_KINDS.join(' / ')} | precision on labels | labelled lessons found | with a secret or private text |\n|---|---|---|---|---|---|---|---|---|`,
   );
   for (const r of all) out.push(captureRow(r));
   out.push(
-    `\nPrecision: captured entries that match a lesson of the history's labels (test/fixtures/capture-labels/<history>.json) ÷ all captured entries (those matching a statement that must not be captured, and those matching nothing, count against). Targets: at least ${TARGETS.capturedPerWorking} per working session in every history, precision at least ${TARGETS.precision}, no secret and no \`<private>\` text.\n`,
+    `\nPrecision: captured entries that match a lesson of the history's labels (test/fixtures/capture-labels/<history>.json) ÷ all captured entries (those matching a statement that must not be captured, and those matching nothing, count against); the labels judge an entry by its title, learning, evidence, symptom and solution. Labelled lessons found: how many of the lessons a careful colleague would have written down some captured entry matched. Targets: at least ${TARGETS.capturedPerWorking} per working session in every history, precision at least ${TARGETS.precision}, no secret and no \`<private>\` text.\n`,
   );
   out.push('### Injection\n');
   out.push(
@@ -91,7 +92,7 @@ export function renderReplay(reports: HistoryReport[], folders: string, seconds:
             : 'UNMATCHED';
     const flags = `${j.secret ? ' SECRET' : ''}${j.private ? ' PRIVATE' : ''}`;
     out.push(
-      `- ${short(reports.find((r) => r.judged.includes(j))?.name ?? '')} ${j.entry.session.slice(0, 8)} ${j.entry.kind} — ${cell(v)}${flags}: ${cell(oneLine(j.entry.text, 240))}`,
+      `- ${short(reports.find((r) => r.judged.includes(j))?.name ?? '')} ${j.entry.session.slice(0, 8)} ${j.entry.kind} — **${cell(v)}**${flags}: ${cell(oneLine(j.entry.lesson, 200))}`,
     );
   }
   if (pooled.badHooks.length) {

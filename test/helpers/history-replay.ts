@@ -288,6 +288,8 @@ export interface CapturedEntry {
   signature: string;
   /** Heading, fields and learning as written. */
   text: string;
+  /** What the entry says, as labels are matched against it: title, learning, evidence, symptom, root cause, solution. */
+  lesson: string;
 }
 
 export interface SessionResult {
@@ -318,17 +320,17 @@ const SIGNATURE = /^- \*\*signature\*\*:\s*(.+)$/m;
 const CAPTURE_SOURCE = /^- \*\*source\*\*:\s*capture\b/m;
 
 /** Every entry of role memory in the project, by `role#id`, with its text; `captured` set on the ones capture wrote. */
-export function memoryEntries(
-  project: string,
-  home: string,
-): Map<string, InjectedEntry & { role: string; captured: string | null; signature: string }> {
+type StoredEntry = InjectedEntry & { role: string; captured: string | null; signature: string; lesson: string };
+
+export function memoryEntries(project: string, home: string): Map<string, StoredEntry> {
   const paths = echoPaths(project, defaultConfig(), home);
-  const out = new Map<string, InjectedEntry & { role: string; captured: string | null; signature: string }>();
+  const out = new Map<string, StoredEntry>();
   for (const { role } of readAllEntries(paths).roles) {
     const file = join(paths.echoes, role, 'MEMORY.md');
     if (!existsSync(file)) continue;
     for (const b of parseEchoDocument(readFileSync(file, 'utf8')).blocks) {
       if (b.type !== 'entry') continue;
+      const e = b.entry;
       const kind = CAPTURED.exec(b.text)?.[1]?.trim() ?? (CAPTURE_SOURCE.test(b.text) ? 'unknown' : null);
       const key = `${role}#${b.entry.id}`;
       out.set(key, {
@@ -339,6 +341,7 @@ export function memoryEntries(
         text: b.text,
         captured: kind,
         signature: SIGNATURE.exec(b.text)?.[1]?.trim() ?? '',
+        lesson: [e.title, e.learning, e.evidence, e.symptom, e.rootCause, e.solution].filter(Boolean).join('\n'),
       });
     }
   }
@@ -500,7 +503,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
       for (const [key, e] of memoryEntries(project, home)) {
         if (e.captured === null || firstSeen.has(key)) continue;
         firstSeen.set(key, s.id);
-        captured.push({ session: s.id, role: e.role, id: e.id, kind: e.captured, signature: e.signature, text: e.text });
+        captured.push({ session: s.id, role: e.role, id: e.id, kind: e.captured, signature: e.signature, text: e.text, lesson: e.lesson });
       }
       const result: SessionResult = {
         id: s.id,
@@ -518,7 +521,15 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
     const captured: CapturedEntry[] = [];
     for (const [key, e] of memoryEntries(project, home)) {
       if (e.captured === null) continue;
-      captured.push({ session: firstSeen.get(key) ?? '', role: e.role, id: e.id, kind: e.captured, signature: e.signature, text: e.text });
+      captured.push({
+        session: firstSeen.get(key) ?? '',
+        role: e.role,
+        id: e.id,
+        kind: e.captured,
+        signature: e.signature,
+        text: e.text,
+        lesson: e.lesson,
+      });
     }
     // Entries written and then merged away or pruned still count: they were captured.
     for (const s of sessions) for (const c of s.captured) if (!captured.some((x) => x.role === c.role && x.id === c.id)) captured.push(c);

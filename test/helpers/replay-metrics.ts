@@ -259,12 +259,24 @@ export type Verdict = { verdict: 'expected'; lesson: string } | { verdict: 'must
 
 const anyMatch = (patterns: readonly string[], text: string) => patterns.some((p) => new RegExp(p, 'iu').test(text));
 
-/** A captured entry's verdict: a statement that must not be captured wins over a lesson it also matches. */
+/**
+ * A captured entry's verdict from what it says (title first: an entry is about what its title says; then
+ * the rest). A statement that must not be captured wins over a lesson it also matches.
+ */
 export function judgeEntry(text: string, labels: CaptureLabels): Verdict {
   const bad = labels.mustNot.find((m) => anyMatch(m.match, text));
   if (bad) return { verdict: 'must-not', reason: bad.description };
-  const good = labels.expected.find((l) => anyMatch(l.match, text));
-  return good ? { verdict: 'expected', lesson: good.id } : { verdict: 'unmatched' };
+  const [title = '', ...rest] = text.split('\n');
+  for (const part of [title, rest.join('\n')]) {
+    const good = labels.expected.find((l) => anyMatch(l.match, part));
+    if (good) return { verdict: 'expected', lesson: good.id };
+  }
+  return { verdict: 'unmatched' };
+}
+
+/** The labelled lessons some captured entry matched. */
+export function lessonsFound(verdicts: readonly Verdict[]): string[] {
+  return [...new Set(verdicts.flatMap((v) => (v.verdict === 'expected' ? [v.lesson] : [])))];
 }
 
 /** Captured entries matching an expected lesson ÷ all captured entries judged (must-not and unmatched count against). */

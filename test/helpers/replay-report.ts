@@ -13,6 +13,7 @@ import {
   capturePrecision,
   coverageSummary,
   judgeEntry,
+  lessonsFound,
   type NeedItem,
   needItems,
   type Share,
@@ -56,6 +57,8 @@ export interface HistoryReport {
   perWorking: number | null;
   labelled: boolean;
   precision: Share;
+  /** Labelled lessons some captured entry matched, of all labelled lessons. */
+  found: Share;
   judged: JudgedEntry[];
   need: NeedItem[];
   coverage: CoverageSummary;
@@ -80,7 +83,7 @@ export function historyReport(r: HistoryResult, labels: CaptureLabels | null): H
   const privateTexts = r.privateTexts.filter((t) => t.length >= 8);
   const judged = r.captured.map((entry) => ({
     entry,
-    verdict: labels ? judgeEntry(entry.text, labels) : null,
+    verdict: labels ? judgeEntry(entry.lesson, labels) : null,
     secret: hasSecret(entry.text),
     private: privateTexts.some((t) => entry.text.includes(t)),
   }));
@@ -99,6 +102,7 @@ export function historyReport(r: HistoryResult, labels: CaptureLabels | null): H
     perWorking: ratio(r.captured.length, working),
     labelled: labels !== null,
     precision: capturePrecision(judged.flatMap((j) => (j.verdict ? [j.verdict] : []))),
+    found: { hit: lessonsFound(judged.flatMap((j) => (j.verdict ? [j.verdict] : []))).length, of: labels?.expected.length ?? 0 },
     judged,
     need,
     coverage: coverageSummary(need),
@@ -141,6 +145,7 @@ export function pooledReport(reports: readonly HistoryReport[]): HistoryReport {
     perWorking: ratio(captured, working),
     labelled: reports.some((r) => r.labelled),
     precision: capturePrecision(labelledJudged.map((j) => j.verdict!)),
+    found: { hit: sum((r) => r.found.hit), of: sum((r) => r.found.of) },
     judged,
     need,
     coverage: coverageSummary(need),
