@@ -134,6 +134,8 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   }
   // What this session holds now: prompt-time recall never gives these again (after a compaction, only these).
   if (input.session_id) await guarded(ctx, 'given entries', () => resetGiven(paths, sessionId, digest.injectedKeys, now), undefined);
+  // An empty store gives nothing: no wrapper, no pointer, no usage line.
+  if (digest.text === '') return {};
   // A usage line is worth less than the session's context: the digest is given either way.
   await guarded(
     ctx,

@@ -141,6 +141,7 @@ test('5. inject: no turns injection off; a value that is no boolean is named wit
   const tp = makeTempProject(t);
   const start = () =>
     executeHook(hookSpec('session-start'), sessionStart, { session_id: 's', cwd: tp.dir, source: 'startup' }, env(tp), tp.dir);
+  tp.write('.claude/echoes/EPHEMERAL.md', '# Last session\n## Asked\n- Ship the importer\n');
   tp.write('.claude/rune-config.yml', 'echoes:\n  inject: no\n');
   assert.deepEqual(JSON.parse(await start()), { suppressOutput: true }, 'no digest');
   tp.write('.claude/rune-config.yml', 'echoes:\n  inject: Off\n');

@@ -154,6 +154,7 @@ test('the CLI refuses a missing --project folder and an unknown --role for conso
 test('a parsed config is reused while the file is unchanged, and re-read when it changes', (t) => {
   const tp = makeTempProject(t);
   tp.write('.claude/echoes/team/MEMORY.md', '# Team Memory\n');
+  tp.write('.claude/echoes/EPHEMERAL.md', '# Last session\n## Asked\n- Ship the importer\n');
   tp.write('.claude/rune-config.yml', 'echoes:\n  inject: false\n');
   const input = { session_id: 's', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' };
   const env = { HOME: join(tp.dir, 'home') };

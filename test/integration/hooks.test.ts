@@ -223,7 +223,8 @@ test('a corrupted store never breaks the session and unreadable files are kept a
     { session_id: 's2', transcript_path: join(dir, 'y.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
     { cwd: dir, env },
   );
-  assert.match(context(start), /<rune-echoes/);
+  // Nothing in it can be read: the start answers, and injects nothing.
+  assert.equal(protocol(start).hookSpecificOutput, undefined);
   assert.deepEqual(readFileSync(echoes(dir, 'EPHEMERAL.md')), Buffer.from([0x00, 0x01, 0x02, 0xc3, 0x28]), 'garbage EPHEMERAL.md kept');
   const log = read(echoes(dir, '.log'));
   assert.match(log, /invalid YAML/);
@@ -446,6 +447,19 @@ test('after a compaction a session is given again what it was given, not what a 
   const again = start('a', 'compact');
   assert.match(again, /billing job to Go/);
   assert.doesNotMatch(again, /Upgrade the ORM/);
+});
+
+test('an empty store injects nothing at a session start', (t) => {
+  const { dir, env } = project(t);
+  const out = protocol(
+    runHookSync(
+      'session-start',
+      { session_id: 's', transcript_path: join(dir, 's.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+      { cwd: dir, env },
+    ),
+  );
+  assert.equal((out as { hookSpecificOutput?: unknown }).hookSpecificOutput, undefined, JSON.stringify(out));
+  assert.ok(!existsSync(echoes(dir, 'usage.jsonl')), 'no injection to log');
 });
 
 test("a /rune:echoes prompt's arguments, kept as typed for its CLI call, are gone when the turn ends", (t) => {

@@ -53,8 +53,8 @@ async function hook(origin: Origin, clone: Clone, name: string, handler: HookHan
   );
 }
 
-/** A whole session as the hooks see it: start, a compaction, end. Leaves EPHEMERAL.md, an archive log, ARCHIVE.md and usage.jsonl. */
-async function session(origin: Origin, clone: Clone, id: string, request: string): Promise<string> {
+/** A whole session as the hooks see it: start, a compaction, end (and the next start). Leaves EPHEMERAL.md, an archive log, ARCHIVE.md and usage.jsonl. */
+async function session(origin: Origin, clone: Clone, id: string, request: string, next = true): Promise<string> {
   const transcript = join(origin.root, `${id}.jsonl`);
   new TranscriptBuilder(transcript, id, clone.dir)
     .user(request)
@@ -64,6 +64,13 @@ async function session(origin: Origin, clone: Clone, id: string, request: string
   const start = await hook(origin, clone, 'session-start', sessionStart, { ...input, source: 'startup' });
   await hook(origin, clone, 'pre-compact', preCompact, { ...input, trigger: 'manual' });
   await hook(origin, clone, 'session-end', sessionEnd, { ...input, reason: 'other' });
+  // The next start is given the hand-off (an empty store gave nothing) and logs it in usage.jsonl.
+  if (next)
+    await hook(origin, clone, 'session-start', sessionStart, {
+      session_id: `${id}-next`,
+      transcript_path: `${transcript}.next`,
+      source: 'startup',
+    });
   return start;
 }
 
@@ -112,8 +119,8 @@ test('two clones that each ran one session no longer conflict on the first pull:
   ]);
 
   // Now, from the same start: the hooks bring the store's .gitignore up to date, so the same sessions commit nothing personal.
-  await session(origin, newA, 'sess-a', 'Fix the login bug');
-  await session(origin, newB, 'sess-b', 'Tidy the changelog');
+  await session(origin, newA, 'sess-a', 'Fix the login bug', false);
+  await session(origin, newB, 'sess-b', 'Tidy the changelog', false);
   for (const c of [newA, newB]) {
     assert.ok(existsSync(join(c.dir, '.claude/echoes/memories/archive-log-001.md')), `${c.name} has its archive log`);
     assert.ok(readFileSync(join(c.dir, '.claude/echoes/.gitignore'), 'utf8').startsWith(OLD_STORE_GITIGNORE), 'old lines kept');

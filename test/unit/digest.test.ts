@@ -38,6 +38,128 @@ test('an empty store still gives a wrapped digest that says it is background, wi
   assert.equal(digest.tokens, estimateTokens(digest.text));
 });
 
+test('an empty store injects nothing: no hand-off, no entry, no log, no solution', () => {
+  const digest = buildDigest(input());
+  assert.equal(digest.text, '');
+  assert.equal(digest.tokens, 0);
+  assert.deepEqual(digest.injectedIds, []);
+  // A hand-off alone is given, and so is the pointer when there are logs or entries to search.
+  assert.match(buildDigest(input({ lastSession: '# Last session — 2026-05-01\n## Asked\n- fix it\n' })).text, /fix it/);
+  assert.match(buildDigest(input({ counts: { entries: 3, archiveLogs: 0, solutions: 0 } })).text, /3 entries/);
+});
+
+/** A hand-off whose prose alone would fill the last session's share many times. */
+function wordyHandOff(files: string): string {
+  const prose = (n: number, what: string) => Array.from({ length: n }, (_, i) => `- ${what} ${i}: ${'so much to say here '.repeat(12)}`);
+  return [
+    '# Last session — 2026-05-01 10:00 → 12:00 (session abcdef12…)',
+    '## Asked',
+    ...prose(8, 'request'),
+    '## Done and decided',
+    ...prose(10, 'decision'),
+    '## Files',
+    files,
+    '- read: package.json',
+    '## Commands',
+    '- `npm test` (×3, failed once, then passed)',
+    '- `npm run build`',
+    '## Open',
+    '- [ ] add the metric',
+    '',
+  ].join('\n');
+}
+
+test('files, commands and what is open are never squeezed out of the last session by its prose', () => {
+  const files = '- edited: src/payments.ts, src/http/retry.ts, test/payments.spec.ts';
+  const digest = buildDigest(input({ lastSession: wordyHandOff(files), etched: [d('fact', 1)], lessons: [d('lesson', 0.8)] }));
+  assert.ok(digest.tokens <= 1500);
+  for (const line of [
+    'Files:',
+    files,
+    '- read: package.json',
+    'Commands:',
+    '- `npm test` (×3, failed once, then passed)',
+    '- `npm run build`',
+    'Open:',
+    '- [ ] add the metric',
+  ])
+    assert.ok(digest.text.split('\n').includes(line), `${line} in\n${digest.text}`);
+  // The prose keeps its order and a share of its own, and the cut is marked.
+  assert.match(digest.text, /Asked:\n- request 0: /);
+  assert.match(digest.text, /Done and decided:\n- decision 0: /);
+  assert.match(digest.text, /- … \(full summary: \/rune:echoes search, or the latest archive log\)/);
+  assert.deepEqual(digest.injectedIds, ['fact', 'lesson']);
+});
+
+test('a long path is shortened in its middle, never cut at its end; names that do not fit are counted', () => {
+  const deep = `packages/server/${'nested-folder/'.repeat(12)}handlers/refund-webhook.ts`;
+  const many = Array.from({ length: 80 }, (_, i) => `src/modules/area-${i}/component-${i}.tsx`);
+  const digest = buildDigest(input({ lastSession: wordyHandOff(`- edited: src/a.ts, ${deep}, ${many.join(', ')}`) }));
+  const edited = digest.text.split('\n').find((l) => l.startsWith('- edited: '));
+  assert.ok(edited, digest.text);
+  assert.match(edited, /^- edited: src\/a\.ts, packages\/…\/[^,]*handlers\/refund-webhook\.ts, src\/modules\/area-0\/component-0\.tsx, /);
+  assert.match(edited, /, src\/modules\/area-\d+\/component-\d+\.tsx \(\+\d+ more\)$/, 'whole names, then how many more');
+  const shown = edited.split(', ').length;
+  assert.equal(Number(/\(\+(\d+) more\)$/.exec(edited)![1]), 82 - shown);
+  assert.ok(digest.tokens <= 1500);
+});
+
+test('property: whatever the prose and the lists, Files and Commands are given, and no name is cut at its end', () => {
+  const word = fc.stringMatching(/^[a-z]{1,12}$/);
+  const path = fc.array(word, { minLength: 1, maxLength: 14 }).map((p) => `${p.join('/')}.ts`);
+  const prose = fc.array(
+    fc.array(word, { maxLength: 60 }).map((w) => `- ${w.join(' ')}`),
+    { maxLength: 20 },
+  );
+  fc.assert(
+    fc.property(
+      prose,
+      prose,
+      fc.array(path, { minLength: 1, maxLength: 60 }),
+      fc.array(word, { minLength: 1, maxLength: 15 }),
+      fc.integer({ min: 1000, max: 3000 }),
+      (asked, done, files, commands, budgetTokens) => {
+        const lastSession = [
+          '# Last session — 2026-05-01',
+          '## Asked',
+          ...asked,
+          '## Done and decided',
+          ...done,
+          '## Files',
+          `- edited: ${files.join(', ')}`,
+          '## Commands',
+          ...commands.map((c) => `- \`npm run ${c}\``),
+          '',
+        ].join('\n');
+        const digest = buildDigest(input({ lastSession, budgetTokens }));
+        assert.ok(digest.tokens <= budgetTokens);
+        const lines = digest.text.split('\n');
+        assert.ok(lines.includes('Files:') && lines.includes('Commands:'), digest.text);
+        const edited = lines.find((l) => l.startsWith('- edited: '));
+        assert.ok(edited, digest.text);
+        for (const name of edited
+          .slice('- edited: '.length)
+          .replace(/ \(\+\d+ more\)$/, '')
+          .split(', ')) {
+          assert.ok(files.includes(name) || (name.includes('/…/') && files.some((f) => f.endsWith(name.split('/…/')[1]!))), name);
+        }
+        assert.ok(lines.includes(`- \`npm run ${commands[0]}\``), digest.text);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('a long command is shortened in its middle: its start and its notes stay', () => {
+  const command = `- \`docker run --rm ${'-e FLAG=value '.repeat(40)}image:latest npm test\` (×2, failed)`;
+  const lastSession = `# Last session — 2026-05-01\n## Commands\n${command}\n`;
+  const line = buildDigest(input({ lastSession }))
+    .text.split('\n')
+    .find((l) => l.startsWith('- `docker'));
+  assert.ok(line && line.length <= 220, line);
+  assert.ok(line.includes('…') && line.endsWith('npm test` (×2, failed)'), line);
+});
+
 test('tokens are estimated as characters divided by four, rounded up', () => {
   assert.equal(estimateTokens(''), 0);
   assert.equal(estimateTokens('abc'), 1);

@@ -31,6 +31,7 @@ export interface DigestInput {
 }
 
 export interface Digest {
+  /** '' when the store has nothing to give (SessionStart then injects nothing). */
   text: string;
   injectedIds: string[];
   /** The same entries as usage keys (`role#id`), for usage.jsonl. */
@@ -62,15 +63,165 @@ function filteredTexts(entries: readonly DigestEntry[]): Map<string, string> {
   return new Map(texts.map((t, i) => [t, filtered[i]!]));
 }
 
-/** The useful lines of EPHEMERAL.md: headings become labels, blank lines go. */
-function sessionLines(markdown: string): string[] {
-  const out: string[] = [];
+/** A hand-off's parts: its title and header lines, then each `## ` section with its lines. */
+interface HandOffSection {
+  /** The label (`Files:`), or null for the lines before the first section. */
+  label: string | null;
+  name: string;
+  items: string[];
+}
+
+function handOffSections(markdown: string): HandOffSection[] {
+  const sections: HandOffSection[] = [{ label: null, name: '', items: [] }];
   for (const raw of markdown.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('<!--')) continue;
-    const heading = /^#{1,6}\s+(.*)$/.exec(line);
-    out.push(heading ? `${clipText(heading[1]!, 220)}:` : clipText(line, 220));
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    // The title (`# Last session — …`) is a label of the header; every deeper heading opens a section.
+    if (heading && (heading[1] !== '#' || sections.length > 1 || sections[0]!.items.length > 0)) {
+      const name = clipText(heading[2]!, 220);
+      sections.push({ label: `${name}:`, name: name.toLowerCase(), items: [] });
+    } else sections.at(-1)!.items.push(heading ? `${clipText(heading[2]!, 220)}:` : line);
   }
+  return sections.filter((s) => s.label !== null || s.items.length > 0);
+}
+
+/** The sections a next session needs whole, short as they are: they take their share before the prose. */
+const LISTS = new Set(['files', 'commands', 'open']);
+/** The lists together take at most this much of the last session's share; prose gets what they leave. */
+const LISTS_SHARE = 0.6;
+/** A path or command longer than this is shortened in its middle. */
+const MAX_NAME = 90;
+/** A line of the last session is at most this long. */
+const MAX_LINE = 220;
+const MORE = '- … (full summary: /rune:echoes search, or the latest archive log)';
+
+/** Shortened in the middle, so that both ends stay: a path's first folder and its file name, a command's notes. */
+export function clipMiddle(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const parts = text.split('/');
+  if (parts.length > 2 && !/\s/.test(text)) {
+    // Whole folders from the end while they fit after the first one.
+    const head = parts[0] === '' ? `/${parts[1]}` : parts[0]!;
+    let tail = parts.at(-1)!;
+    for (let i = parts.length - 2; i > (parts[0] === '' ? 1 : 0); i--) {
+      if (Array.from(`${head}/…/${parts[i]}/${tail}`).length > max) break;
+      tail = `${parts[i]}/${tail}`;
+    }
+    const shortened = `${head}/…/${tail}`;
+    if (Array.from(shortened).length <= max) return shortened;
+  }
+  const keepEnd = Math.floor((max - 1) * 0.45);
+  return `${chars.slice(0, max - 1 - keepEnd).join('')}…${chars.slice(chars.length - keepEnd).join('')}`;
+}
+
+/**
+ * A Files line (`edited: a, b, c`) within `max` characters: whole names (a long one shortened in
+ * its middle), as many as fit, and how many more there are. Other lines are shortened in the middle.
+ */
+function fitListLine(line: string, max: number): string | null {
+  const files = /^- (edited|deleted|reverted|read|searched): (.*)$/.exec(line);
+  if (!files) return max >= 40 ? clipMiddle(line, Math.min(max, MAX_LINE)) : null;
+  if (line.length <= max) return line;
+  const names = files[1] === 'searched' ? files[2]!.split(/(?<=`), (?=`)/) : files[2]!.split(', ');
+  let out = `- ${files[1]}:`;
+  for (const [i, name] of names.entries()) {
+    const next = `${out}${i ? ',' : ''} ${clipMiddle(name, MAX_NAME)}`;
+    const rest = names.length - i - 1;
+    if (next.length + (rest ? ` (+${rest} more)`.length : 0) > max) {
+      return i === 0 ? null : `${out} (+${names.length - i} more)`;
+    }
+    out = next;
+  }
+  return out;
+}
+
+/**
+ * What each section may spend, from one total: every section its need when all fit, else the
+ * smallest needs whole and an equal part of what is left for the rest.
+ */
+function shares(needs: readonly number[], total: number): number[] {
+  const out = needs.map(() => 0);
+  let left = total;
+  const order = needs.map((n, i) => [n, i] as const).sort((a, b) => a[0] - b[0]);
+  order.forEach(([need, i], k) => {
+    out[i] = Math.min(need, left / (order.length - k));
+    left -= out[i]!;
+  });
+  return out;
+}
+
+/** A Files line may list more names than a prose line holds words. */
+const MAX_LIST_LINE = 600;
+
+/** A line as the digest gives it when there is room: prose cut at its end, a list line's names whole. */
+const fullLine = (item: string, list: boolean): string | null => (list ? fitListLine(item, MAX_LIST_LINE) : clipText(item, MAX_LINE));
+
+/** A section's lines within `allowance` characters (each line counts its newline); null when not even its label fits. */
+function fitSection(section: HandOffSection, allowance: number, list: boolean): { lines: string[]; cut: boolean } | null {
+  const lines = section.label ? [section.label] : [];
+  let used = lines.reduce((n, l) => n + l.length + 1, 0);
+  if (used > allowance) return null;
+  let cut = false;
+  for (const item of section.items) {
+    const whole = fullLine(item, list);
+    let line = whole && used + whole.length + 1 <= allowance ? whole : null;
+    // What does not fit whole: a list line gives fewer names, a prose line its beginning, if enough of it is left.
+    if (line === null && allowance - used - 1 >= 60)
+      line = list ? fitListLine(item, allowance - used - 1) : clipText(item, allowance - used - 1);
+    if (line === null) {
+      cut = true;
+      break;
+    }
+    if (line !== whole || line.endsWith(' more)')) cut = true;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  // A label with none of its lines says nothing.
+  return lines.length === (section.label ? 1 : 0) && section.items.length > 0 ? null : { lines, cut };
+}
+
+/**
+ * The last session's lines within `share` characters. Files, commands and what is open are the
+ * short lists the next session needs whole: they take their part first (a long path shortened in
+ * its middle, names left out counted), and the prose (asked, done) shares what they leave, so
+ * neither can squeeze the lists out. The lines keep the hand-off's order; a cut is marked.
+ */
+function sessionLines(markdown: string, share: number): string[] {
+  const sections = handOffSections(markdown);
+  if (sections.length === 0) return [];
+  const cost = (s: HandOffSection, list: boolean) =>
+    (s.label ? s.label.length + 1 : 0) + s.items.reduce((n, i) => n + (fullLine(i, list) ?? '').length + 1, 0);
+  const isList = sections.map((s) => s.label !== null && LISTS.has(s.name));
+  const budget = share - MORE.length - 1;
+  // The header (title, an archive log's fields) is small: it goes first, within a fifth of the share.
+  const header = sections[0]!.label === null ? 0 : -1;
+  const headerNeed = header === 0 ? Math.min(cost(sections[0]!, false), budget * 0.2) : 0;
+  const listIdx = sections.flatMap((_, i) => (isList[i] ? [i] : []));
+  const proseIdx = sections.flatMap((_, i) => (!isList[i] && i !== header ? [i] : []));
+  const listShares = shares(
+    listIdx.map((i) => cost(sections[i]!, true)),
+    (budget - headerNeed) * LISTS_SHARE,
+  );
+  const listSpent = listShares.reduce((a, b) => a + b, 0);
+  const proseShares = shares(
+    proseIdx.map((i) => cost(sections[i]!, false)),
+    budget - headerNeed - listSpent,
+  );
+  const allowance = new Map<number, number>([
+    [header, headerNeed],
+    ...listIdx.map((i, k) => [i, listShares[k]!] as const),
+    ...proseIdx.map((i, k) => [i, proseShares[k]!] as const),
+  ]);
+  const out: string[] = [];
+  let cut = false;
+  sections.forEach((s, i) => {
+    const fitted = fitSection(s, allowance.get(i) ?? 0, isList[i]!);
+    if (!fitted || fitted.cut) cut = true;
+    if (fitted) out.push(...fitted.lines);
+  });
+  if (cut) out.push(MORE);
   return out;
 }
 
@@ -157,20 +308,11 @@ export function buildDigest(input: DigestInput): Digest {
   const injected: DigestEntry[] = [];
 
   // The last session gets at most ~45% of the budget, so facts and lessons always have room.
-  const lines = sessionLines(filterSecrets(input.lastSession).text);
+  const lines = sessionLines(filterSecrets(input.lastSession).text, writer.remaining() * 0.45);
   if (lines.length) {
-    const share = writer.remaining() * 0.45;
-    let used = 0;
-    // EPHEMERAL.md's own title ("Last session — …") is the label when it has one.
-    if (!/^last session/i.test(lines[0]!)) take('Last session:');
-    for (const line of lines) {
-      if (used + line.length > share) {
-        take('- … (full summary: /rune:echoes search, or the latest archive log)');
-        break;
-      }
-      if (!take(line)) break;
-      used += line.length + 1;
-    }
+    // EPHEMERAL.md's own title ("Last session — …", or a compacted session's "This session …") is the label when it has one.
+    if (!/^(?:last|this) session/i.test(lines[0]!)) take('Last session:');
+    for (const line of lines) if (!take(line)) break;
   }
 
   const sessionParts = parts.length;
@@ -178,8 +320,16 @@ export function buildDigest(input: DigestInput): Digest {
   // The best few lessons: not as many as fit.
   injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):'));
 
+  // An empty store (no hand-off, no entry, no log, no solution) has nothing to recall, not even a pointer.
+  if (parts.length === 0 && entries + archiveLogs + solutions === 0) return { text: '', injectedIds: [], injectedKeys: [], tokens: 0 };
   const text = [open, ...parts, footer, close].join('\n');
-  const sessionFree = sessionParts > 0 ? [open, ...parts.slice(sessionParts), footer, close].join('\n') : null;
+  const rest = parts.slice(sessionParts);
+  const sessionFree =
+    sessionParts === 0
+      ? null
+      : rest.length === 0 && entries + archiveLogs + solutions === 0
+        ? ''
+        : [open, ...rest, footer, close].join('\n');
   return {
     text,
     injectedIds: injected.map((d) => d.entry.id),
@@ -237,7 +387,7 @@ export interface DigestCandidates {
  * The entries a digest may give: every role's live entries, less those a
  * `supersedes` retired, scored against the usage log (only use raises
  * Relevance; a stale entry has no recency), by layer. The session digest
- * gives etched facts and inscribed lessons; traced ones are a search away.
+ * gives etched facts and inscribed lessons (and captured ones, traced or not); other traced ones are a search away.
  */
 export function digestCandidates(
   items: readonly RoleEntry[],
@@ -260,7 +410,8 @@ export function digestCandidates(
   const traced: DigestEntry[] = [];
   live.forEach(({ entry, role }, i) => {
     const d: DigestEntry = { entry, role, score: scores[i]!.score, ...(stale[i] ? { staleSince: stale[i] } : {}) };
-    (entry.layer === 'etched' ? etched : entry.layer === 'inscribed' ? lessons : traced).push(d);
+    // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs first.
+    (entry.layer === 'etched' ? etched : entry.layer === 'inscribed' || entry.captured ? lessons : traced).push(d);
   });
   return { etched, lessons, traced, live: live.length };
 }

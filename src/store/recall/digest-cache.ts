@@ -21,7 +21,7 @@ import { latestLogSince } from '../session/archive-logs.ts';
 import { givenFile } from '../session/session-state.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'digest-cache.json');
 
