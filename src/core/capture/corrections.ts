@@ -33,6 +33,7 @@ const ACKNOWLEDGEMENT =
   /^(?:ok(?:ay)?|yes|yep|sure|continue|go on|go ahead|proceed|retry|try again|thanks?|thank you|sim|claro|pode|continua|continue|vai|s[ií]|dale|oui|ja|да|давай|продолжай|ок|так)[\s!.,]*$/iu;
 
 const MIN_WORDS = 4;
+const STEP_RULE_MAX = 120;
 const MAX_CHARS = 280;
 
 /** The user's text read as a lesson candidate, or null when it is a question, a paste, a new task or small talk. */
@@ -61,6 +62,8 @@ export function correctionText(raw: string): string | null {
 export function readCorrection(message: string, before: { refused: string | null; acted: string | null }): Correction | null {
   const words = correctionText(message);
   if (!words) return null;
+  // A long message after a refusal or an action is more often the next task than a rule about the last step.
+  if (words.length > STEP_RULE_MAX) return null;
   if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
   if (before.acted && OPENS_NEGATIVE.test(words) && DIRECTIVE.test(words)) return { words, about: before.acted, how: 'after-action' };
   return null;
@@ -85,7 +88,7 @@ const STANDING_RULE =
 const RULE_MAX = 220;
 
 /** Sentences of a prompt that set a standing rule for the assistant (at most `max`), each as the user wrote it. */
-export function statedRules(prompt: string, max = 2): Correction[] {
+export function statedRules(prompt: string, max = 3): Correction[] {
   const text = prompt.trim();
   if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text)) return [];
   const out: Correction[] = [];

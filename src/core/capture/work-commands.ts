@@ -36,6 +36,13 @@ const INSTALL =
 // What runs tools but says nothing about the project's own commands: the plugin's CLI, git, package lookups.
 const NOT_WORK = /^(?:rune-echoes|git|gh|npx? (?:view|info|ls|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo)\b/;
 
+/** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
+function workStep(normalized: string): string {
+  return unwrapCommand(mainStep(normalized))
+    .replace(/\s+(?:\d|&)?>>?&?\s*\S+/g, '')
+    .trim();
+}
+
 /** Program as its file name: `~/.venv/bin/pip` and `./node_modules/.bin/jest` are `pip` and `jest`. */
 function programName(word: string): string {
   return word.replace(/^.*[/\\]/, '');
@@ -48,8 +55,7 @@ const WITH_SUBCOMMANDS =
 
 /** The family a person would repeat: the wrapped command's program and subcommand, programs by name. */
 export function workFamily(normalized: string): string {
-  const step = unwrapCommand(mainStep(normalized));
-  const fam = commandFamily(step);
+  const fam = commandFamily(workStep(normalized));
   const [first, ...rest] = fam.split(' ');
   const program = programName(first ?? '');
   return (WITH_SUBCOMMANDS.test(program) ? [program, ...rest] : [program]).join(' ').trim();
@@ -57,7 +63,7 @@ export function workFamily(normalized: string): string {
 
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
 export function workKind(normalized: string): WorkKind | null {
-  const step = unwrapCommand(mainStep(normalized)).trim();
+  const step = workStep(normalized);
   if (!step || NOT_WORK.test(step)) return null;
   if (INSTALL.test(step)) return 'install';
   const family = workFamily(normalized);
@@ -70,7 +76,11 @@ export function workKind(normalized: string): WorkKind | null {
 
 /** The command as the project runs it: the family, with a script's arguments and file arguments left out. */
 export function workCommand(normalized: string): string {
-  const step = unwrapCommand(mainStep(normalized)).trim();
+  const step = workStep(normalized);
   if (INSTALL.test(step)) return step.replace(/^\S*[/\\]/, '');
+  // Applying a configuration or running a project's own script: what it is applied to is the point
+  // (`tmux source-file ~/.tmux.conf`, `~/.tmux/plugins/tpm/bin/install_plugins`).
+  const kind = workKind(normalized);
+  if ((kind === 'apply' || kind === 'install') && step.length <= 100) return step;
   return workFamily(normalized);
 }
