@@ -4,6 +4,7 @@
 // wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
 import { isOwnHandOff } from '../core/session/hand-off-owner.ts';
+import { didWork } from '../core/session/session-work.ts';
 import { mtimeOf, readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
@@ -14,7 +15,7 @@ import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '
 import { givenHandOff, keepGivenHandOff, resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import type { RecoveredSession } from '../store/session/session-recovery.ts';
-import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
+import { ephemeralLockOptions, givenFile, readSessionState, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
 import { guarded, type HookContext, type HookResult } from './run-hook.ts';
@@ -109,9 +110,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     }
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
-  // On compact the session gets what it was given at its start once more: its own copy (another
-  // session may have started since and been given something else), else the store's last.
-  if (compact) lastSession = (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
+  // On compact the session gets its own checkpoint: what it did up to the compaction, which its
+  // context has just lost. One that has not worked yet gets what it was given at its start once
+  // more: its own copy (another session may have started since and been given something else),
+  // else the store's last.
+  if (compact) {
+    const own = input.session_id ? await guarded(ctx, 'own checkpoint', () => ownCheckpoint(ctx, sessionId), null) : null;
+    lastSession = own ?? (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
+  }
   // Entries whose evidence changed since they were verified are marked, and lose their recency (the
   // cache is kept only while the cited files and the repository are as they were).
   const prepared = cachedDigest ?? (await prepareDigest(paths, config, lastSession, now, { roles: compact ? undefined : roles, deadline }));
@@ -156,4 +162,18 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     undefined,
   );
   return { additionalContext: digest.text };
+}
+
+/**
+ * The session's draft as PreCompact's worker left it (waited for briefly: it reads the transcript
+ * up to the compaction), rendered as its checkpoint; null when the session has not worked.
+ */
+async function ownCheckpoint(ctx: HookContext, sessionId: string): Promise<string | null> {
+  if (!(await awaitWorkers(ctx.paths, ['pre-compact'], WORKER_WAIT_MS)))
+    ctx.log(`the checkpoint before this compaction still being written after ${WORKER_WAIT_MS} ms; giving the draft as it is`);
+  const draft = readSessionState(ctx.paths, sessionId)?.draft;
+  if (!draft || !didWork(draft)) return null;
+  // The renderer is loaded only here: a start that is not a compaction never needs it.
+  const { renderCheckpoint } = await import('../core/session/session-records.ts');
+  return renderCheckpoint(draft);
 }

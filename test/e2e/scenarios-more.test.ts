@@ -173,6 +173,7 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
   let projectFilesAfterFirst: string[];
   let firstCallOfSecond: MessagesCall;
   let secondSessionId: string;
+  let firstCallAfterCompact: MessagesCall;
 
   before(async () => {
     home = await newHome();
@@ -198,6 +199,8 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
     firstCallOfSecond = second.calls[0]!;
     secondSessionId = sessionIdOf(second);
     await rune(project, home, ['-p', '/compact', '--resume', secondSessionId]);
+    const after = await rune(project, home, ['-p', 'Go on from where we were.', '--resume', secondSessionId]);
+    firstCallAfterCompact = after.calls[0]!;
   });
 
   test('the edit happened and EPHEMERAL.md was written under HOME/.claude/, not in the project', { timeout: testTimeout }, () => {
@@ -230,6 +233,16 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
     const index = readOrNull(join(userDir, 'ARCHIVE.md')) ?? '';
     assert.match(index, /^- 001 · \d{4}-\d{2}-\d{2} · /m, index);
     assert.equal(index.split('\n').filter((l) => l.startsWith('- ')).length, logs.length, index);
+  });
+
+  test("after /compact the session is given its own checkpoint, not the first session's hand-off again", { timeout: testTimeout }, () => {
+    const blocks = runeEchoesBlocks(firstCallAfterCompact.systemMessagesText);
+    const own = blocks.find((b) => b.includes('This session before its compaction'));
+    assert.ok(own, blocks.join('\n----\n') || firstCallAfterCompact.systemMessagesText.slice(0, 800));
+    assert.match(own, new RegExp(`\\(session ${secondSessionId.slice(0, 8)}…`));
+    assert.match(own, /What is left from last time\?/);
+    assert.match(own, /read: src\/upload\.js/);
+    assert.ok(!own.includes(request), own);
   });
 
   test("the project's .claude/echoes/ has no EPHEMERAL.md, ARCHIVE.md or memories/", { timeout: testTimeout }, () => {

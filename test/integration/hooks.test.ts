@@ -449,6 +449,38 @@ test('after a compaction a session is given again what it was given, not what a 
   assert.doesNotMatch(again, /Upgrade the ORM/);
 });
 
+test("after a compaction a session that worked is given its own checkpoint, not the last session's hand-off", (t) => {
+  const { dir, env } = project(t);
+  mkdirSync(echoes(dir, '.state'), { recursive: true });
+  writeFileSync(
+    echoes(dir, 'EPHEMERAL.md'),
+    '# Last session — 2026-11-21 09:00 → 10:00 (session old…)\n## Asked\n- Port the billing job to Go\n',
+  );
+  const input = (source: string) => ({
+    session_id: 'a',
+    transcript_path: join(dir, 'a.jsonl'),
+    cwd: dir,
+    hook_event_name: 'SessionStart',
+    source,
+  });
+  assert.match(context(runHookSync('session-start', input('startup'), { cwd: dir, env })), /billing job to Go/);
+  new TranscriptBuilder(join(dir, 'a.jsonl'), 'a', dir)
+    .user('Add a refunds endpoint to src/refunds.ts')
+    .tool('Edit', { file_path: join(dir, 'src/refunds.ts') })
+    .tool('Bash', { command: 'npm test' })
+    .assistant('Added the refunds endpoint; the tests pass.');
+  const compact = { session_id: 'a', transcript_path: join(dir, 'a.jsonl'), cwd: dir };
+  protocol(runHookSync('pre-compact', { ...compact, hook_event_name: 'PreCompact', trigger: 'auto' }, { cwd: dir, env }));
+  const again = context(runHookSync('session-start', input('compact'), { cwd: dir, env }));
+  assert.match(again, /This session before its compaction — [^\n]*\(session a[,)]/);
+  assert.match(again, /refunds endpoint/);
+  assert.match(again, /edited: src\/refunds\.ts/);
+  assert.match(again, /`npm test`/);
+  assert.doesNotMatch(again, /billing job to Go/);
+  // The hand-off in EPHEMERAL.md stays the last session's until this one ends.
+  assert.match(read(echoes(dir, 'EPHEMERAL.md')), /billing job to Go/);
+});
+
 test('an empty store injects nothing at a session start', (t) => {
   const { dir, env } = project(t);
   const out = protocol(

@@ -86,10 +86,22 @@ function span(s: SessionSummary): string {
 }
 
 export function renderEphemeral(raw: SessionSummary): string {
+  return renderHandOff(raw, 'Last session');
+}
+
+/**
+ * A session's own checkpoint, given back to it after a compaction (SessionStart `compact`): the
+ * same sections as a hand-off, titled as this session's, not the last one's.
+ */
+export function renderCheckpoint(raw: SessionSummary): string {
+  return renderHandOff(raw, 'This session before its compaction');
+}
+
+function renderHandOff(raw: SessionSummary, lead: string): string {
   const s = filterSummary(raw);
   // Outside git (or on a detached HEAD) Claude Code records the branch as `HEAD`: that names no branch.
   const branch = header(s.branch) && s.branch !== 'HEAD' ? `, branch ${header(s.branch)}` : '';
-  const title = `Last session — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
+  const title = `${lead} — ${span(s)} (session ${shortId(sessionOf(s))}${branch})`;
   return filterSecrets(renderSummaryMarkdown(s, { title })).text;
 }
 
