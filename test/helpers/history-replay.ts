@@ -12,7 +12,7 @@
 // It gathers what the measures need (replay-metrics.ts): what each session
 // used and when, what was injected and when, the entries capture wrote.
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { errorSignature } from '../../src/core/capture/error-signature.ts';
@@ -131,10 +131,10 @@ export interface HookRun {
   ms: number;
 }
 
-function runHookProcess(hook: string, input: Json, cwd: string, env: NodeJS.ProcessEnv): Promise<Omit<HookRun, 'session'>> {
+function runHookProcess(dist: string, hook: string, input: Json, cwd: string, env: NodeJS.ProcessEnv): Promise<Omit<HookRun, 'session'>> {
   const t0 = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(DIST, `${hook}.cjs`)], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(dist, `${hook}.cjs`)], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -149,6 +149,23 @@ function runHookProcess(hook: string, input: Json, cwd: string, env: NodeJS.Proc
       done({ hook, code, stdout, stderr, protocolOk, ms: Date.now() - t0 });
     });
   });
+}
+
+const HOOK_BUNDLES = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'].map((h) => `${h}.cjs`);
+
+/**
+ * A copy of the built hooks for this replay: a build run meanwhile (by someone working in the same
+ * checkout) then cannot remove a bundle under a running replay. Retried while the build is half done.
+ */
+function snapshotDist(to: string): string {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    rmSync(to, { recursive: true, force: true });
+    cpSync(DIST, to, { recursive: true });
+    if (HOOK_BUNDLES.every((f) => existsSync(join(to, f))) && existsSync(join(to, 'lazy'))) return to;
+    if (attempt >= 30) throw new Error(`${DIST} has no complete build of the hooks: run npm run build`);
+    Atomics.wait(pause, 0, 0, 500);
+  }
 }
 
 /** The text a hook's answer adds to the model's context ('' when none). */
@@ -400,6 +417,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
   const home = join(root, 'home');
   mkdirSync(project);
   mkdirSync(home);
+  const dist = snapshotDist(join(root, 'dist'));
   const transcripts = join(home, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'));
   mkdirSync(transcripts, { recursive: true });
   const env: NodeJS.ProcessEnv = {
@@ -423,7 +441,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
       const activity = sessionActivity(lines, s.copied, project);
       const base = { session_id: s.id, transcript_path: transcript, cwd: project };
       const run = async (hook: string, input: Json): Promise<string> => {
-        const r = await runHookProcess(hook, { ...base, ...input }, project, env);
+        const r = await runHookProcess(dist, hook, { ...base, ...input }, project, env);
         hooks.push({ ...r, session: s.id });
         return injectedText(r.stdout);
       };

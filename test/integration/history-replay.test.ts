@@ -6,7 +6,7 @@
 // capture targets: those fail until capture writes lessons, and are named
 // "capture target" so that a failure says which one is not met yet.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -88,7 +88,7 @@ function checkHarness({ result, report }: { result: HistoryResult; report: Histo
   assert.equal(report.tokens.perSession.length, result.sessions.length);
 }
 
-test('replay harness: a made-up history of two sessions, the second given the first one’s hand-off', async (t) => {
+test('replay harness: a made-up history of two sessions, the second compacted once and given the first one’s hand-off', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'rune-replay-made-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   new TranscriptBuilder(join(dir, 'one.jsonl'), 'one', '/work/app')
@@ -99,9 +99,24 @@ test('replay harness: a made-up history of two sessions, the second given the fi
     .bash('npm run build')
     .assistant('The build passes again.');
   const two = join(dir, 'two.jsonl');
-  new TranscriptBuilder(two, 'two', '/work/app')
+  const b = new TranscriptBuilder(two, 'two', '/work/app')
     .user('add a check to src/app.ts')
-    .tool('Read', { file_path: '/work/app/src/app.ts' })
+    .tool('Read', { file_path: '/work/app/src/app.ts' });
+  // The conversation was compacted here: PreCompact, then SessionStart (compact), then the session goes on.
+  const boundary = {
+    type: 'system',
+    subtype: 'compact_boundary',
+    uuid: 'two-compact',
+    sessionId: 'two',
+    cwd: '/work/app',
+    timestamp: '2026-11-22T10:30:00.000Z',
+    content: 'Conversation compacted',
+    compactMetadata: { trigger: 'auto', preTokens: 150000 },
+  };
+  appendFileSync(two, `${JSON.stringify(boundary)}\n`);
+  b.compactSummary(
+    'This session is being continued from a previous conversation that ran out of context. The user asked for a check in src/app.ts.',
+  )
     .bash('npm run build')
     .assistant('Done.');
   // The second session began a day after the first.
@@ -114,6 +129,7 @@ test('replay harness: a made-up history of two sessions, the second given the fi
     ['one', 'two'],
   );
   assert.equal(report.working, 2);
+  assert.equal(result.sessions[1]!.compactions, 1);
   // The second session needed the file and the build again; the hand-off named both before it used them.
   assert.deepEqual(
     report.need.map((i) => `${i.kind} ${i.key} ${i.covered}`),
