@@ -340,7 +340,8 @@ test("auto memory is found where Claude Code keeps it: the main worktree's from 
 
   // A configured folder, and Claude Code's folder moved by CLAUDE_CONFIG_DIR.
   const config = join(tp.dir, 'claude-config');
-  write(join(tp.dir, '.claude', 'settings.json'), JSON.stringify({ autoMemoryDirectory: '.claude/memory' }));
+  // The user's settings (a project's own settings cannot move it: a clone must not point import at ~).
+  write(join(config, 'settings.json'), JSON.stringify({ autoMemoryDirectory: join(tp.dir, '.claude', 'memory') }));
   write(join(tp.dir, '.claude', 'memory', 'MEMORY.md'), '# Memory\n\n## Notes\n- CONFIGURED-LINE kept where settings say\n');
   write(join(config, 'agent-memory', 'planner', 'MEMORY.md'), '# Memory\n\n## Notes\n- USER-AGENT-LINE the planner knows\n');
   const moved = await cliJson(tp, ['import'], { now: NOW, env: { CLAUDE_PROJECT_DIR: tp.dir, HOME: home(tp), CLAUDE_CONFIG_DIR: config } });

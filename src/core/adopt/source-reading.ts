@@ -104,7 +104,9 @@ export function plainText(md: string): string {
 }
 
 /** A title from free text: a leading bold phrase (after a parenthetical aside), else the first sentence, at most 100 characters. */
-export function titleFrom(md: string): string {
+export function titleFrom(full: string): string {
+  // A title is read from the opening only: a whole file's text would cost its length (and a stack) per pattern.
+  const md = full.slice(0, 2000);
   const aside = leadingAside(md);
   const bold = /^\s*\*\*([^*]{3,120}?)\*\*/.exec(md.slice(aside)) ?? /^\s*\*\*([^*]{3,120}?)\*\*/.exec(md);
   const text = bold ? plainText(bold[1] ?? '') : plainText(md);

@@ -12,6 +12,7 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { countLines } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { EchoesError } from '../../core/errors.ts';
+import { oneLine } from '../../core/text.ts';
 import { readForeignText } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths } from '../fs/echo-paths.ts';
 import { addEntries } from '../memory/role-edits.ts';
@@ -59,6 +60,9 @@ interface ReadSource {
   entries: Array<{ key: string; entry: EchoEntry }>;
 }
 
+/** A memory file is kilobytes; past this a file is not memory (and reading it would hold the rest up). */
+const MAX_SOURCE_BYTES = 4 * 1048576;
+
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The sources to read: everything found, or what the user named (kinds or paths). */
@@ -103,10 +107,15 @@ function readOne(src: FoundSource, role: string, ledger: ReturnType<typeof readL
   let text: string | null = null;
   let mtime = 0;
   try {
-    const got = readForeignText(src.path);
-    if (got.unreadable) base.unreadable = 'not text (binary or not UTF-8)';
-    text = got.text;
-    mtime = statSync(src.path).mtimeMs;
+    const size = statSync(src.path).size;
+    if (size > MAX_SOURCE_BYTES) {
+      base.unreadable = `${(size / 1048576).toFixed(1)} MB, more than the ${MAX_SOURCE_BYTES / 1048576} MB a memory file may have`;
+    } else {
+      const got = readForeignText(src.path);
+      if (got.unreadable) base.unreadable = 'not text (binary or not UTF-8)';
+      text = got.text;
+      mtime = statSync(src.path).mtimeMs;
+    }
   } catch (err) {
     base.unreadable = (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
   }
@@ -114,6 +123,27 @@ function readOne(src: FoundSource, role: string, ledger: ReturnType<typeof readL
     base.notes.push(`${src.ref}: cannot be read (${base.unreadable ?? 'gone'}); skipped`);
     return { src, report: base, sha: '', entries: [] };
   }
+  try {
+    return readText(src, text, mtime, role, ledger, seen, base);
+  } catch (err) {
+    // Whatever one source does to a reader, the others are still imported.
+    base.unreadable = oneLine(err instanceof Error ? err.message : String(err));
+    base.entries = 0;
+    base.fresh = 0;
+    base.notes.push(`${src.ref}: cannot be read (${base.unreadable}); skipped`);
+    return { src, report: base, sha: '', entries: [] };
+  }
+}
+
+function readText(
+  src: FoundSource,
+  text: string,
+  mtime: number,
+  role: string,
+  ledger: ReturnType<typeof readLedger>,
+  seen: Set<string>,
+  base: SourceReport,
+): ReadSource {
   const kind = src.detect ? detectKind(src.path, text) : src.kind;
   base.kind = kind;
   const agent = kind === 'agent-memory' ? basename(dirname(src.path)) : '';

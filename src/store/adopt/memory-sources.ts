@@ -4,7 +4,7 @@
 // curated memory, and this store's own role files still in the old format.
 // Only names and sizes here: nothing is parsed, so `status` can ask cheaply.
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { SourceKind } from '../../core/adopt/source-reading.ts';
 import { compareText, isSafeName } from '../../core/text.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
@@ -49,35 +49,57 @@ export function claudeConfigDir(home: string, env: Readonly<Record<string, strin
   return set ? resolve(set) : join(home, '.claude');
 }
 
-/** `autoMemoryDirectory` from the project's or the user's settings (first set wins), as a folder. */
-function settingsMemoryDir(project: string, home: string, configDir: string): string | null {
-  for (const file of [
-    join(project, '.claude', 'settings.local.json'),
-    join(project, '.claude', 'settings.json'),
-    join(configDir, 'settings.json'),
-  ]) {
-    let value: unknown;
-    try {
-      value = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
-    } catch {
-      continue;
-    }
-    if (typeof value !== 'string' || value.trim() === '') continue;
-    const v = value.trim();
-    return v === '~' || v.startsWith('~/') ? join(home, v.slice(1)) : resolve(project, v);
+/**
+ * `autoMemoryDirectory` from the user's own settings, as a folder. A project's settings
+ * (`.claude/settings.json`, `.claude/settings.local.json`) come with the repository, and a
+ * cloned repository must not point import and export at `~` or `../x`: like Claude Code, which
+ * ignores the key in checked-in settings, only the user's settings count. The value is taken as
+ * Claude Code takes it: `~/…` under home (never above it), else an absolute path; anything else
+ * (`~`, a relative path, a root, a NUL) sets nothing.
+ */
+export function settingsMemoryDir(home: string, configDir: string): string | null {
+  let value: unknown;
+  try {
+    value = (JSON.parse(readFileSync(join(configDir, 'settings.json'), 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
+  } catch {
+    return null;
   }
-  return null;
+  if (typeof value !== 'string' || value.includes('\u0000')) return null;
+  const v = value.trim();
+  let dir: string;
+  if (v.startsWith('~/') || v.startsWith('~\\')) {
+    const rest = normalize(v.slice(2) || '.');
+    if (rest === '.' || rest === '..' || rest.startsWith(`..${sep}`) || isAbsolute(rest)) return null;
+    dir = join(home, rest);
+  } else if (isAbsolute(v)) dir = normalize(v);
+  else return null;
+  dir = dir.replace(/[/\\]+$/, '');
+  return dir.length < 3 ? null : dir;
+}
+
+/** The project's own settings files that set `autoMemoryDirectory` (ignored; `status` and import may say so). */
+export function projectMemoryDirSettings(project: string): string[] {
+  const out: string[] = [];
+  for (const rel of ['.claude/settings.json', '.claude/settings.local.json']) {
+    try {
+      const value = (JSON.parse(readFileSync(join(project, rel), 'utf8')) as Record<string, unknown>)?.autoMemoryDirectory;
+      if (value !== undefined) out.push(rel);
+    } catch {
+      /* no settings, or not JSON */
+    }
+  }
+  return out;
 }
 
 /**
  * The folders Claude Code's auto memory for this project may be in, the one it uses first: the
- * configured `autoMemoryDirectory`, else the main worktree's (shared by worktrees and subfolders),
+ * `autoMemoryDirectory` of the user's settings, else the main worktree's (shared by worktrees and subfolders),
  * then this folder's own (older versions, or a project outside git).
  */
 export function autoMemoryDirs(project: string, home: string, configDir = join(home, '.claude')): string[] {
   const byPath = (root: string) => join(configDir, 'projects', claudeProjectSlug(root), 'memory');
   const main = mainWorktreeRoot(project);
-  const dirs = [settingsMemoryDir(project, home, configDir), main ? byPath(main) : null, byPath(project)];
+  const dirs = [settingsMemoryDir(home, configDir), main ? byPath(main) : null, byPath(project)];
   return [...new Set(dirs.filter((d): d is string => d !== null))];
 }
 
@@ -106,6 +128,17 @@ const isFile = (p: string): boolean => {
   }
 };
 
+/** True when `p`, once every link on its way is followed, is `root` or inside it (false when it cannot be resolved). */
+function resolvesInto(p: string, root: string): boolean {
+  try {
+    const real = realpathSync(p);
+    const top = realpathSync(root);
+    return real === top || real.startsWith(top.endsWith(sep) ? top : `${top}${sep}`);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * True when `p` is within `base` once links are followed: a memory folder is often committed, and a
  * link in it to `~/.bash_history` or `/etc` must not turn someone's files into memory.
@@ -113,12 +146,10 @@ const isFile = (p: string): boolean => {
 function staysIn(p: string, base: string): boolean {
   try {
     if (!lstatSync(p).isSymbolicLink()) return true;
-    const real = realpathSync(p);
-    const root = realpathSync(base);
-    return real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
   } catch {
     return false;
   }
+  return resolvesInto(p, base);
 }
 
 /** Topic files sit beside the index or in its subfolders (`notes/x.md`); this deep at most. */
@@ -184,25 +215,27 @@ function agentRole(agent: string): string {
 export function findSources(paths: EchoPaths, home: string, configDir = join(home, '.claude')): FoundSource[] {
   const ref = (p: string) => refOf(paths, home, p);
   const root = paths.project;
+  // What the repository holds comes with a clone: a committed link (CLAUDE.md, .archeflow, the agent
+  // memory folder itself, or any folder on the way) that leads out of the project is not followed.
+  // The user's own folders (auto memory, ~/.claude) are theirs: only links out of a memory folder are left.
   const out: FoundSource[] = [];
+  const fromProject = (found: FoundSource[]) => out.push(...found.filter((s) => resolvesInto(s.path, root)));
   for (const dir of autoMemoryDirs(root, home, configDir)) out.push(...memoryDir(dir, 'auto-memory', 'team', ref));
   // A subagent's memory: the project's (committed, or local) and the user's own, across projects.
-  for (const base of [
-    join(root, '.claude', 'agent-memory'),
-    join(root, '.claude', 'agent-memory-local'),
-    join(configDir, 'agent-memory'),
-  ]) {
-    for (const agent of dirsIn(base)) out.push(...memoryDir(join(base, agent), 'agent-memory', agentRole(agent), ref));
+  for (const base of [join(root, '.claude', 'agent-memory'), join(root, '.claude', 'agent-memory-local')]) {
+    for (const agent of dirsIn(base)) fromProject(memoryDir(join(base, agent), 'agent-memory', agentRole(agent), ref));
   }
+  const userAgents = join(configDir, 'agent-memory');
+  for (const agent of dirsIn(userAgents)) out.push(...memoryDir(join(userAgents, agent), 'agent-memory', agentRole(agent), ref));
   for (const rel of ['memory/continuity.md', 'continuity.md', '.agent/continuity.md']) {
     const p = join(root, rel);
-    if (isFile(p)) out.push({ kind: 'continuity', path: p, ref: ref(p), role: 'team' });
+    if (isFile(p)) fromProject([{ kind: 'continuity', path: p, ref: ref(p), role: 'team' }]);
   }
   const lessons = join(root, '.archeflow', 'memory', 'lessons.jsonl');
-  if (isFile(lessons)) out.push({ kind: 'archeflow', path: lessons, ref: ref(lessons), role: 'team' });
+  if (isFile(lessons)) fromProject([{ kind: 'archeflow', path: lessons, ref: ref(lessons), role: 'team' }]);
   for (const rel of ['CLAUDE.md', '.claude/CLAUDE.md', 'CLAUDE.local.md']) {
     const p = join(root, rel);
-    if (isFile(p)) out.push({ kind: 'claude-md', path: p, ref: ref(p), role: 'team' });
+    if (isFile(p)) fromProject([{ kind: 'claude-md', path: p, ref: ref(p), role: 'team' }]);
   }
   // recall-echo keeps its curated memory in ~/.claude/memory/ (its other files are session history).
   const recall = join(configDir, 'memory');
