@@ -4,8 +4,9 @@
 // UserPromptSubmit with the transcript so far; PreCompact where the
 // transcript was compacted (then SessionStart with source compact); Stop and
 // SessionEnd at the end; background workers waited for between sessions. Every
-// hook is a real process (`node dist/<hook>.cjs`, JSON on stdin) in a temporary
-// project with a temporary HOME. The transcript the hooks see is a growing copy
+// hook is a real process (`node dist/<hook>.cjs`, JSON on stdin; from a copy
+// of dist/ taken at the start, so that a build meanwhile cannot pull a bundle
+// away mid-replay) in a temporary project with a temporary HOME. The transcript the hooks see is a growing copy
 // (under the temporary HOME) of the recorded one, with the recorded project
 // folder spelled as the temporary one. The realdata is read in place.
 //
