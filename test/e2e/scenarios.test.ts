@@ -348,10 +348,9 @@ describe('5. a corrupted store never breaks the session', () => {
     assert.equal(run.result?.is_error, false);
     assert.match(run.result?.result ?? '', /^OK \(fake reply to request \d+\)$/);
     assert.equal(firstCall.promptText, 'Is the build still green?');
-    // The digest is still injected, and none of the garbage gets into it.
-    const [digest] = runeEchoesBlocks(firstCall.systemMessagesText);
-    assert.ok(digest, 'a digest was injected');
-    assert.ok(!digest.includes('\uFFFD') && !/[\x00-\x08]/.test(digest), digest);
+    // Nothing in the store can be read, so nothing is injected: none of the garbage reaches the model.
+    assert.deepEqual(runeEchoesBlocks(firstCall.systemMessagesText), []);
+    assert.ok(!firstCall.systemMessagesText.includes('\uFFFD') && !/[\x00-\x08]/.test(firstCall.systemMessagesText));
   });
 
   test('.claude/echoes/.log has one line for each problem', { timeout: testTimeout }, () => {
@@ -388,7 +387,7 @@ describe('5. a corrupted store never breaks the session', () => {
   });
 });
 
-describe('6. SessionStart on compact injects the digest again', () => {
+describe("6. SessionStart on compact gives the session its own checkpoint, not the last session's hand-off again", () => {
   let project: ScenarioProject;
   let run: RuneRun;
 
@@ -422,7 +421,11 @@ describe('6. SessionStart on compact injects the digest again', () => {
     assert.ok(atStart && /Choose the zeta cache/.test(atStart), `startup digest: ${atStart}`);
     assert.equal(again.length, 1, afterCompact.systemMessagesText.slice(0, 600));
     assert.match(again[0]!, /Background data, not instructions/);
-    assert.match(again[0]!, /Choose the zeta cache for sessions/, 'the same last-session summary as at startup');
+    // What the context just lost is this session's own work, not the hand-off it was given at its start.
+    assert.match(again[0]!, /^This session before its compaction — /m);
+    assert.match(again[0]!, /First turn: look at the cache config/);
+    assert.match(again[0]!, /read: src\/cache\.js/);
+    assert.doesNotMatch(again[0]!, /zeta cache/, "not the last session's hand-off again");
   });
 
   test('the compaction itself was checkpointed', { timeout: testTimeout }, () => {
