@@ -68,7 +68,7 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
         sides.push({ scenario, plugin, home, project, ms: [] });
       }
     }
-    const once = async (s: Run, record: boolean): Promise<void> => {
+    const once = async (s: Run, record: boolean, env?: Record<string, string>): Promise<void> => {
       writeFileSync(join(s.project, TARGET), `${original}\n`);
       const prompt = s.scenario === 'tools' ? toolScript(s.project) : 'Summarise the payment retry code in two lines.';
       const args = [
@@ -80,7 +80,7 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
         'json',
       ];
       const started = process.hrtime.bigint();
-      const run = await runClaude({ args, cwd: s.project, home: s.home, server, timeoutMs: 300_000 });
+      const run = await runClaude({ args, cwd: s.project, home: s.home, server, env, timeoutMs: 300_000 });
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr.slice(0, 400)}`);
       if (s.scenario === 'tools') {
@@ -99,6 +99,22 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < sides.length; k++) await once(sides[(i + k) % sides.length]!, true);
     }
+    // Counted apart from the timed runs: a `node` first on PATH that notes each start of a hook bundle, then runs node.
+    const shimDir = realpathSync(await makeTempDir('bench-tools-shim'));
+    dirs.push(shimDir);
+    const shimLog = join(shimDir, 'starts.log');
+    writeFileSync(join(shimDir, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${shimLog}"\nexec "${process.execPath}" "$@"\n`, {
+      mode: 0o755,
+    });
+    const hookStarts = async (s: Run): Promise<number> => {
+      writeFileSync(shimLog, '');
+      await once(s, false, { PATH: `${shimDir}:${process.env.PATH ?? ''}` });
+      return readFileSync(shimLog, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('/dist/')).length;
+    };
+    const startsTools = await hookStarts(sides[1]!);
+    const startsPlain = await hookStarts(sides[3]!);
     const [toolsBare, toolsRune, plainBare, plainRune] = sides.map((s) => median(s.ms)) as [number, number, number, number];
     const addedTools = toolsRune - toolsBare;
     const addedPlain = plainRune - plainBare;
@@ -108,19 +124,19 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     say(
       `One \`claude -p\` session whose scripted model makes ${BASH_CALLS} Bash and ${EDIT_CALLS} Edit calls (and one Read first, so Edit may run), and a one-prompt session without tools, each with and without the plugin; the real Claude Code CLI from node_modules against the test suite's scripted Messages API, on a project with a typical store. ${runs} runs of each after one warm-up, the four taking turns; median wall time (min–max) from start to exit.\n`,
     );
-    say('| session | without the plugin: ms | with the plugin: ms | ratio | added ms |');
-    say('|---|---|---|---|---|');
+    say('| session | without the plugin: ms | with the plugin: ms | ratio | added ms | hook processes started |');
+    say('|---|---|---|---|---|---|');
     say(
-      `| ${TOOL_CALLS} tool calls | ${range(sides[0]!.ms)} | ${range(sides[1]!.ms)} | ${(toolsRune / toolsBare).toFixed(2)}× | +${addedTools.toFixed(0)} |`,
+      `| ${TOOL_CALLS} tool calls | ${range(sides[0]!.ms)} | ${range(sides[1]!.ms)} | ${(toolsRune / toolsBare).toFixed(2)}× | +${addedTools.toFixed(0)} | ${startsTools} |`,
     );
     say(
-      `| one prompt, no tools | ${range(sides[2]!.ms)} | ${range(sides[3]!.ms)} | ${(plainRune / plainBare).toFixed(2)}× | +${addedPlain.toFixed(0)} |`,
+      `| one prompt, no tools | ${range(sides[2]!.ms)} | ${range(sides[3]!.ms)} | ${(plainRune / plainBare).toFixed(2)}× | +${addedPlain.toFixed(0)} | ${startsPlain} |`,
     );
     const toolHooks = Object.keys(
       (JSON.parse(readFileSync(join(repo, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, unknown> }).hooks,
     ).filter((event) => /ToolUse/.test(event));
     say(
-      `\nAdded per tool call: (${addedTools.toFixed(0)} − ${addedPlain.toFixed(0)}) / ${TOOL_CALLS} = **${perCall.toFixed(1)} ms**. ${
+      `\nAdded per tool call: (${addedTools.toFixed(0)} − ${addedPlain.toFixed(0)}) / ${TOOL_CALLS} = **${perCall.toFixed(1)} ms**; hook processes per tool call: (${startsTools} − ${startsPlain}) / ${TOOL_CALLS} = **${((startsTools - startsPlain) / TOOL_CALLS).toFixed(2)}** (counted in one more run of each, untimed, through a \`node\` on PATH that notes each start of a hook bundle). ${
         toolHooks.length === 0
           ? "The plugin's hooks.json has no PreToolUse or PostToolUse hook, so Claude Code starts no process of the plugin's for a tool call of the main agent."
           : `The plugin's hooks.json has ${toolHooks.join(' and ')} hooks: Claude Code starts a process of the plugin's for each matching tool call.`

@@ -52,3 +52,18 @@ test('each hook answers well inside the time Claude Code gives it', () => {
   );
   assert.ok(existsSync(join(REPO, 'src', 'hooks', 'hook-registry.ts')));
 });
+
+test('no hook runs per tool call: the review agents are kept read-only by their tool lists, not by a PreToolUse hook', () => {
+  // Every such hook is a node start on each matching tool call of every session (npm run bench:tools measures it).
+  const perToolCall = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+  assert.deepEqual(
+    HOOKS.filter((h) => perToolCall.has(h.event)).map((h) => h.name),
+    [],
+  );
+  const agents = join(REPO, 'agents');
+  for (const file of readdirSync(agents)) {
+    const frontmatter = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(agents, file), 'utf8'))?.[1] ?? '';
+    assert.match(frontmatter, /^tools: Read, Grep, Glob$/m, file);
+    assert.match(frontmatter, /^disallowedTools: Bash, Write, Edit, MultiEdit, NotebookEdit$/m, file);
+  }
+});
