@@ -241,3 +241,19 @@ test('a session gives a handful of lessons at most, counting what an earlier cap
   const again = lessonsOf(state, meta('sess-1', given), {});
   assert.ok(again.filter((l) => !given.includes(l.signature!)).length <= 1);
 });
+
+test('a failure in the environment the session never got past is an obstacle; a check still failing is work in progress', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('install the cli globally and run the tests')
+      .bash('npm i -g @anthropic-ai/claude-code', 243, 'npm error code EACCES\nnpm error syscall rename')
+      .bash('sudo npm i -g @anthropic-ai/claude-code', 1, 'sudo: a terminal is required to read the password; either use the -S option')
+      .bash('npm test', 1, 'FAIL src/a.test.ts\nError: connect ECONNREFUSED 127.0.0.1:5432'),
+  );
+  const got = lessons(state).filter((l) => l.captured === 'obstacle');
+  assert.deepEqual(
+    got.map((l) => l.title),
+    ['npm i: npm error code EACCES', 'sudo: a terminal is required to read the password; either use the -S option'],
+  );
+  assert.match(got[0]!.learning, /did not get past it/);
+});

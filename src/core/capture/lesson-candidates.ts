@@ -7,17 +7,20 @@
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
-import type { CaptureState, ErrorSeen, FixSeen } from './capture-tracker.ts';
+import type { CaptureState, ErrorSeen, FailureSeen, FixSeen } from './capture-tracker.ts';
 import type { Correction } from './corrections.ts';
-import { WORK_KINDS, workFamily } from './work-commands.ts';
+import { WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
 
 /** Most new lessons one session may add. */
 export const LESSONS_PER_SESSION = 6;
-const CORRECTIONS_PER_SESSION = 4;
+const CORRECTIONS_PER_SESSION = 5;
+const FIRST_CORRECTIONS = 3;
 const TITLE_MAX = 110;
+// An error line that points into source code or is a test's assertion.
+const CODE_LINE = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b/i;
 
 export interface CaptureMeta {
   sessionId: string;
@@ -103,11 +106,17 @@ function familyOf(shown: string): string {
   return workFamily(shown.replace(/^cd \S+ && /, '')) || shown.split(' ')[0] || shown;
 }
 
+/** `npm install: npm error …`; a line that already names the program (`sudo: …`) is not prefixed again. */
+function errorTitle(what: string, line: string): string {
+  const program = what.split(' ')[0] ?? '';
+  return program && line.toLowerCase().startsWith(`${program.toLowerCase()}:`) ? line : `${what}: ${line}`;
+}
+
 function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   const how = fixText(f);
   return finding(meta, 'fix', {
     kind: 'Fix',
-    title: `${familyOf(f.failed)}: ${f.error.line}`,
+    title: errorTitle(familyOf(f.failed), f.error.line),
     learning: `${code(f.failed)} failed with "${f.error.line}"; ${how}.`,
     evidence: `session ${shortSession(meta.sessionId)}: ${code(f.failed)} failed, then ${code(f.passed)} passed${f.edits.length ? `; edited ${f.edits.slice(0, 4).join(', ')}` : ''}`,
     signature: `error:${f.error.key}`,
@@ -116,10 +125,40 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
+// What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
+const ENVIRONMENT =
+  /\b(?:permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
+
+/** A failure the session never got past, when it lies in the environment rather than in the code (a check still failing is work in progress). */
+function deadEnds(state: CaptureState): FailureSeen[] {
+  return state.open.filter((f) => {
+    const kind = workKind(f.command.replace(/^cd \S+ && /, ''));
+    return (
+      !CODE_LINE.test(f.error.line) &&
+      ENVIRONMENT.test(f.error.line) &&
+      kind !== 'test' &&
+      kind !== 'build' &&
+      kind !== 'typecheck' &&
+      kind !== 'lint'
+    );
+  });
+}
+
+function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
+  return finding(meta, 'obstacle', {
+    kind: 'Obstacle',
+    title: errorTitle(familyOf(f.command), f.error.line),
+    learning: `${code(f.command)} failed with "${f.error.line}" and the session did not get past it.`,
+    evidence: `session ${shortSession(meta.sessionId)}: ${code(f.command)} failed and no later run passed`,
+    signature: `error:${f.error.key}`,
+    symptom: f.error.line,
+  });
+}
+
 function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
-    title: `${s.what}: ${s.line}`,
+    title: errorTitle(s.what, s.line),
     learning: `Met again across sessions: "${s.line}" (from ${code(s.what)}).${s.fix ? ` Fix seen: ${s.fix}.` : ''}`,
     evidence: `sessions ${s.sessions.join(', ')} met "${clip(s.line, 80)}"`,
     signature: `error:${key}`,
@@ -179,7 +218,13 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
 export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sightings): EchoEntry[] {
   const session = shortSession(meta.sessionId);
   const ranked: EchoEntry[] = [];
+  const later: EchoEntry[] = [];
   const want = (k: CaptureKind) => meta.kinds.has(k);
+  // The project's commands first: one living entry, new only once, and what every later session needs.
+  if (want('commands')) {
+    const c = commandsLesson(state, meta);
+    if (c) ranked.push(c);
+  }
   if (want('correction')) {
     // What the structure points at most surely first, and among those the short, pointed ones: a long
     // message after a refusal is more often a new task than a rule.
@@ -188,7 +233,9 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       .map((c, i) => ({ c, i }))
       .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
       .slice(0, CORRECTIONS_PER_SESSION);
-    for (const { c } of picked) ranked.push(correctionLesson(c, meta));
+    // A few first; the rest only after the other kinds, so one talkative session cannot crowd them out.
+    for (const { c } of picked.slice(0, FIRST_CORRECTIONS)) ranked.push(correctionLesson(c, meta));
+    for (const { c } of picked.slice(FIRST_CORRECTIONS)) later.push(correctionLesson(c, meta));
   }
   const recurring = new Set<string>();
   if (want('obstacle'))
@@ -198,16 +245,14 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       recurring.add(e.error.key);
       ranked.push(obstacleLesson(e.error.key, s, meta));
     }
+  if (want('obstacle')) for (const f of deadEnds(state)) if (!recurring.has(f.error.key)) ranked.push(deadEndLesson(f, meta));
   if (want('fix'))
     for (const f of state.fixes) {
       // An error the code pointed at, fixed by editing that code, is ordinary work, not a lesson.
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       ranked.push(fixLesson(f, meta));
     }
-  if (want('commands')) {
-    const c = commandsLesson(state, meta);
-    if (c) ranked.push(c);
-  }
+  ranked.push(...later);
   const given = new Set(meta.given);
   const out: EchoEntry[] = [];
   const seen = new Set<string>();
