@@ -5,7 +5,8 @@
 // working session by kind, their precision against
 // test/fixtures/capture-labels/<history>.json, need coverage, injection use and
 // tokens injected. On the default folder it also puts the section in
-// BENCHMARKS.md in place of the previous one; `--json` prints the numbers instead.
+// BENCHMARKS.md in place of the previous one; `--json` prints the numbers
+// instead, `--verbose` adds each session's needs (covered or not) to the output.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,7 +77,7 @@ export function renderReplay(reports: HistoryReport[], folders: string, seconds:
   for (const r of all) out.push(injectionRow(r));
   const k = pooled.coverage.byKind;
   out.push(
-    `\nNeed coverage: of the files a session read or edited, the commands it ran (by family, \`normalizeCommand\` + \`commandFamily\`; commands that only look, like \`ls\` or \`git status\`, left out) and the errors it hit (\`errorSignature\` key of a failed tool result) that an earlier session of the same history had also used or hit, the share that appeared in text the hooks injected into that session before its first use. Ceiling: the share the previous working session had used, what a perfect hand-off of that session alone would name (files ${pct(k.file.ceiling)}, commands ${pct(k.command.ceiling)}, errors ${pct(k.error.ceiling)}). Lessons and recall used: of the role-memory entries injected (digest and prompt recall, by usage.jsonl), the share whose files, commands or errors the session then used, or whose id or title it named; hand-off items used: the same for the files and commands the hand-off named. Tokens are characters ÷ 4. Targets: coverage at least ${TARGETS.coverage} pooled, commands at least ${TARGETS.commandCoverage}, errors at least ${TARGETS.errorCoverage}; at least ${Math.round(TARGETS.injectedUse * 100)}% of injected lessons and recall items used; SessionStart within ${TARGETS.digestTokens} tokens, prompt recall within ${TARGETS.recallTokens}.\n`,
+    `\nNeed coverage: of the files a session read or edited, the commands it ran (by family, \`normalizeCommand\` + \`commandFamily\`; commands that only look or move files, like \`ls\`, \`git status\`, \`mv\` or \`rm\`, left out) and the errors it hit (\`errorSignature\` key of a failed tool result) that an earlier session of the same history had also used or hit, the share that appeared in text the hooks injected into that session before its first use. Ceiling: the share the previous working session had used, what a perfect hand-off of that session alone would name (files ${pct(k.file.ceiling)}, commands ${pct(k.command.ceiling)}, errors ${pct(k.error.ceiling)}). Lessons and recall used: of the role-memory entries injected (digest and prompt recall, by usage.jsonl), the share whose files, commands or errors the session then used, or whose id or title it named; hand-off items used: the same for the files and commands the hand-off named. Tokens are characters ÷ 4. Targets: coverage at least ${TARGETS.coverage} pooled, commands at least ${TARGETS.commandCoverage}, errors at least ${TARGETS.errorCoverage}; at least ${Math.round(TARGETS.injectedUse * 100)}% of injected lessons and recall items used; SessionStart within ${TARGETS.digestTokens} tokens, prompt recall within ${TARGETS.recallTokens}.\n`,
   );
   const entries = pooled.judged;
   out.push(`### Captured entries (${entries.length})\n`);
@@ -106,6 +107,21 @@ export function renderReplay(reports: HistoryReport[], folders: string, seconds:
   return out;
 }
 
+/** `--verbose`: each session, what it needed again and whether it had been told (printed, never written to BENCHMARKS.md). */
+export function renderSessions(reports: HistoryReport[]): string[] {
+  const out: string[] = ['', '### Sessions', ''];
+  for (const r of reports) {
+    out.push(`#### ${r.name}`, '');
+    for (const s of r.perSession) {
+      const needs = r.need.filter((n) => n.session === s.id).map((n) => `${n.covered ? '✓' : '✗'} ${n.kind} \`${n.key}\``);
+      const what = `${s.worked ? 'worked' : 'no work'}${s.resumed ? ', resumed' : ''}, ${s.prompts} prompts, ${s.injections} injections (${s.tokens} tokens)`;
+      out.push(`- ${s.id.slice(0, 8)} ${s.start.slice(0, 16)} ${what}${needs.length ? `; needed again: ${needs.join(', ')}` : ''}`);
+    }
+    out.push('');
+  }
+  return out;
+}
+
 /** The numbers alone, for `--json`: no entry text beyond what the report needs. */
 function jsonReport(reports: HistoryReport[]): unknown {
   const strip = (r: HistoryReport) => ({
@@ -123,6 +139,7 @@ function jsonReport(reports: HistoryReport[]): unknown {
 
 async function main(argv: string[]): Promise<void> {
   const json = argv.includes('--json');
+  const verbose = argv.includes('--verbose');
   const dirs = argv.filter((a) => !a.startsWith('--'));
   const roots = dirs.length ? dirs.map((d) => resolve(d)) : [DEFAULT_HISTORIES];
   if (!existsSync(resolve(DIST, 'session-start.cjs'))) throw new Error('dist/ has no hooks: run npm run build first');
@@ -146,6 +163,7 @@ async function main(argv: string[]): Promise<void> {
   const shown = dirs.length ? roots.join(', ') : '../shared/realdata/histories';
   const lines = renderReplay(reports, shown, seconds);
   console.log(lines.join('\n'));
+  if (verbose) console.log(renderSessions(reports).join('\n'));
   // Only the default histories are the benchmark: another folder's numbers are printed, not written down.
   if (dirs.length === 0 && reports.length > 0) {
     const file = resolve(REPO, 'BENCHMARKS.md');

@@ -213,12 +213,15 @@ export function projectPath(path: string, cwd: string | null, project: string): 
 /** Files no session needs again: a background task's output, anything in a temporary folder. */
 const SCRATCH = /^(?:\/private)?\/(?:tmp|var\/folders)\//;
 
-/** The family a command counts under, or '' for one that only looks (ls, cat, git status) or only moves. */
+// Shell utilities that move, make or remove files or processes: any project uses them, no hand-off need name them.
+const FILE_UTILITY = /^(?:cd|mv|cp|rm|rmdir|mkdir|touch|chmod|chown|ln|kill|pkill|killall|open|clear|source|export)\b/;
+
+/** The family a command counts under, or '' for one that only looks (ls, cat, git status) or moves files (mv, rm, mkdir). */
 export function neededCommand(command: string, cwd: string | null, project: string): string {
   const normalized = normalizeCommand(command, cwd, project);
   if (!normalized) return '';
   const step = unwrapCommand(mainStep(normalized));
-  if (!step || isInspection(step) || /^cd\b/.test(step)) return '';
+  if (!step || isInspection(step) || FILE_UTILITY.test(step)) return '';
   return commandFamily(normalized);
 }
 
@@ -401,6 +404,21 @@ export function handOffPart(text: string): string {
 
 const PRIVATE = /<private\b[^>]*>([\s\S]*?)<\/private>/gi;
 
+/** The text inside `<private>` spans anywhere in a recorded line (prompts, tool inputs and results). */
+export function privateSpans(line: string): string[] {
+  if (!line.includes('private')) return [];
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (typeof v === 'string') {
+      for (const m of v.matchAll(PRIVATE)) if (m[1]!.trim()) out.push(m[1]!.trim());
+    } else if (depth < 12 && typeof v === 'object' && v !== null) {
+      for (const x of Object.values(v)) walk(x, depth + 1);
+    }
+  };
+  walk(parseLine(line), 0);
+  return out;
+}
+
 export interface ReplayOptions {
   /** Told when each session is done (progress). */
   onSession?: (history: string, session: SessionResult) => void;
@@ -436,7 +454,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
   const privateTexts: string[] = [];
   try {
     for (const s of history.sessions) {
-      for (const line of s.lines) for (const m of line.matchAll(PRIVATE)) if (m[1]!.trim()) privateTexts.push(m[1]!.trim());
+      for (const line of s.lines) privateTexts.push(...privateSpans(line));
       const lines = s.lines.map(respell);
       const transcript = join(transcripts, `${s.id}.jsonl`);
       const activity = sessionActivity(lines, s.copied, project);

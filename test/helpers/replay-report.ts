@@ -65,6 +65,17 @@ export interface HistoryReport {
   use: UseItem[];
   lessonsUsed: Share;
   handOffUsed: Share;
+  /** Each session in the order replayed: what it was, and the tokens injected into it. */
+  perSession: Array<{
+    history: string;
+    id: string;
+    start: string;
+    worked: boolean;
+    resumed: boolean;
+    prompts: number;
+    tokens: number;
+    injections: number;
+  }>;
   /** Tokens injected: per session in all, SessionStart texts, prompt recall texts (only those that gave anything). */
   tokens: { perSession: number[]; start: number[]; prompts: number[] };
   ms: number;
@@ -109,6 +120,16 @@ export function historyReport(r: HistoryResult, labels: CaptureLabels | null): H
     use,
     lessonsUsed: uses.lessons,
     handOffUsed: uses.handOff,
+    perSession: r.sessions.map((s) => ({
+      history: r.history.name,
+      id: s.id,
+      start: s.start,
+      worked: s.trace.worked,
+      resumed: s.resumed,
+      prompts: s.prompts,
+      tokens: [...s.tokens.start, ...s.tokens.prompts].reduce((a, b) => a + b, 0),
+      injections: s.trace.injections.length,
+    })),
     tokens: {
       perSession: r.sessions.map((s) => [...s.tokens.start, ...s.tokens.prompts].reduce((a, b) => a + b, 0)),
       start: r.sessions.flatMap((s) => s.tokens.start),
@@ -152,6 +173,7 @@ export function pooledReport(reports: readonly HistoryReport[]): HistoryReport {
     use,
     lessonsUsed: uses.lessons,
     handOffUsed: uses.handOff,
+    perSession: reports.flatMap((r) => r.perSession),
     tokens: {
       perSession: reports.flatMap((r) => r.tokens.perSession),
       start: reports.flatMap((r) => r.tokens.start),

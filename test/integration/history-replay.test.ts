@@ -92,7 +92,7 @@ test('replay harness: a made-up history of two sessions, the second compacted on
   const dir = mkdtempSync(join(tmpdir(), 'rune-replay-made-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   new TranscriptBuilder(join(dir, 'one.jsonl'), 'one', '/work/app')
-    .user('fix the build of src/app.ts')
+    .user('fix the build of src/app.ts <private>the staging password is hunter22</private>')
     .tool('Read', { file_path: '/work/app/src/app.ts' })
     .bash('npm run build', 1, "src/app.ts(3,1): error TS2304: Cannot find name 'foo'.")
     .tool('Edit', { file_path: '/work/app/src/app.ts', old_string: 'foo', new_string: 'bar' })
@@ -130,6 +130,8 @@ test('replay harness: a made-up history of two sessions, the second compacted on
   );
   assert.equal(report.working, 2);
   assert.equal(result.sessions[1]!.compactions, 1);
+  assert.deepEqual(result.privateTexts, ['the staging password is hunter22']);
+  for (const j of report.judged) assert.ok(!j.private && !j.secret, `captured ${j.entry.id} holds private or secret text`);
   // The second session needed the file and the build again; the hand-off named both before it used them.
   assert.deepEqual(
     report.need.map((i) => `${i.kind} ${i.key} ${i.covered}`),

@@ -199,7 +199,7 @@ test('the hand-off part of a SessionStart text runs from its title to the lesson
   assert.equal(handOffPart('<rune-echoes note="x">\nLessons (highest Echo Score first):\n- a\n</rune-echoes>'), '');
 });
 
-test('paths are spelled relative to the project, and commands by family with inspection left out', () => {
+test('paths are spelled relative to the project, and commands by family with inspection and file utilities left out', () => {
   assert.equal(projectPath('/p/src/a.ts', '/p', '/p'), 'src/a.ts');
   assert.equal(projectPath('a.ts', '/p/src', '/p'), 'src/a.ts');
   assert.equal(projectPath('/etc/hosts', '/p', '/p'), '/etc/hosts');
@@ -207,6 +207,8 @@ test('paths are spelled relative to the project, and commands by family with ins
   assert.equal(neededCommand('ls -la', '/p', '/p'), '');
   assert.equal(neededCommand('git status', '/p', '/p'), '');
   assert.equal(neededCommand('cd src', '/p', '/p'), '');
+  assert.equal(neededCommand('mkdir -p build && mv a.txt build/', '/p', '/p'), '');
+  assert.equal(neededCommand('git commit -m "x"', '/p', '/p'), 'git commit');
 });
 
 test('a session’s activity: prompts, first uses in order, failed results as error signatures, copied lines left out', (t) => {
