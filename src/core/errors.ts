@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'refused'
   | 'conflicted'
   | 'git'
+  | 'tracked'
   | 'no-project';
 
 export class EchoesError extends Error {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultConfig, type EchoesConfig } from '../core/config/config-defaults.ts';
 import { validateConfigDocument } from '../core/config/config-validate.ts';
-import { writeFileAtomic } from './fs/atomic-file.ts';
+import { readTextOrNull, writeFileAtomic } from './fs/atomic-file.ts';
 import { echoPaths } from './fs/echo-paths.ts';
 
 export interface LoadedConfig {
@@ -46,7 +46,8 @@ export async function loadConfig(project: string): Promise<LoadedConfig> {
   const cacheFile = join(paths.stateDir, 'config-cache.json');
   let yaml: CachedYaml | null = null;
   try {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as CachedYaml;
+    // Never from a copy git tracks: a committed cache could set options the config file does not say.
+    const cached = JSON.parse(readTextOrNull(paths, cacheFile) ?? '') as CachedYaml;
     if (cached.version === CACHE_VERSION && cached.text === text && Array.isArray(cached.warnings)) yaml = cached;
   } catch {
     /* no cache yet, or a torn one: parse */

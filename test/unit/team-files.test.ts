@@ -9,6 +9,7 @@ import { parseEchoDocument, serializeEchoDocument } from '../../src/core/entry/e
 import { EchoesError } from '../../src/core/errors.ts';
 import {
   driverCommand,
+  driverLacksFallback,
   driverPaths,
   PERSONAL_PATTERNS,
   planStoreGitattributes,
@@ -55,7 +56,15 @@ test('the driver command quotes paths for the shell and reads back the paths it 
   assert.equal(shellWord('/usr/bin/node'), '/usr/bin/node');
   assert.equal(shellWord("/home/o'neil/my plugin/cli.mjs"), `'/home/o'\\''neil/my plugin/cli.mjs'`);
   const command = driverCommand('/opt/node 20/bin/node', "/home/o'neil/.claude/plugins/rune/dist/cli.mjs");
-  assert.equal(command, `'/opt/node 20/bin/node' '/home/o'\\''neil/.claude/plugins/rune/dist/cli.mjs' merge-file %O %A %B %P`);
+  assert.ok(
+    command.startsWith(`'/opt/node 20/bin/node' '/home/o'\\''neil/.claude/plugins/rune/dist/cli.mjs' merge-file %O %A %B %P || `),
+    command,
+  );
+  // When the CLI is gone (exit without its own markers in %A), git's own merge leaves markers: no side is dropped.
+  assert.match(command, /git merge-file -L ours -L ancestor -L theirs %A %O %B/);
+  assert.equal(driverLacksFallback(command), false);
+  assert.equal(driverLacksFallback(`'/usr/bin/node' '/p/cli.mjs' merge-file %O %A %B %P`), true, 'an older install');
+  assert.equal(driverLacksFallback('my-merge-tool %O %A %B'), false, 'not ours');
   assert.deepEqual(driverPaths(command), ['/opt/node 20/bin/node', "/home/o'neil/.claude/plugins/rune/dist/cli.mjs"]);
   assert.equal(driverPaths('my-merge-tool %O %A %B'), null, 'a command someone else wrote');
   assert.deepEqual(driverPaths('rune-echoes merge-file %O %A %B'), [], 'found on PATH: nothing to check');

@@ -1,5 +1,5 @@
 // What `team init`, `team off` and `status` say about team memory: pure text.
-import { PERSONAL_PATTERNS, SHARED_DESCRIPTION } from '../../core/team/shared-files.ts';
+import { PERSONAL_PATTERNS, SHARED_DESCRIPTION, shellWord } from '../../core/team/shared-files.ts';
 import { plural } from '../../core/text.ts';
 import type { MemoryConflict } from '../../store/team/memory-conflicts.ts';
 import type { TeamHealth, TeamInitReport, TeamOffReport } from '../../store/team/team-setup.ts';
@@ -25,7 +25,11 @@ export function renderTeamInit(r: TeamInitReport): string {
     `    ${r.driver.command}`,
   );
   if (r.driver.previous !== null && r.driver.previous !== r.driver.command) out.push(`    (was: ${r.driver.previous})`);
-  if (r.untracked.length) out.push(`- no longer tracked by git (committed before; your copies stay on disk): ${list(r.untracked)}`);
+  if (r.untracked.length)
+    out.push(
+      `- no longer tracked by git (committed before; your copies stay on disk): ${list(r.untracked)}`,
+      "    a commit put them there, so they are not read as this clone's session state until it writes them again; delete the ones that are not yours",
+    );
   if (r.blockedBy.length)
     out.push(
       '',
@@ -34,7 +38,7 @@ export function renderTeamInit(r: TeamInitReport): string {
     );
   out.push('', `Shared (${plural(r.shared.length, 'file')} now): ${r.shared.length ? list(r.shared) : 'nothing yet'}`);
   out.push(`Shared from now on: ${SHARED_DESCRIPTION.join('; ')}.`);
-  out.push('', 'Next: commit it — git add .gitignore .claude/rune-config.yml .claude/echoes && git commit -m "Share Rune Echoes memory"');
+  out.push('', `Next: commit it — git add ${r.toCommit.map(shellWord).join(' ')} && git commit -m "Share Rune Echoes memory"`);
   return `${out.join('\n')}\n`;
 }
 
@@ -58,10 +62,16 @@ export function renderTeamOff(r: TeamOffReport): string {
 /** Lines for `status`; empty when team memory is off and nothing needs saying. */
 export function renderTeamHealth(h: TeamHealth): string[] {
   if (!h.git) return h.versionControlled ? ['team: version_controlled is on, but this project is not in a git work tree'] : [];
+  const personal = h.trackedPersonal.length
+    ? [
+        `team: git tracks personal files, so a commit put them there (a teammate's, an older store's, a cloned repository's); they are not read while tracked: ${list(h.trackedPersonal)} — delete the ones that are not yours, then run \`rune-echoes team init\``,
+      ]
+    : [];
   if (!h.versionControlled) {
     return h.tracked > 0
       ? [
           `team: off, but git still tracks ${plural(h.tracked, 'file')} under .claude/echoes/ (they stay shared until git rm -r --cached .claude/echoes)`,
+          ...personal,
         ]
       : [];
   }
@@ -69,14 +79,16 @@ export function renderTeamHealth(h: TeamHealth): string[] {
     installed: 'installed',
     missing: 'MISSING in this clone — run `rune-echoes team init` once (memory files would merge as plain text and conflict)',
     stale: `BROKEN: ${list(h.driver.missingPaths)} no longer exists — run \`rune-echoes team init\` again`,
+    unguarded: "installed without the fallback that keeps a teammate's side if the plugin moves — run `rune-echoes team init` again",
     custom: `custom (${h.driver.command ?? ''})`,
   }[h.driver.state];
-  const lines = [`team: on · merge driver: ${driver}`];
+  const bypassed = h.bypassed.length
+    ? ` — but BYPASSED for ${list(h.bypassed.map((b) => `${b.file} (merge=${b.merge})`))}: a .gitattributes line overrides it; remove that line`
+    : '';
+  const lines = [`team: on · merge driver: ${driver}${bypassed}`];
   if (!h.attributes) lines.push('team: .claude/echoes/.gitattributes lacks the merge lines — run `rune-echoes team init`');
   if (!h.storeGitignore) lines.push('team: .claude/echoes/.gitignore lacks personal patterns — run `rune-echoes team init`');
-  if (h.trackedPersonal.length)
-    lines.push(`team: git tracks personal files that would conflict on pull: ${list(h.trackedPersonal)} — run \`rune-echoes team init\``);
-  return lines;
+  return [...lines, ...personal];
 }
 
 export function renderConflicts(conflicts: MemoryConflict[]): string[] {

@@ -25,7 +25,23 @@ export const PERSONAL_PATTERNS: ReadonlyArray<{ pattern: string; what: string }>
   { pattern: '/*/archive/MEMORY-*.md', what: '<role>/archive/MEMORY-<date>.md (your backups before pruning or reset)' },
   { pattern: '/*/archive/unparsed-*.md', what: '<role>/archive/unparsed-*.md (findings files kept for their extra text)' },
   { pattern: '.*.tmp', what: 'temporary files of atomic writes' },
+  { pattern: '/report.html', what: 'report.html (your memory report, made by rune-echoes report)' },
 ];
+
+/**
+ * Whether a path (relative to `.claude/echoes/`, with `/`) is one of the
+ * personal files above: this clone's session state and bookkeeping, which is
+ * never read from a copy git tracks.
+ */
+export function isPersonalPath(rel: string): boolean {
+  const parts = rel.split('/');
+  const name = parts[parts.length - 1] ?? '';
+  if (parts.length === 1 && (name === 'EPHEMERAL.md' || name === 'ARCHIVE.md' || name === 'usage.jsonl')) return true;
+  if (parts[0] === 'memories' && parts.length > 1) return true;
+  if (parts.slice(0, -1).some((p) => p === '.state' || p === '.locks') || name === '.state' || name === '.locks') return true;
+  if (name === '.log' || name.endsWith('-findings.md') || /^\..*\.tmp$/.test(name)) return true;
+  return parts.length === 3 && parts[1] === 'archive' && /^(?:MEMORY|unparsed)-.*\.md$/.test(name);
+}
 
 /** What is committed in team mode, relative to `.claude/echoes/`. */
 export const SHARED_DESCRIPTION = [
@@ -84,7 +100,26 @@ export function shellWord(word: string): string {
  * it in messages.
  */
 export function driverCommand(node: string, cli: string): string {
+  return `${driverCall(node, cli)} || { s=$?; ${FALLBACK}; }`;
+}
+
+/** The call of our CLI alone: what older versions installed, without the fallback. */
+function driverCall(node: string, cli: string): string {
   return `${shellWord(node)} ${shellWord(cli)} merge-file %O %A %B %P`;
+}
+
+/**
+ * What runs when the driver did not merge (the plugin moved, was updated or
+ * removed: node cannot find the CLI and %A is still ours, with no markers):
+ * git's own line merge, with conflict markers where both sides changed, so a
+ * teammate's side is never dropped by the next `git add`. When the driver did
+ * run and left its own markers (exit 1), that result stands.
+ */
+const FALLBACK = `grep -qx '${'<'.repeat(7)} ours' %A && exit $s; echo "rune-echoes: the merge driver did not run (run rune-echoes team init again); merged as text" >&2; git merge-file -L ours -L ancestor -L theirs %A %O %B`;
+
+/** A driver command of ours that lacks the fallback (installed by an older version): it drops a side when the plugin moves. */
+export function driverLacksFallback(command: string): boolean {
+  return driverPaths(command) !== null && !command.includes(FALLBACK);
 }
 
 /** The absolute paths a driver command of ours runs (node, the CLI), to check they still exist; null for a command someone else wrote. */

@@ -15,6 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { EchoesError } from '../../core/errors.ts';
 import { assertReadable, assertWritable, type EchoPaths } from './echo-paths.ts';
 import { uniqueSuffix } from './unique-suffix.ts';
 
@@ -129,8 +130,19 @@ export function readTextFile(
   path: string,
   opts: { stripNul?: boolean } = {},
 ): { text: string | null; unreadable: boolean } {
-  assertReadable(paths, path);
+  if (!readableHere(paths, path)) return { text: null, unreadable: false };
   return readForeignText(path, opts);
+}
+
+/** Checks a read (assertReadable); false for a personal file git tracks, which reads as absent. */
+function readableHere(paths: EchoPaths, path: string): boolean {
+  try {
+    assertReadable(paths, path);
+    return true;
+  } catch (err) {
+    if (err instanceof EchoesError && err.code === 'tracked') return false;
+    throw err;
+  }
 }
 
 /**
@@ -160,7 +172,7 @@ export function readForeignText(path: string, opts: { stripNul?: boolean } = {})
 
 /** A store file's text, or null when it does not exist. Refuses a symlink that leads out of the memory folders. */
 export function readTextOrNull(paths: EchoPaths, path: string): string | null {
-  assertReadable(paths, path);
+  if (!readableHere(paths, path)) return null;
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {

@@ -1,12 +1,14 @@
 // Where every file lives (SPEC §3), and the guards that keep every write inside
 // the memory folders: safe names, and no symlink that leads out.
 
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
+import { isPersonalPath } from '../../core/team/shared-files.ts';
 import { isSafeName, quoteInput } from '../../core/text.ts';
+import { trackedUnder } from './git-index.ts';
 
 /** Refuses role and agent names that could leave the role folder or confuse the layout. */
 export function assertSafeName(name: string, what: 'role' | 'agent'): string {
@@ -140,10 +142,70 @@ function realPathOfPrefix(p: string, depth = 0): string {
   }
 }
 
+/** Personal files (relative to the store) that git tracks, per store: read from git's index once per process. */
+const trackedPersonalFiles = new WeakMap<EchoPaths, Set<string>>();
+
+/** The personal files of the store git tracks (relative to `.claude/echoes/`, with `/`). */
+export function trackedPersonal(paths: EchoPaths): Set<string> {
+  let set = trackedPersonalFiles.get(paths);
+  if (!set) {
+    set = new Set([...trackedUnder(paths.echoes)].filter(isPersonalPath));
+    trackedPersonalFiles.set(paths, set);
+  }
+  return set;
+}
+
 /**
- * Throws unless `target` lies inside one of the writable roots, both as
- * written and after following symlinks. A symlink that points out is refused.
+ * Personal files `team init` stopped tracking, as git left them (size, mtime,
+ * inode): a commit put them there, so they stay unread until this clone
+ * writes them again. Relative to the store, with `/`.
  */
+export const fromGitFile = (paths: EchoPaths) => join(paths.stateDir, 'from-git.json');
+export type FromGit = Record<string, [size: number, mtimeMs: number, ino: number]>;
+const fromGitRecords = new WeakMap<EchoPaths, FromGit>();
+
+export function readFromGit(paths: EchoPaths): FromGit {
+  let rec = fromGitRecords.get(paths);
+  if (!rec) {
+    rec = {};
+    try {
+      const parsed = JSON.parse(readFileSync(fromGitFile(paths), 'utf8')) as unknown;
+      if (parsed && typeof parsed === 'object') rec = parsed as FromGit;
+    } catch {
+      /* none */
+    }
+    fromGitRecords.set(paths, rec);
+  }
+  return rec;
+}
+
+/**
+ * Throws (code `tracked`) when `abs` is a personal file of the store that git
+ * tracks: a commit put it there — a teammate's force-add, a cloned repository —
+ * and git replaces it on any pull, so it is not this clone's session state.
+ * So is one `team init` stopped tracking, until this clone writes it again.
+ */
+function assertNotTracked(paths: EchoPaths, abs: string): void {
+  if (!isWithin(abs, paths.echoes) || abs === paths.echoes) return;
+  const rel = relative(paths.echoes, abs).split(sep).join('/');
+  if (!isPersonalPath(rel)) return;
+  const tracked = trackedPersonal(paths);
+  if (tracked.size > 0 && (tracked.has(rel) || [...tracked].some((t) => t.startsWith(`${rel}/`))))
+    throw new EchoesError(
+      'tracked',
+      `refusing to read ${abs}: git tracks it, so a commit put it there and it is not this clone's (see rune-echoes status)`,
+    );
+  const left = readFromGit(paths)[rel];
+  if (Array.isArray(left)) {
+    const st = statSync(abs, { throwIfNoEntry: false });
+    if (st && st.size === left[0] && st.mtimeMs === left[1] && st.ino === left[2])
+      throw new EchoesError(
+        'tracked',
+        `refusing to read ${abs}: a commit put it there (team init stopped tracking it); delete it if it is not yours`,
+      );
+  }
+}
+
 /** Real paths of folders already judged to lie inside their memory root, per store: reads check each folder once. */
 const insideFolders = new WeakMap<EchoPaths, Set<string>>();
 
@@ -151,12 +213,14 @@ const insideFolders = new WeakMap<EchoPaths, Set<string>>();
  * Throws unless reading `target` reads a file inside the memory folders, after
  * following symlinks: a cloned repository could ship `.claude/echoes/EPHEMERAL.md`
  * pointing at `~/.aws/credentials`, and what the store reads can reach the model.
- * A missing file passes (reading it finds nothing).
+ * A missing file passes (reading it finds nothing). A personal file git tracks
+ * is refused (code `tracked`): session state is never read from a commit.
  */
 export function assertReadable(paths: EchoPaths, target: string): string {
   const abs = resolve(target);
   const allowed = paths.writableRoots.find((r) => isWithin(abs, r.root));
   if (!allowed) throw new EchoesError('unsafe-path', `refusing to read ${abs}: outside the memory folders`);
+  assertNotTracked(paths, abs);
   let link = false;
   try {
     link = lstatSync(abs).isSymbolicLink();

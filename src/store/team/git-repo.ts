@@ -92,6 +92,16 @@ export function untrackedNotIgnored(dir: string, sub: string): string[] {
   return zList(must(dir, ['ls-files', '-z', '--others', '--exclude-standard', '--', sub]));
 }
 
+/** The `merge` attribute git applies to each path (relative to `dir`): `unspecified`, `set`, `unset` or a driver's name. */
+export function mergeAttributes(dir: string, paths: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const r = run(dir, ['check-attr', '-z', 'merge', '--', ...paths]);
+  if (!r.ok) return out;
+  const parts = r.stdout.split('\0');
+  for (let i = 0; i + 2 < parts.length; i += 3) out.set(parts[i]!, parts[i + 2]!);
+  return out;
+}
+
 /** Stops tracking the files; the working copies stay as they are. */
 export function untrack(dir: string, files: string[]): void {
   if (files.length) must(dir, ['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...files]);

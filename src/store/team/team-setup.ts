@@ -4,24 +4,26 @@
 // off; `status` asks teamHealth what is missing. Personal files never move on
 // disk: they are git-ignored by name in both modes, so switching changes only
 // what git sees, and both commands say what that is.
-import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import {
   DRIVER_DESCRIPTION,
   driverCommand,
+  driverLacksFallback,
   driverPaths,
   MERGE_DRIVER,
   planStoreGitattributes,
   planStoreGitignore,
 } from '../../core/team/shared-files.ts';
 import { ensureDir, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type EchoPaths, type FromGit, fromGitFile, readFromGit } from '../fs/echo-paths.ts';
 import { ensureStoreGitignore, syncGitignore } from '../gitignore.ts';
 import {
   ignoringRules,
   localConfig,
+  mergeAttributes,
   setLocalConfig,
   trackedButIgnored,
   trackedFiles,
@@ -54,6 +56,8 @@ export interface TeamInitReport {
   untracked: string[];
   /** What git would commit under .claude/echoes/ now. */
   shared: string[];
+  /** What the next step adds to git, relative to the project: only paths that exist. */
+  toCommit: string[];
 }
 
 export interface TeamOffReport {
@@ -100,6 +104,7 @@ export async function teamInit(paths: EchoPaths, self: CliSelf): Promise<TeamIni
   // Personal files committed before this (the store used to be committed whole): git
   // stops tracking them and the files stay; the next commit takes them out of the shared tip.
   const untracked = trackedButIgnored(paths.project, storeRel(paths));
+  rememberFromGit(paths, untracked);
   untrack(paths.project, untracked);
   // A project .gitignore (or a global one) that ignores all of .claude/ still hides the shared files.
   const rel = storeRel(paths);
@@ -114,7 +119,24 @@ export async function teamInit(paths: EchoPaths, self: CliSelf): Promise<TeamIni
     driver: { command, previous },
     untracked,
     shared: sharedFiles(paths),
+    toCommit: [paths.gitignore, paths.configFile, paths.echoes].filter((p) => existsSync(p)).map((p) => relative(paths.project, p)),
   };
+}
+
+/**
+ * Personal files about to be untracked came from a commit (an older store's, a teammate's, the
+ * cloned repository's): their stamps are kept so they are not read as this clone's until it writes them.
+ */
+function rememberFromGit(paths: EchoPaths, files: string[]): void {
+  if (files.length === 0) return;
+  const record: FromGit = { ...readFromGit(paths) };
+  const rel = storeRel(paths);
+  for (const f of files) {
+    const st = statSync(join(paths.project, f), { throwIfNoEntry: false });
+    if (st?.isFile()) record[relative(rel, f).split(sep).join('/')] = [st.size, st.mtimeMs, st.ino];
+  }
+  ensureDir(paths, paths.stateDir);
+  writeFileAtomic(paths, fromGitFile(paths), JSON.stringify(record));
 }
 
 /** What git would commit under .claude/echoes/: tracked files and new ones no ignore rule holds back. */
@@ -132,7 +154,8 @@ export async function teamOff(paths: EchoPaths): Promise<TeamOffReport> {
   return { switchedOff, gitignoreLineAdded, stillTracked: inGit ? trackedFiles(paths.project, storeRel(paths)) : [] };
 }
 
-export type DriverState = 'installed' | 'missing' | 'stale' | 'custom';
+/** `unguarded`: ours, but installed by an older version without the fallback that keeps a teammate's side when the plugin moves. */
+export type DriverState = 'installed' | 'missing' | 'stale' | 'unguarded' | 'custom';
 
 export interface TeamHealth {
   /** Inside a git work tree (with git available). */
@@ -143,8 +166,10 @@ export interface TeamHealth {
   attributes: boolean;
   /** The store's .gitignore holds every personal pattern. */
   storeGitignore: boolean;
-  /** Personal files git tracks (they would conflict on the next pull). */
+  /** Personal files git tracks (they would conflict on the next pull, and are never read while tracked). */
   trackedPersonal: string[];
+  /** Memory files git would not merge with the driver (a `.gitattributes` line overrides it), with the merge it would use. */
+  bypassed: Array<{ file: string; merge: string }>;
   /** Files under .claude/echoes/ git tracks. */
   tracked: number;
 }
@@ -157,19 +182,34 @@ export function teamHealth(paths: EchoPaths, config: Pick<EchoesConfig, 'version
     attributes: planStoreGitattributes(readTextOrNull(paths, paths.storeGitattributes)) === null,
     storeGitignore: planStoreGitignore(readTextOrNull(paths, paths.storeGitignore)) === null,
     trackedPersonal: [],
+    bypassed: [],
     tracked: 0,
   };
   if (workTreeOf(paths.project) === null) return health;
   health.git = true;
   const rel = storeRel(paths);
-  health.tracked = trackedFiles(paths.project, rel).length;
+  const tracked = trackedFiles(paths.project, rel);
+  health.tracked = tracked.length;
+  // A personal file git tracks came from a commit (a teammate's, a cloned repository's): reported in either mode.
+  health.trackedPersonal = trackedButIgnored(paths.project, rel);
   if (!config.versionControlled && !existsSync(paths.storeGitattributes)) return health;
   const command = localConfig(paths.project, DRIVER_KEY);
   if (command !== null) {
     const used = driverPaths(command);
     const missingPaths = (used ?? []).filter((p) => !existsSync(p));
-    health.driver = { state: used === null ? 'custom' : missingPaths.length ? 'stale' : 'installed', command, missingPaths };
+    const state = used === null ? 'custom' : missingPaths.length ? 'stale' : driverLacksFallback(command) ? 'unguarded' : 'installed';
+    health.driver = { state, command, missingPaths };
   }
-  if (config.versionControlled) health.trackedPersonal = trackedButIgnored(paths.project, rel);
+  health.bypassed = bypassedFiles(paths.project, rel, tracked);
   return health;
+}
+
+/** Memory files git would merge some other way than by the driver: a pulled `.gitattributes` line (`merge=union`, `-merge`) can override ours. */
+function bypassedFiles(dir: string, rel: string, tracked: string[]): Array<{ file: string; merge: string }> {
+  const memory = /\/(?:MEMORY|knowledge)\.md$|\/archive\/[^/]+\.md$/;
+  const files = [...new Set([`${rel}/team/MEMORY.md`, ...tracked.filter((f) => memory.test(f))])];
+  return [...mergeAttributes(dir, files)]
+    .filter(([, merge]) => merge !== MERGE_DRIVER)
+    .map(([file, merge]) => ({ file, merge }))
+    .sort((a, b) => (a.file < b.file ? -1 : 1));
 }
