@@ -19,6 +19,7 @@ import { pruneCommand } from './commands/cmd-prune.ts';
 import { recordCommand } from './commands/cmd-record.ts';
 import { rememberCommand } from './commands/cmd-remember.ts';
 import { remembranceCommand } from './commands/cmd-remembrance.ts';
+import { reportCommand } from './commands/cmd-report.ts';
 import { resetCommand } from './commands/cmd-reset.ts';
 import { searchCommand } from './commands/cmd-search.ts';
 import { showCommand } from './commands/cmd-show.ts';
@@ -38,6 +39,7 @@ export const COMMANDS: Command[] = [
   pruneCommand,
   resetCommand,
   statusCommand,
+  reportCommand,
   evidenceCommand,
   remembranceCommand,
   promoteCommand,

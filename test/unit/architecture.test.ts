@@ -69,8 +69,21 @@ test('the core touches no file system, process or clock', () => {
   assert.deepEqual(impure, []);
 });
 
-test('inside the core, concepts depend downwards: team → recall → remembrance → capture → session → adopt → lifecycle → transcript → security → entry → text', () => {
-  const order = ['team', 'recall', 'remembrance', 'capture', 'session', 'adopt', 'lifecycle', 'transcript', 'security', 'config', 'entry'];
+test('inside the core, concepts depend downwards: report → team → recall → remembrance → capture → session → adopt → lifecycle → transcript → security → entry → text', () => {
+  const order = [
+    'report',
+    'team',
+    'recall',
+    'remembrance',
+    'capture',
+    'session',
+    'adopt',
+    'lifecycle',
+    'transcript',
+    'security',
+    'config',
+    'entry',
+  ];
   const rank = (f: string) => (f.startsWith('core/') && f.split('/').length > 2 ? order.indexOf(f.split('/')[1]!) : order.length);
   const wrong: string[] = [];
   for (const f of files.filter((x) => x.startsWith('core/'))) {
