@@ -1,25 +1,46 @@
-// The retrieval benchmark of issue 11: a realistic store built at run time
-// from the real memory files in ../shared/realdata/memory (never copied into
-// this repository) plus entries and solutions written for it
-// (test/fixtures/recall/), and a labelled set of prompts, each with the items
-// that should be recalled (none for about a third of them). Scored for
-// prompt-time recall (UserPromptSubmit) and for the SessionStart digest:
-// precision@1, recall@3, and how often something is injected for a prompt
-// that has no answer. Used by scripts/bench-recall.ts (BENCHMARKS.md) and
-// test/integration/recall-benchmark.test.ts (the targets).
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// The retrieval benchmark of issues 11 and 17: a realistic store built at run
+// time from the real memory files in ../shared/realdata/memory (never copied
+// into this repository) plus entries and solutions written for it
+// (test/fixtures/recall/), and archive logs: a few written for it
+// (test/fixtures/recall/archive-logs/) and one per session of three real
+// project histories (../shared/realdata/histories), summarised by the hooks'
+// own code as the store is built. Two labelled sets of prompts, each with the
+// items that should be recalled (none for about a third of them): the first
+// set (labelled-prompts.json), and a second (paraphrase-prompts.json) of
+// prompts that share few words with their lesson and of prompts continuing
+// earlier sessions, split into a part the bar was tuned on and a held-out part
+// it was not. Scored for prompt-time recall (UserPromptSubmit) and for the
+// SessionStart digest: precision@1, recall@3, and how often something is
+// injected for a prompt that has no answer. Used by scripts/bench-recall.ts
+// (BENCHMARKS.md) and test/integration/recall-benchmark.test.ts (the targets).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig, type EchoesConfig } from '../../src/core/config/config-defaults.ts';
+import { renderArchiveLog } from '../../src/core/session/session-records.ts';
+import { didWork } from '../../src/core/session/session-work.ts';
 import { type EchoPaths, echoPaths } from '../../src/store/fs/echo-paths.ts';
 import { roleSummaries } from '../../src/store/memory/entry-cache.ts';
 import { digestFromStore } from '../../src/store/recall/memory-digest.ts';
 import { recallForPrompt } from '../../src/store/recall/prompt-recall.ts';
 import { updateIndex } from '../../src/store/recall/search-indexer.ts';
+import { foldTranscript } from '../../src/store/session/session-lifecycle.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 /** The real memory files, beside the checkout (SOURCES.md there says where each comes from). */
 export const REALDATA_MEMORY = join(REPO, '..', 'shared', 'realdata', 'memory');
+/** Real project histories (one folder of session transcripts per project), read in place. */
+export const REALDATA_HISTORIES = join(REPO, '..', 'shared', 'realdata', 'histories');
+/**
+ * The histories whose sessions become archive logs, in this order, after the
+ * fixture logs: a session's log number is fixed by its place here and its file
+ * name, which the labels rely on.
+ */
+export const HISTORIES: readonly string[] = [
+  'Tmeister__dotfiles__-Users-tmeister-Code-Personal-jwt-auth-client-js',
+  'Esegnorelli__dotfiles__-home-esegnorelli',
+  'elizabeth-goldsmith__prirodnik__-Users-liza-ai-lessons',
+];
 const FIXTURES = join(REPO, 'test', 'fixtures', 'recall');
 
 /** Where each real file goes in the store: role memory, knowledge, or a topic file of a role (as `import` would keep notes). */
@@ -35,10 +56,38 @@ export const REAL_FILES: ReadonlyArray<[file: string, to: string]> = [
   ['acn-ericlaw__agent-memory__memory__continuity.md', 'auditor/continuity.md'],
 ];
 
-export const realdataAvailable = (): boolean => REAL_FILES.every(([f]) => existsSync(join(REALDATA_MEMORY, f)));
+export const realdataAvailable = (): boolean =>
+  REAL_FILES.every(([f]) => existsSync(join(REALDATA_MEMORY, f))) && HISTORIES.every((h) => existsSync(join(REALDATA_HISTORIES, h)));
 
-/** Builds the benchmark store in `dir` (a project folder) and its search index. */
-export function buildRecallStore(dir: string): EchoPaths {
+/**
+ * The archive logs: the fixture logs, then one per session of each history
+ * that did work (as the hooks write them: a session that did nothing writes
+ * none), numbered on. Returns how many came from the histories.
+ */
+async function writeArchiveLogs(paths: EchoPaths): Promise<{ fixture: number; real: number }> {
+  mkdirSync(paths.memoriesDir, { recursive: true });
+  const fixtures = readdirSync(join(FIXTURES, 'archive-logs')).sort();
+  for (const name of fixtures) copyFileSync(join(FIXTURES, 'archive-logs', name), join(paths.memoriesDir, name));
+  let seq = fixtures.length;
+  for (const history of HISTORIES) {
+    const dir = join(REALDATA_HISTORIES, history);
+    // Main sessions only: subagent transcripts are part of their parent's work.
+    for (const name of readdirSync(dir)
+      .filter((n) => n.endsWith('.jsonl') && !n.startsWith('agent-'))
+      .sort()) {
+      const { draft } = await foldTranscript(join(dir, name), null, { sessionId: name.replace(/\.jsonl$/, '') });
+      if (!didWork(draft)) continue;
+      seq++;
+      const written = new Date(draft.lastTs ?? '2026-01-01T00:00:00Z');
+      const file = `archive-log-${String(seq).padStart(3, '0')}.md`;
+      writeFileSync(join(paths.memoriesDir, file), renderArchiveLog(seq, draft, 'session-end', written));
+    }
+  }
+  return { fixture: fixtures.length, real: seq - fixtures.length };
+}
+
+/** Builds the benchmark store in `dir` (a project folder), its archive logs and its search index. */
+export async function buildRecallStore(dir: string): Promise<EchoPaths> {
   const echoes = join(dir, '.claude', 'echoes');
   for (const [file, to] of REAL_FILES) {
     mkdirSync(dirname(join(echoes, to)), { recursive: true });
@@ -52,6 +101,7 @@ export function buildRecallStore(dir: string): EchoPaths {
     writeFileSync(join(dir, 'docs', 'solutions', rel), text);
   }
   const paths = echoPaths(dir, defaultConfig(), join(dir, 'home'));
+  await writeArchiveLogs(paths);
   updateIndex(paths);
   return paths;
 }
@@ -60,10 +110,21 @@ export interface Labelled {
   prompt: string;
   /** Keys of the items that should be recalled (`role#id` for an entry of a role's memory, `path:line` for anything else); [] for none. */
   expect: string[];
+  /** In the second set: `tune` (the bar was tuned on these) or `held-out` (never looked at while tuning). */
+  split?: 'tune' | 'held-out';
+  /** In the second set: a paraphrase of a lesson, a prompt continuing an earlier session, or one with no answer. */
+  kind?: 'paraphrase' | 'continuation' | 'none';
 }
 
+/** The first labelled set (issue 11). */
 export function loadLabels(): Labelled[] {
   return JSON.parse(readFileSync(join(FIXTURES, 'labelled-prompts.json'), 'utf8')) as Labelled[];
+}
+
+/** The second labelled set (issue 17): paraphrases, continuations of earlier sessions, and prompts with no answer. */
+export function loadParaphraseLabels(split?: 'tune' | 'held-out'): Labelled[] {
+  const all = JSON.parse(readFileSync(join(FIXTURES, 'paraphrase-prompts.json'), 'utf8')) as Labelled[];
+  return split ? all.filter((l) => l.split === split) : all;
 }
 
 export interface PromptOutcome {

@@ -18,10 +18,10 @@ test('the labelled set has at least 60 prompts, at least 20 of them with no answ
 });
 
 test('prompt-time recall meets its targets on the realistic store: precision@1 ≥ 0.8, false injection ≤ 10%', async (t) => {
-  if (!realdataAvailable()) return t.skip('../shared/realdata/memory not present');
+  if (!realdataAvailable()) return t.skip('../shared/realdata not present');
   const dir = mkdtempSync(join(tmpdir(), 'rune-recall-bench-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const paths = buildRecallStore(dir);
+  const paths = await buildRecallStore(dir);
   const labels = loadLabels();
   const recall = await scorePromptRecall(paths, labels);
   t.diagnostic(

@@ -437,3 +437,37 @@ test('a superseded entry that matches a prompt better than its successor does no
   assert.match(ctx, /Retry cap raised to 5/);
   assert.doesNotMatch(ctx, /Payment gateway retry backoff cap/);
 });
+
+/** Two archive logs of earlier sessions, as the hooks write them. */
+function seedLogs(dir: string): void {
+  mkdirSync(echoesPath(dir, 'memories'), { recursive: true });
+  writeFileSync(
+    echoesPath(dir, 'memories', 'archive-log-001.md'),
+    '# Archive log 001\n- session: 0b7c1e52-aaaa-4bbb-8ccc-111111111111\n- trigger: session-end\n- span: 2026-10-20T09:00:00.000Z → 2026-10-20T10:30:00.000Z\n## Asked\n- Plan the invoice reminder emails\n## Done and decided\n- Reminders go out 3, 7 and 14 days after the due date\n## Files\n- edited: docs/plans/reminders.md, src/billing/reminder-schedule.ts\n## Open\n- [ ] Template for the final notice\n- [ ] Stop reminders once the invoice is paid\n',
+  );
+  writeFileSync(
+    echoesPath(dir, 'memories', 'archive-log-002.md'),
+    '# Archive log 002\n- session: 9d3e4f60-dddd-4eee-8fff-222222222222\n- trigger: session-end\n- span: 2026-10-22T14:00:00.000Z → 2026-10-22T15:00:00.000Z\n## Asked\n- The websocket hub drops clients after a deploy\n## Done and decided\n- Clients reconnect with backoff\n## Files\n- edited: src/ws/hub.ts\n',
+  );
+}
+
+test('a prompt that continues earlier work, or names a file an earlier session dealt with, recalls that archive log and points at it', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  seedLogs(dir);
+  const recalled = context(prompt(dir, env, 'what remains of the invoice reminder plan?'))!;
+  assertWrapper(recalled);
+  assert.match(
+    recalled,
+    /- Earlier session 2026-10-20: Plan the invoice reminder emails — open: Template for the final notice; Stop reminders once the invoice is paid \(\.claude\/echoes\/memories\/archive-log-001\.md\)/,
+  );
+  assert.doesNotMatch(recalled, /archive-log-002/);
+  // Named by its file, without a word of going on: the log that edited it.
+  const named = context(prompt(dir, env, 'src/billing/reminder-schedule.ts throws on invoices without a due date', 's2'));
+  assert.match(named ?? '', /archive-log-001\.md/);
+  // The session that wrote the log holds it already.
+  const own = prompt(dir, env, 'what remains of the invoice reminder plan?', '0b7c1e52-aaaa-4bbb-8ccc-111111111111');
+  assert.doesNotMatch(context(own) ?? '', /archive-log-001/);
+  // Neither going on nor naming anything: the logs are not read, whatever words they share.
+  assert.equal(context(prompt(dir, env, 'plan the invoice emails', 's3')), null);
+});

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { itemParts, RECALL_NOTE, type RecallItem, renderRecall } from '../../src/core/recall/recall-render.ts';
-import { clearingItems } from '../../src/core/recall/recall-select.ts';
+import { clearingItems, continuesEarlierWork, LOG_FACTOR, logBar } from '../../src/core/recall/recall-select.ts';
+import { rankDocuments, type SegmentView } from '../../src/core/recall/search-rank.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 
-const item = (raw: number, score: number, matched: number) => ({ raw, score, matched });
+const item = (raw: number, score: number, matched: number, exact = 0) => ({ raw, score, matched, exact });
 
 test('an item must hold two prompt words, reach the threshold, and score at least half the best', () => {
   assert.deepEqual(clearingItems([item(5, 5, 1)], 2), [], 'one word, however rare, is not enough');
@@ -15,6 +16,53 @@ test('an item must hold two prompt words, reach the threshold, and score at leas
   const fair = item(2.5, 6, 2);
   assert.deepEqual(clearingItems([weak, strong, fair], 2), [strong, fair], 'best first; under half the best is left out');
   assert.deepEqual(clearingItems([weak, strong, fair], 4.5), [], 'a higher threshold lets less through');
+});
+
+test('an item holding a rare exact name of the prompt (a file, an error code) needs less of the threshold, but still two words', () => {
+  assert.deepEqual(clearingItems([item(1.2, 1.2, 2)], 1.5), [], 'below the threshold, no name');
+  const named = item(1.2, 1.2, 2, 0.9);
+  assert.deepEqual(clearingItems([named], 1.5), [named]);
+  assert.deepEqual(clearingItems([item(1.2, 1.2, 2, 0.2)], 1.5), [], 'a name met only in passing in a long item');
+  assert.deepEqual(clearingItems([item(1.2, 1.2, 1, 1.2)], 1.5), [], 'a name alone is one word');
+});
+
+test('archive logs are looked at for a prompt that continues earlier work or names something, at a higher bar for the latter', () => {
+  assert.ok(continuesEarlierWork('what remains of the receipts plan?'));
+  assert.ok(continuesEarlierWork('the import fails again'));
+  assert.ok(!continuesEarlierWork('Add a dark mode toggle to the settings page'));
+  assert.deepEqual(logBar('what remains of the receipts plan?', 1.5, false), { threshold: 1.5, withLessons: true });
+  assert.deepEqual(logBar('Fix browser.test.ts', 1.5, true), { threshold: 1.5 * LOG_FACTOR, withLessons: false });
+  assert.equal(logBar('Add a dark mode toggle', 1.5, false), null, 'most prompts do not read the logs at all');
+});
+
+test('ranking by groups: a group counts once, by its best term, a synonym at its weight; exact names are reported', () => {
+  // Two documents: 0 holds "db" and "database"; 1 holds "database" only.
+  const list = (ids: number[]) => ({ ids: Uint32Array.from(ids), tfs: Uint16Array.from(ids.map(() => 1)) });
+  const postings: Record<string, ReturnType<typeof list>> = { db: list([0]), databas: list([0, 1]), 'a.ts': list([1]) };
+  const seg: SegmentView = {
+    attrs: { count: 2, len: () => 10, source: () => 'memory', layer: () => undefined, role: () => 0, day: () => 0 },
+    roles: [],
+    deleted: new Set(),
+    lookup: (t) => postings[t] ?? null,
+  };
+  const stats = { docs: 2, totalLen: 20 };
+  const flat = rankDocuments([seg], ['db', 'databas'], { limit: 5, stats, coverage: false });
+  assert.equal(flat.find((r) => r.doc === 0)!.matched, 2, 'without groups each term is a word');
+  const groups = { of: [0, 0, 1], weight: [1, 0.5, 1], exact: [false, false, true] };
+  const grouped = rankDocuments([seg], ['db', 'databas', 'a.ts'], { limit: 5, stats, coverage: false, groups });
+  const d0 = grouped.find((r) => r.doc === 0)!;
+  const d1 = grouped.find((r) => r.doc === 1)!;
+  assert.equal(d0.matched, 1, 'a word and its synonym are one word');
+  assert.equal(d1.matched, 2);
+  assert.ok(d0.exact === 0 && d1.exact > 0, 'the exact name is reported for the item holding it');
+  const onlySynonym = rankDocuments([seg], ['databas'], {
+    limit: 5,
+    stats,
+    coverage: false,
+    groups: { of: [0], weight: [0.5], exact: [false] },
+  });
+  const full = rankDocuments([seg], ['databas'], { limit: 5, stats, coverage: false });
+  assert.ok(Math.abs(onlySynonym[0]!.raw - full[0]!.raw * 0.5) < 1e-9, 'a synonym weighs its share');
 });
 
 const entry: RecallItem = {
@@ -57,4 +105,21 @@ test('property: whatever the items say, the text stays within its budget and has
     ),
     { numRuns: 300 },
   );
+});
+
+test('an archive log is one line: when the session ran, what it was asked, what it left open, and which log to read', () => {
+  const log: RecallItem = {
+    source: 'log',
+    title: 'Plan the receipts',
+    path: '.claude/echoes/memories/archive-log-007.md',
+    line: 1,
+    text: '# Archive log 007\n- session: 5d1c2a7e\n- span: 2026-10-27T09:12:00.000Z → 2026-10-27T11:40:00.000Z\n## Asked\n- Plan the receipts\n- and more\n## Done and decided\n- Step 1 is done\n## Open\n- [ ] Receipt template\n- [ ] PDF attachment\n',
+  };
+  const r = renderRecall([log], 300)!;
+  assert.match(
+    r.text,
+    /\n- Earlier session 2026-10-27: Plan the receipts — open: Receipt template; PDF attachment \(\.claude\/echoes\/memories\/archive-log-007\.md\)\n/,
+  );
+  const done = renderRecall([{ ...log, text: log.text.replace(/## Open[\s\S]*$/, '') }], 300)!;
+  assert.match(done.text, /Plan the receipts — Step 1 is done \(/, 'with nothing open, its last conclusion');
 });

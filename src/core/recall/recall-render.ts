@@ -58,7 +58,46 @@ export function itemParts(item: RecallItem): { body: string; evidence: string } 
   return { body: body.join(' '), evidence };
 }
 
+/**
+ * What an archive log says in a line: when the session ran, what was asked
+ * first, and what it left open (else its last conclusion) — enough to know
+ * whether it is the session the prompt goes on from, and where to read it.
+ */
+export function logParts(text: string): { day: string; asked: string; left: string } {
+  const section = (name: string): string[] => {
+    const at = new RegExp(`^## ${name}\\s*$`, 'm').exec(text);
+    if (!at) return [];
+    const out: string[] = [];
+    for (const line of text.slice(at.index + at[0].length).split(/\r?\n/)) {
+      if (/^#{1,2}\s/.test(line)) break;
+      if (line.startsWith('- '))
+        out.push(
+          line
+            .slice(2)
+            .replace(/^\[ \]\s*/, '')
+            .trim(),
+        );
+    }
+    return out;
+  };
+  const day = /^- span: .*?(\d{4}-\d{2}-\d{2})/m.exec(text)?.[1] ?? /^- written: (\d{4}-\d{2}-\d{2})/m.exec(text)?.[1] ?? '';
+  const open = section('Open');
+  const left = open.length > 0 ? `open: ${open.join('; ')}` : (section('Done and decided').at(-1) ?? '');
+  return { day, asked: section('Asked')[0] ?? '', left };
+}
+
+function logLine(item: RecallItem, max: number): string {
+  const { day, asked, left } = logParts(item.text);
+  const tail = ` (${clip(item.path, 100)})`;
+  const lead = `Earlier session${day ? ` ${day}` : ''}: ${oneLine(asked || item.title)}`;
+  const room = Math.max(20, max - tail.length - 2);
+  // The request is cut to leave room for what the session left open: that is what a prompt going on from it needs.
+  const asks = clip(lead, left ? Math.max(60, Math.floor(room * 0.45)) : room);
+  return `- ${clip(left ? `${asks} — ${oneLine(left)}` : asks, room)}${tail}`;
+}
+
 function itemLine(item: RecallItem, max: number): string {
+  if (item.source === 'log') return logLine(item, max);
   const { body, evidence } = itemParts(item);
   const title = oneLine(item.title);
   const where = [item.role ? `${item.role}${item.id ? `#${item.id}` : ''}` : item.path, evidence ? `evidence: ${oneLine(evidence)}` : '']

@@ -4,16 +4,29 @@
 // its rarity in the store — 1 for a word no other item has, (idf / idf of such
 // a word)² for the rest, so a word half the items share weighs almost nothing —
 // times how much of the item it is (BM25's saturation: about 1 for one
-// mention in the body, about 1.6 for a word of the title). An item is recalled
-// when
+// mention in the body, about 1.6 for a word of the title). A word counts once,
+// by its best term: itself, a camelCase part, the whole name it belongs to, or
+// (at half weight) a synonym (core/recall/search-terms.ts, queryWords). An
+// item is recalled when
 //   1. it holds at least two different words of the prompt, and
-//   2. the weighed sum reaches `threshold` (default 2: as much as two words
-//      found in this item and nowhere else), and
+//   2. the weighed sum reaches the bar: `threshold` (default 1.5: a word found
+//      in this item alone and another about half as rare); a fifth of it when
+//      the item holds an exact name of the prompt that little else has (a file
+//      name, a snake_case or dotted name, an error code: EXACT_MIN), since a
+//      name is rarely typed by chance; and
 //   3. it scores at least half of the best item that passed: a weak third
 //      item does not ride along with two strong ones.
-// Rarity is the store's own, so the threshold means the same in a store of
-// 20 items and one of 2,000. Pure and cheap: it runs on every prompt, before
-// any stored text is read.
+// Archive logs are looked at only for a prompt that says it continues earlier
+// work ("what remains of…", "… again", "pick up where we left") or names a
+// file or an error; they are judged apart from lessons. For a prompt that
+// continues earlier work they meet the lessons' bar and all that clears goes
+// by score. For one that only names something the bar is LOG_FACTOR times
+// higher — a log is a long list of everything a session touched, so ordinary
+// words meet in it by chance — and lessons come first, what was learnt before
+// the log of the session that learnt it. Rarity is the store's own, so the threshold means the same in a
+// store of 20 items and one of 2,000. Pure and cheap: it runs on every
+// prompt, before any stored text is read.
+import { wordsOf } from './search-terms.ts';
 
 /** An item ranked against the prompt (search-rank.ts with coverage off). */
 export interface RankedItem {
@@ -23,17 +36,49 @@ export interface RankedItem {
   score: number;
   /** Distinct prompt words it holds. */
   matched: number;
+  /** What its best exact name of the prompt adds to raw (0 for none). */
+  exact?: number;
 }
 
 /** Items below this share of the best one's score are left out. */
 export const RELATIVE_CUT = 0.5;
 /** Distinct prompt words an item must hold. */
 export const MIN_WORDS = 2;
+/** An exact name of the prompt counts when it adds this much: found in few items, and more than in passing in a long one. */
+export const EXACT_MIN = 0.5;
+/** The share of the threshold an item holding such a name must reach. */
+export const EXACT_SHARE = 0.6;
+/** How much higher the bar is for an archive log, unless the prompt continues earlier work. */
+export const LOG_FACTOR = 2;
 
 /** The items that clear the bar, best first (rules 1–3 above). */
 export function clearingItems<T extends RankedItem>(items: readonly T[], threshold: number): T[] {
-  const passing = items.filter((i) => i.matched >= MIN_WORDS && i.raw >= threshold);
+  const clears = (i: T) =>
+    i.matched >= MIN_WORDS && (i.raw >= threshold || ((i.exact ?? 0) >= EXACT_MIN && i.raw >= threshold * EXACT_SHARE));
+  const passing = items.filter(clears);
   if (passing.length === 0) return [];
   const best = Math.max(...passing.map((i) => i.score));
   return passing.filter((i) => i.score >= best * RELATIVE_CUT).sort((a, b) => b.score - a.score);
+}
+
+/** Words by which a prompt says it goes on with earlier work (`again`, a stop word elsewhere, among them). */
+const CONTINUATION = new Set(
+  'again still remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously'.split(
+    ' ',
+  ),
+);
+
+/** True when the prompt says it continues earlier work: archive logs then meet the lessons' bar. */
+export function continuesEarlierWork(prompt: string): boolean {
+  return wordsOf(prompt.slice(0, 4000)).some((w) => CONTINUATION.has(w.word.toLowerCase()));
+}
+
+/**
+ * The bar for archive logs for this prompt, and whether they rank with the
+ * lessons (or after them); null when logs are not looked at — a prompt that
+ * neither goes on with earlier work nor names a file or an error (most).
+ */
+export function logBar(prompt: string, threshold: number, namesSomething: boolean): { threshold: number; withLessons: boolean } | null {
+  if (continuesEarlierWork(prompt)) return { threshold, withLessons: true };
+  return namesSomething ? { threshold: threshold * LOG_FACTOR, withLessons: false } : null;
 }

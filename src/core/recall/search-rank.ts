@@ -41,6 +41,14 @@ export interface RankOptions extends RankFilters {
    * rarity, so a long prompt's common words cannot add up to a match.
    */
   weigh?: 'idf' | 'rarity';
+  /**
+   * The prompt's words, when terms come in groups (core/recall/search-terms.ts,
+   * queryWords): the group of each term, its weight (a synonym weighs less than
+   * the word typed), and whether it is an exact name (a file name, an error
+   * code). A group counts once — its best term — toward the sum and `matched`.
+   * Without it every term is a group of its own, of weight 1.
+   */
+  groups?: { of: readonly number[]; weight: readonly number[]; exact: readonly boolean[] };
 }
 
 export interface RankedDoc {
@@ -50,6 +58,8 @@ export interface RankedDoc {
   matched: number;
   /** The sum over the matched words alone (BM25, or rarity-weighed): no prior, no coverage. */
   raw: number;
+  /** What the best exact name of the query it holds adds to `raw` (0 for none). */
+  exact: number;
 }
 
 const K1 = 1.2;
@@ -80,6 +90,14 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     return opts.weigh === 'rarity' ? (Math.min(w, unique) / unique) ** 2 : w;
   });
 
+  // The terms of each group, in order (without groups, a group per term).
+  const groupTerms: number[][] = [];
+  terms.forEach((_, t) => {
+    const g = opts.groups?.of[t] ?? t;
+    while (groupTerms.length <= g) groupTerms.push([]);
+    groupTerms[g]!.push(t);
+  });
+
   const best: RankedDoc[] = [];
   segments.forEach((seg, s) => {
     const roleCode = opts.role === undefined ? -1 : seg.roles.indexOf(opts.role) + 1;
@@ -99,30 +117,44 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     const n = seg.attrs.count;
     const score = new Float64Array(n);
     const matched = new Uint8Array(n);
+    const exact = new Float64Array(n);
+    const inGroup = new Float64Array(n); // the best term of the group at hand, per document
     const verdict = new Int8Array(n); // 0 not yet asked, 1 allowed, -1 filtered out
     const touched: number[] = [];
-    lists.forEach((perSeg, t) => {
-      const p = perSeg[s];
-      if (!p) return;
-      const w = idf[t]! * (K1 + 1);
-      for (let i = 0; i < p.ids.length; i++) {
-        const d = p.ids[i]!;
-        if (d >= n) continue;
-        if (verdict[d] === 0) verdict[d] = allowed(d) ? 1 : -1;
-        if (verdict[d]! < 0) continue;
-        const tf = p.tfs[i]!;
-        if (matched[d] === 0) touched.push(d);
-        score[d]! += (w * tf) / (tf + K1 * (1 - B + (B * seg.attrs.len(d)) / avgLen));
-        matched[d]! += 1;
+    for (const members of groupTerms) {
+      const hit: number[] = [];
+      for (const t of members) {
+        const p = lists[t]![s];
+        if (!p) continue;
+        const w = idf[t]! * (K1 + 1) * (opts.groups?.weight[t] ?? 1);
+        if (!(w > 0)) continue;
+        const isExact = opts.groups?.exact[t] === true;
+        for (let i = 0; i < p.ids.length; i++) {
+          const d = p.ids[i]!;
+          if (d >= n) continue;
+          if (verdict[d] === 0) verdict[d] = allowed(d) ? 1 : -1;
+          if (verdict[d]! < 0) continue;
+          const tf = p.tfs[i]!;
+          const c = (w * tf) / (tf + K1 * (1 - B + (B * seg.attrs.len(d)) / avgLen));
+          if (inGroup[d] === 0) hit.push(d);
+          if (c > inGroup[d]!) inGroup[d] = c;
+          if (isExact && c > exact[d]!) exact[d] = c;
+        }
       }
-    });
+      for (const d of hit) {
+        if (matched[d] === 0) touched.push(d);
+        score[d]! += inGroup[d]!;
+        matched[d]! += 1;
+        inGroup[d] = 0;
+      }
+    }
     for (const d of touched) {
       const m = matched[d]!;
       const layer = seg.attrs.layer(d);
       // A document that has every word of the query beats one that repeats a single word.
-      const coverage = opts.coverage === false ? 1 : (m / terms.length) ** 2;
+      const coverage = opts.coverage === false ? 1 : (m / groupTerms.length) ** 2;
       const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
-      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]! }, opts.limit);
+      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]!, exact: exact[d]! }, opts.limit);
     }
   });
   return best.sort(byScore);

@@ -5,7 +5,7 @@
 // Pure: bytes in, bytes out; the store reads and writes the files.
 
 import type { Layer } from '../entry/echo-entry.ts';
-import { textTerms } from './search-terms.ts';
+import { compoundTerms, textTerms } from './search-terms.ts';
 
 /** Where a document comes from; `kind` (entry, log, solution) is derived from it. */
 export const DOC_SOURCES = ['memory', 'knowledge', 'archive', 'topic', 'log', 'ephemeral', 'solution'] as const;
@@ -74,6 +74,8 @@ export function buildSegment(docs: IndexDoc[]): SegmentData {
         counts.set(t, (counts.get(t) ?? 0) + w);
         len += w;
       }
+      // Whole names (file names, dotted and snake_case names) count on top of their words, not in the length.
+      for (const t of compoundTerms(doc.fields[field])) counts.set(t, (counts.get(t) ?? 0) + w);
     }
     for (const [term, tf] of counts) {
       let p = postings.get(term);

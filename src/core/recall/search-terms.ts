@@ -151,11 +151,57 @@ function pushUnspaced(word: string, out: string[]): void {
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
 }
 
-/** The distinct terms of a query, first occurrence first, at most MAX_QUERY_TERMS. */
+// ASCII letters, digits and the joiners of names in code: `_`, `.`, `/` and `-`.
+function isNameCode(c: number): boolean {
+  return (
+    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2d
+  );
+}
+
+const COMPOUND = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
+
+/**
+ * Names the words alone would scatter, each kept whole as one more term: a
+ * file's name (the last part of a path: `src/jobs/payout-report.ts` gives
+ * `payout-report.ts`), a dotted name (`express.json`, `vi.usefaketimers`) and a
+ * snake_case one (`notify_on_cmd_finish`, also inside a dotted one:
+ * `merchants.legal_name` gives `legal_name` too). A prompt naming a file or an
+ * error an earlier session dealt with meets it in one term that almost nothing
+ * else holds; prose has few such names. Version numbers and addresses (no
+ * letter) are none.
+ */
+export function compoundTerms(text: string, out: string[] = []): string[] {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const inName = i < text.length && isNameCode(text.charCodeAt(i));
+    if (inName && start < 0) start = i;
+    else if (!inName && start >= 0) {
+      pushCompound(text.slice(start, i), out);
+      start = -1;
+    }
+  }
+  return out;
+}
+
+function pushCompound(token: string, out: string[]): void {
+  if (token.length < 4 || !(token.includes('.') || token.includes('_'))) return;
+  const base = token.slice(token.lastIndexOf('/') + 1).toLowerCase();
+  const name = base.replace(/^[._-]+|[._-]+$/g, '');
+  if (name.length < 4 || name.length > 64 || !COMPOUND.test(name) || !/[a-z]/.test(name)) return;
+  if (!(name.includes('.') || name.includes('_'))) return;
+  // "e.g", "i.e": a joined name has a part of two characters at least.
+  if (!name.split(/[._-]/).some((p) => p.length >= 3)) return;
+  out.push(name);
+  if (name.includes('.') && name.includes('_'))
+    for (const part of name.split('.')) if (part.includes('_') && part.length >= 4) out.push(part);
+}
+
+/** The distinct terms of a query, first occurrence first (the names of compoundTerms before the words), at most MAX_QUERY_TERMS. */
 export function queryTerms(query: string): string[] {
   const seen = new Set<string>();
   // A 10,000-character query is cut before tokenizing: the first terms are what the user typed first.
-  for (const t of textTerms(query.slice(0, 4000))) {
+  const text = query.slice(0, 4000);
+  for (const t of [...compoundTerms(text), ...textTerms(text)]) {
     seen.add(t);
     if (seen.size >= MAX_QUERY_TERMS) break;
   }
@@ -165,4 +211,140 @@ export function queryTerms(query: string): string[] {
 /** True for a word the tokenizer drops as too common to search for. */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());
+}
+
+/**
+ * Words programmers use for one thing (abbreviations, tool families, type
+ * names): a prompt saying one finds memory that says another, weighed less
+ * than the word typed (SYNONYM_WEIGHT). General on purpose — nothing here
+ * names a project's own vocabulary — and short, since each adds a lookup to
+ * every prompt that uses it.
+ */
+const SYNONYM_SETS: readonly string[] = [
+  'db database',
+  'repo repository',
+  'config configuration settings',
+  'env environment',
+  'auth authentication login',
+  'deps dependencies',
+  'prod production',
+  'k8s kubernetes',
+  'ci pipeline',
+  'timestamp datetime',
+  'cron scheduler',
+  'email mail',
+  'test spec',
+  'flaky intermittent',
+  'credentials secrets password',
+  'logger log',
+  'delete remove',
+  'dir directory folder',
+  'docs documentation',
+  'msg message',
+  'err error exception',
+  'arg argument param parameter',
+  'impl implementation',
+  'async asynchronous',
+  'job task',
+  'endpoint route',
+  'deploy deployment rollout',
+  'upgrade bump',
+  'hang hung freeze stuck',
+  'oom heap',
+  'ui frontend',
+  'column field',
+  'mock stub fake',
+  'lint linter',
+  'npm pnpm yarn',
+  'container docker',
+  'int integer',
+  'str string',
+  'bool boolean',
+  'float double',
+  'webhook callback',
+  'bug defect',
+  'swagger openapi',
+  'throttle ratelimit',
+];
+
+/** A synonym's weight against the word the prompt used. */
+export const SYNONYM_WEIGHT = 0.5;
+
+let synonyms: Map<string, string[]> | null = null;
+
+function synonymsOf(term: string): readonly string[] {
+  if (synonyms === null) {
+    synonyms = new Map();
+    for (const set of SYNONYM_SETS) {
+      const stems = set.split(' ').map((w) => foldStem(w));
+      for (const s of stems) synonyms.set(s, [...(synonyms.get(s) ?? []), ...stems.filter((o) => o !== s)]);
+    }
+  }
+  return synonyms.get(term) ?? [];
+}
+
+/** A prompt's terms in groups, one group per word or name as typed (rankDocuments' `groups`). */
+export interface QueryWords {
+  terms: string[];
+  /** The group of each term. */
+  of: number[];
+  /** 1 for a term of the prompt, SYNONYM_WEIGHT for a synonym. */
+  weight: number[];
+  /** True for an exact name: a whole file, dotted or snake_case name, an identifier in camelCase or capitals. */
+  exact: boolean[];
+}
+
+/** Long capitals (`ECONNREFUSED`, `ENOENT` is too short to be sure): an error code, not a word. */
+const CAPITALS_CODE = /^[A-Z][A-Z0-9]{5,}$/;
+
+/** A name, not a word: camelCase of three parts or more (`JWTAuthClient`, `PaymentNotFoundError`; `JavaScript` is a word), or an error code. */
+function isIdentifierWord(word: string): boolean {
+  return CAPITALS_CODE.test(word) || camelParts(word).length >= 3;
+}
+
+/**
+ * The terms of a prompt for prompt-time recall, grouped: a word with its
+ * camelCase parts and synonyms, or a name joined by `.`, `_`, `/` or `-` with
+ * every word inside it, is one group, which counts once however many of its
+ * terms an item holds. At most MAX_QUERY_TERMS terms of the prompt, and as many
+ * synonyms again at most.
+ */
+export function queryWords(query: string): QueryWords {
+  const out: QueryWords = { terms: [], of: [], weight: [], exact: [] };
+  const seen = new Set<string>();
+  const text = query.slice(0, 4000);
+  let group = 0;
+  let typed = 0;
+  let added = 0;
+  const add = (term: string, weight: number, exact: boolean): void => {
+    if (seen.has(term)) return;
+    seen.add(term);
+    out.terms.push(term);
+    out.of.push(group);
+    out.weight.push(weight);
+    out.exact.push(exact);
+    added++;
+  };
+  let start = -1;
+  for (let i = 0; i <= text.length && typed < MAX_QUERY_TERMS; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0x20;
+    const inChunk = i < text.length && (isWordCode(c) || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2d);
+    if (inChunk) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const chunk = text.slice(start, i);
+    start = -1;
+    added = 0;
+    for (const name of compoundTerms(chunk)) add(name, 1, true);
+    const words = textTerms(chunk);
+    const whole = wordsOf(chunk).filter((w) => isIdentifierWord(w.word));
+    const exactWords = new Set(whole.map((w) => foldStem(w.word.toLowerCase())));
+    for (const t of words) add(t, 1, exactWords.has(t));
+    typed += added;
+    for (const t of words) for (const s of synonymsOf(t)) add(s, SYNONYM_WEIGHT, false);
+    if (added > 0) group++;
+  }
+  return out;
 }

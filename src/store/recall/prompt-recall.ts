@@ -10,17 +10,19 @@ import { isAbsolute, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
-import { clearingItems } from '../../core/recall/recall-select.ts';
+import { clearingItems, logBar } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
 import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
-import { queryTerms } from '../../core/recall/search-terms.ts';
+import { queryWords } from '../../core/recall/search-terms.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { type Manifest, openSegments, readManifest } from './search-index.ts';
 import { displayPath, roleFolderNames, sameMemoryFolders, stampOf } from './search-sources.ts';
 
-/** What recall may give: live memory, knowledge and solutions; never archives or logs. */
+/** What recall may give from the memory tier: live memory, knowledge and solutions; never archives. */
 export const RECALL_SOURCES: readonly DocSource[] = ['memory', 'knowledge', 'topic', 'solution'];
+/** And from the logs tier: archive logs (EPHEMERAL.md is the hand-off SessionStart already gave). */
+export const LOG_SOURCES: readonly DocSource[] = ['log'];
 
 /** Ranked beyond max_items so that items already given or retired can make room. */
 export const SLACK = 6;
@@ -65,8 +67,10 @@ export async function recallForPrompt(
   prompt: string,
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): Promise<PromptRecall | null> {
-  const terms = queryTerms(prompt);
-  if (terms.length < 2) return null;
+  const words = queryWords(prompt);
+  if (words.of.length === 0 || (words.of[words.of.length - 1]! < 1 && !words.exact.includes(true))) return null;
+  const { terms } = words;
+  const groups = { of: words.of, weight: words.weight, exact: words.exact };
   let m = readManifest(paths);
   if (m === null || !memoryTierFresh(paths, m)) {
     // A memory file changed since the index was built (or there is none yet): bring it up to date once.
@@ -81,16 +85,38 @@ export async function recallForPrompt(
       if (m === null) return null;
     }
   }
-  const segments = openSegments(paths, m, ['memory']);
-  const stats = m.stats.memory;
+  const memory = openSegments(paths, m, ['memory']);
+  // Archive logs are read only for a prompt that goes on with earlier work or names a file or an error:
+  // most prompts do neither, and pay nothing for the logs.
+  const logRule = logBar(prompt, config.recall.threshold, words.exact.includes(true));
+  const logs = logRule !== null && m.stats.logs.docs > 0 ? openSegments(paths, m, ['logs']) : [];
+  const segments = [...memory, ...logs];
+  const limit = config.recall.maxItems + SLACK;
   const ranked = rankDocuments(
-    segments.map((s) => s.view),
+    memory.map((s) => s.view),
     terms,
-    { limit: config.recall.maxItems + SLACK, stats, sources: RECALL_SOURCES, coverage: false, weigh: 'rarity' },
+    { limit, stats: m.stats.memory, sources: RECALL_SOURCES, coverage: false, weigh: 'rarity', groups },
   );
-  if (clearingItems(ranked, config.recall.threshold).length === 0) return null;
+  const tiers = [ranked];
+  if (logs.length > 0) {
+    // Archive logs, a word weighed by its rarity over memory and logs together (a word every log holds,
+    // a command or the project's name, says nothing about which session dealt with the prompt's subject),
+    // and a log's length against the other logs' (a log is long next to an entry: a list of files).
+    const docs = m.stats.memory.docs + m.stats.logs.docs;
+    const stats = { docs, totalLen: (m.stats.logs.totalLen / m.stats.logs.docs) * docs };
+    tiers.push(
+      rankDocuments(
+        segments.map((s) => s.view),
+        terms,
+        { limit, stats, sources: LOG_SOURCES, coverage: false, weigh: 'rarity', groups },
+      ),
+    );
+  }
+  const bars = [config.recall.threshold, logRule?.threshold ?? Number.POSITIVE_INFINITY];
+  if (tiers.every((t, i) => clearingItems(t, bars[i]!).length === 0)) return null;
 
   // Something clears the bar (a few prompts): what reads, filters, renders and logs it loads only now.
   const { giveRecall } = await import('./recall-give.ts');
-  return giveRecall(paths, config, m, segments, ranked, session);
+  const byTier = tiers.map((ranked, i) => ({ ranked, threshold: bars[i]! }));
+  return giveRecall(paths, config, m, segments, byTier, logRule?.withLessons === true, session);
 }

@@ -23,7 +23,9 @@ export function giveRecall(
   config: EchoesConfig,
   m: Manifest,
   segments: readonly OpenSegment[],
-  ranked: readonly RankedDoc[],
+  tiers: ReadonlyArray<{ ranked: readonly RankedDoc[]; threshold: number }>,
+  /** Items of every tier by score (a prompt continuing earlier work); else tier by tier, lessons first. */
+  byScore: boolean,
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): PromptRecall | null {
   const retired = retiredKeys(m);
@@ -39,17 +41,25 @@ export function giveRecall(
     }
     return d;
   };
+  // A log of this very session (a checkpoint before a compaction) tells it nothing it did not do.
+  const ownLog = session.id ? `- session: ${session.id}\n` : null;
   const eligible = (r: RankedDoc) => {
     const d = read(r);
+    if (ownLog !== null && d.source === 'log' && d.text.includes(ownLog)) return false;
     return !d.status && !retired.has(d.key) && !given.has(d.key);
   };
-  // The bar among the items that may be given: each round drops those that may not and judges again.
-  let candidates = [...ranked];
-  let clearing = clearingItems(candidates, config.recall.threshold);
-  while (clearing.some((r) => !eligible(r))) {
-    candidates = candidates.filter((r) => !clearing.includes(r) || eligible(r));
-    clearing = clearingItems(candidates, config.recall.threshold);
+  // The bar among the items that may be given, tier by tier: each round drops those that may not and judges again.
+  const clearing: RankedDoc[] = [];
+  for (const { ranked, threshold } of tiers) {
+    let candidates = [...ranked];
+    let passing = clearingItems(candidates, threshold);
+    while (passing.some((r) => !eligible(r))) {
+      candidates = candidates.filter((r) => !passing.includes(r) || eligible(r));
+      passing = clearingItems(candidates, threshold);
+    }
+    clearing.push(...passing);
   }
+  if (byScore) clearing.sort((a, b) => b.score - a.score);
   const picked: Array<StoredDoc & { key: string; staleSince?: string }> = [];
   for (const r of clearing.slice(0, config.recall.maxItems)) {
     const d = read(r);

@@ -38,7 +38,8 @@ import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from 
 
 export const INDEX_FORMAT = 'rune-echoes-search';
 // 2: stored texts and titles filtered for secrets; supersession claims and memory folders in the manifest.
-export const INDEX_VERSION = 3;
+// 4: whole names (file names, dotted and snake_case names) indexed as terms of their own.
+export const INDEX_VERSION = 4;
 
 /**
  * Archive logs (and EPHEMERAL.md) have segments of their own: prompt-time
