@@ -5,16 +5,17 @@
 // memory imported into a shared role — and what this clone must do instead.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { driverCommand } from '../../src/core/team/shared-files.ts';
 import { hookSpec } from '../../src/hooks/hook-registry.ts';
 import { executeHook } from '../../src/hooks/run-hook.ts';
 import { sessionStart } from '../../src/hooks/session-start-handler.ts';
+import { claudeProjectSlug } from '../../src/store/adopt/memory-sources.ts';
 import { type Run, runCli } from '../helpers/cli-run.ts';
 import { type Clone, makeOrigin, type Origin } from '../helpers/git-clones.ts';
-import type { TempProject } from '../helpers/temp-project.ts';
+import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 
 const NOW = new Date('2026-05-01T10:00:00Z');
 
@@ -163,4 +164,35 @@ test("team init's next step names only files that exist: it works in a repositor
   const args = (next[1] as string).split(' ').slice(2);
   const r = a.tryGit('add', ...args);
   assert.equal(r.code, 0, r.out);
+});
+
+test("import never puts Claude Code's auto memory about the user (type: user) into a role, which team mode commits", async (t) => {
+  const tp = makeTempProject(t);
+  const auto = join(tp.dir, 'home', '.claude', 'projects', claudeProjectSlug(tp.dir), 'memory');
+  mkdirSync(auto, { recursive: true });
+  writeFileSync(
+    join(auto, 'MEMORY.md'),
+    "# Memory\n\n## User\n- [Phone](user_phone.md) — the user's phone\n- [Leave](user_leave.md) — away 2026-06-01 to 2026-06-14 for the trial\n\n## Feedback\n- [Logger](feedback_logger.md) — use the Logger\n",
+  );
+  writeFileSync(
+    join(auto, 'user_phone.md'),
+    '---\nname: user_phone\ndescription: The user can be reached at +1 555 0100\ntype: user\n---\n\nCall after 6pm.\n',
+  );
+  writeFileSync(
+    join(auto, 'feedback_logger.md'),
+    '---\nname: feedback_logger\ndescription: Use the Logger, never console.log\ntype: feedback\n---\n\nConsole output cannot be switched off.\n',
+  );
+  writeFileSync(
+    join(auto, 'personal_notes.md'),
+    '---\nname: Personal notes\ndescription: Leave dates for the trial\ntype: user\n---\n\nAway in June.\n',
+  );
+  const r = await runCli(tp, ['import'], { env: { CLAUDE_PROJECT_DIR: tp.dir, HOME: join(tp.dir, 'home') }, now: NOW });
+  assert.equal(r.code, 0, r.stderr);
+  const team = tp.read('.claude/echoes/team/MEMORY.md') ?? '';
+  assert.match(team, /Use the Logger/, 'the rest is imported');
+  assert.doesNotMatch(team, /555|phone|Leave|trial|June/i);
+  for (const f of tp.files('.claude/echoes')) {
+    if (f.includes('/.state/')) continue;
+    assert.doesNotMatch(tp.read(f) ?? '', /555 0100|Away in June|2026-06-14/, `${f} holds personal memory`);
+  }
 });

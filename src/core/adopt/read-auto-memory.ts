@@ -57,6 +57,14 @@ export function linkTarget(raw: string): string {
 /** Auto memory's four types, and the file-name prefixes that carry them in index lines. */
 const TYPE_KIND: Record<string, string> = { user: 'User', feedback: 'Feedback', project: 'Project', reference: 'Reference' };
 
+/**
+ * Why auto memory about the user (`type: user`, a `user_…` topic: a phone
+ * number, leave dates) is never imported: every role's memory is shared
+ * through git in team mode, and Claude Code gives the user's own memory to
+ * their sessions already.
+ */
+const PERSONAL = 'personal memory (type: user): never imported, since role memory is shared with the team';
+
 function kindOfFile(name: string): string {
   const prefix = /^(user|feedback|project|reference)[_-]/i.exec(name.replace(/^.*\//, ''))?.[1]?.toLowerCase();
   return (prefix && TYPE_KIND[prefix]) || 'Note';
@@ -128,6 +136,7 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
       const end = itemEnd(o, i, n);
       const link = linkItem(o, i, n);
       if (link && ctx.topicFiles?.has(link.target)) verbatim(i, end, 'an index line whose topic file is read on its own');
+      else if (link && kindOfFile(link.target) === TYPE_KIND.user) verbatim(i, end, PERSONAL);
       else if (link) parts.push({ type: 'entry', line: i + 1, raw: textOf(o, i, end), entry: indexEntry(link, subsection, i + 1, ctx) });
       else parts.push({ type: 'entry', line: i + 1, raw: textOf(o, i, end), entry: noteEntry(textOf(o, i, end), subsection, i + 1, ctx) });
       i = end;
@@ -136,8 +145,8 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
     const link = isTopItem(o, i) ? linkItem(o, i, n) : null;
     if (link) {
       const end = itemEnd(o, i, n);
-      if (ctx.topicFiles?.has(link.target)) {
-        verbatim(i, end, 'an index line whose topic file is read on its own');
+      if (ctx.topicFiles?.has(link.target) || kindOfFile(link.target) === TYPE_KIND.user) {
+        verbatim(i, end, ctx.topicFiles?.has(link.target) ? 'an index line whose topic file is read on its own' : PERSONAL);
         i = end;
         continue;
       }
@@ -239,6 +248,8 @@ export function readTopicFile(text: string, ctx: ReadContext, fileName: string):
   const body = trimBlankEdges(fm.body);
   if (!description && isBlank(body)) return { parts: [{ type: 'verbatim', line: 1, raw: text, why: 'an empty topic file' }], notes };
   const stem = fileName.replace(/^.*\//, '').replace(/\.md$/i, '');
+  if (type === 'user' || (type === '' && kindOfFile(stem) === TYPE_KIND.user))
+    return { parts: [{ type: 'verbatim', line: 1, raw: text, why: PERSONAL }], notes };
   // A name with spaces is a title; `feedback_code_quality` is a file name, and the description says more.
   const title = /\s/.test(name)
     ? clip(name, 100)
