@@ -90,8 +90,9 @@ export function emptyCaptureState(): CaptureState {
   return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
 }
 
-// Edit-tool complaints about the model's own draft (a string not found, nothing to change): not the project's obstacles.
-const DRAFT_MISMATCH = /\b(?:string to replace not found|no changes to make|found \d+ matches of the string|old_string|new_string)\b/i;
+// An edit that changed nothing: the model's own slip, never a lesson. (A string not found, or found
+// twice, is kept: met again in a later session it is an obstacle worth knowing — re-read, quote more.)
+const NOTHING_TO_CHANGE = /\bno changes to make\b/i;
 // A line that points into source code, or a test's assertion: the fix is an edit of that code, not a lesson.
 const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -190,7 +191,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       return { ...s, open, acted: p.sidechain ? s.acted : describe(s, p) };
     }
   }
-  if (r.isError && !DRAFT_MISMATCH.test(r.text)) {
+  if (r.isError && !NOTHING_TO_CHANGE.test(r.text)) {
     const error = errorSignature(r.text, true);
     if (error) return noteError(s, error, p.tool);
   }

@@ -389,6 +389,14 @@ export interface DigestCandidates {
  * Relevance; a stale entry has no recency), by layer. The session digest
  * gives etched facts and inscribed lessons (and captured ones, traced or not); other traced ones are a search away.
  */
+/** Sessions a traced captured lesson is given in, unused, before it fades from the digest. */
+export const CAPTURED_FADE_AFTER = 3;
+
+function fadedCapture(entry: RoleEntry['entry'], totals: { injected: number; used: number } | undefined): boolean {
+  if (entry.captured === 'correction' || !totals) return false;
+  return totals.used === 0 && totals.injected >= CAPTURED_FADE_AFTER;
+}
+
 export function digestCandidates(
   items: readonly RoleEntry[],
   events: UsageEvent[],
@@ -399,9 +407,10 @@ export function digestCandidates(
   const retired = retiredEntries(items);
   const live = items.filter(({ role, entry }) => !entry.status && !retired.has(usageKey(role, entry.id)));
   const stale = live.map(({ role, entry }) => staleSince.get(usageKey(role, entry.id)));
+  const index = relevanceIndex(events, window);
   const scores = scoreWithIndex(
     live.map((l) => l.entry),
-    relevanceIndex(events, window),
+    index,
     now,
     { role: live.map((l) => l.role), stale: (i) => stale[i] !== undefined },
   );
@@ -410,8 +419,12 @@ export function digestCandidates(
   const traced: DigestEntry[] = [];
   live.forEach(({ entry, role }, i) => {
     const d: DigestEntry = { entry, role, score: scores[i]!.score, ...(stale[i] ? { staleSince: stale[i] } : {}) };
-    // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs first.
-    (entry.layer === 'etched' ? etched : entry.layer === 'inscribed' || entry.captured ? lessons : traced).push(d);
+    // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs
+    // first. One given again and again and never used fades back to traced (searched and recalled at a prompt
+    // that concerns it, no longer given at every start), until a session uses it; the user's own words do not.
+    const given =
+      entry.captured !== undefined && entry.layer === 'traced' && !fadedCapture(entry, index.totals.get(usageKey(role, entry.id)));
+    (entry.layer === 'etched' ? etched : entry.layer === 'inscribed' || given ? lessons : traced).push(d);
   });
   return { etched, lessons, traced, live: live.length };
 }
