@@ -1,16 +1,8 @@
 // The one tokenizer of the search index and its queries.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  compoundTerms,
-  MAX_QUERY_TERMS,
-  queryTerms,
-  queryWords,
-  SYNONYM_WEIGHT,
-  stem,
-  textTerms,
-  wordsOf,
-} from '../../src/core/recall/search-terms.ts';
+import { queryWords, SYNONYM_WEIGHT } from '../../src/core/recall/prompt-words.ts';
+import { compoundTerms, MAX_QUERY_TERMS, queryTerms, stem, textTerms, wordsOf } from '../../src/core/recall/search-terms.ts';
 
 test('forms of one word meet: plurals, -ing, -ed, -ies', () => {
   const same = [

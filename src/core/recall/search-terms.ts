@@ -17,7 +17,7 @@ const STOP_WORDS: ReadonlySet<string> = new Set(
 // every prompt. A character is part of a word when it is an ASCII letter or digit, or any other
 // character outside the blocks of punctuation, symbols and spaces (so accented letters, Hangul,
 // Cyrillic, Han all count); emoji and other astral characters do not.
-function isWordCode(c: number): boolean {
+export function isWordCode(c: number): boolean {
   if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
   if (c < 0xc0) return c === 0xaa || c === 0xb5 || c === 0xba; // Latin-1 punctuation and signs, but ª µ º
   if (c === 0xd7 || c === 0xf7) return false; // × ÷
@@ -88,7 +88,8 @@ function undouble(w: string): string {
   return w;
 }
 
-function foldStem(word: string): string {
+/** A word as the index keeps it: stemmed, and folded so that "caches" meets "cache". */
+export function foldStem(word: string): string {
   // "caches" and "cache" must meet, as must "retried" and "retry".
   const s = stem(word);
   return s.length > 3 && s.endsWith('e') ? s.slice(0, -1) : s.endsWith('i') && s.length > 3 ? `${s.slice(0, -1)}y` : s;
@@ -98,7 +99,7 @@ function foldStem(word: string): string {
 const PLAIN_WORD = /^[A-Z]?[a-z0-9]*$/;
 
 /** camelCase and PascalCase parts of an ASCII identifier ("retryDelayMs" → retry, delay, ms). */
-function camelParts(word: string): string[] {
+export function camelParts(word: string): string[] {
   // Most words have no parts: answered without the look-behind split (a prompt hook pays for compiling it).
   if (PLAIN_WORD.test(word) || !ASCII_ONLY.test(word) || word === word.toLowerCase()) return [];
   const parts = word.split(ASCII_CAMEL);
@@ -211,140 +212,4 @@ export function queryTerms(query: string): string[] {
 /** True for a word the tokenizer drops as too common to search for. */
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word.toLowerCase());
-}
-
-/**
- * Words programmers use for one thing (abbreviations, tool families, type
- * names): a prompt saying one finds memory that says another, weighed less
- * than the word typed (SYNONYM_WEIGHT). General on purpose — nothing here
- * names a project's own vocabulary — and short, since each adds a lookup to
- * every prompt that uses it.
- */
-const SYNONYM_SETS: readonly string[] = [
-  'db database',
-  'repo repository',
-  'config configuration settings',
-  'env environment',
-  'auth authentication login',
-  'deps dependencies',
-  'prod production',
-  'k8s kubernetes',
-  'ci pipeline',
-  'timestamp datetime',
-  'cron scheduler',
-  'email mail',
-  'test spec',
-  'flaky intermittent',
-  'credentials secrets password',
-  'logger log',
-  'delete remove',
-  'dir directory folder',
-  'docs documentation',
-  'msg message',
-  'err error exception',
-  'arg argument param parameter',
-  'impl implementation',
-  'async asynchronous',
-  'job task',
-  'endpoint route',
-  'deploy deployment rollout',
-  'upgrade bump',
-  'hang hung freeze stuck',
-  'oom heap',
-  'ui frontend',
-  'column field',
-  'mock stub fake',
-  'lint linter',
-  'npm pnpm yarn',
-  'container docker',
-  'int integer',
-  'str string',
-  'bool boolean',
-  'float double',
-  'webhook callback',
-  'bug defect',
-  'swagger openapi',
-  'throttle ratelimit',
-];
-
-/** A synonym's weight against the word the prompt used. */
-export const SYNONYM_WEIGHT = 0.5;
-
-let synonyms: Map<string, string[]> | null = null;
-
-function synonymsOf(term: string): readonly string[] {
-  if (synonyms === null) {
-    synonyms = new Map();
-    for (const set of SYNONYM_SETS) {
-      const stems = set.split(' ').map((w) => foldStem(w));
-      for (const s of stems) synonyms.set(s, [...(synonyms.get(s) ?? []), ...stems.filter((o) => o !== s)]);
-    }
-  }
-  return synonyms.get(term) ?? [];
-}
-
-/** A prompt's terms in groups, one group per word or name as typed (rankDocuments' `groups`). */
-export interface QueryWords {
-  terms: string[];
-  /** The group of each term. */
-  of: number[];
-  /** 1 for a term of the prompt, SYNONYM_WEIGHT for a synonym. */
-  weight: number[];
-  /** True for an exact name: a whole file, dotted or snake_case name, an identifier in camelCase or capitals. */
-  exact: boolean[];
-}
-
-/** Long capitals (`ECONNREFUSED`, `ENOENT` is too short to be sure): an error code, not a word. */
-const CAPITALS_CODE = /^[A-Z][A-Z0-9]{5,}$/;
-
-/** A name, not a word: camelCase of three parts or more (`JWTAuthClient`, `PaymentNotFoundError`; `JavaScript` is a word), or an error code. */
-function isIdentifierWord(word: string): boolean {
-  return CAPITALS_CODE.test(word) || camelParts(word).length >= 3;
-}
-
-/**
- * The terms of a prompt for prompt-time recall, grouped: a word with its
- * camelCase parts and synonyms, or a name joined by `.`, `_`, `/` or `-` with
- * every word inside it, is one group, which counts once however many of its
- * terms an item holds. At most MAX_QUERY_TERMS terms of the prompt, and as many
- * synonyms again at most.
- */
-export function queryWords(query: string): QueryWords {
-  const out: QueryWords = { terms: [], of: [], weight: [], exact: [] };
-  const seen = new Set<string>();
-  const text = query.slice(0, 4000);
-  let group = 0;
-  let typed = 0;
-  let added = 0;
-  const add = (term: string, weight: number, exact: boolean): void => {
-    if (seen.has(term)) return;
-    seen.add(term);
-    out.terms.push(term);
-    out.of.push(group);
-    out.weight.push(weight);
-    out.exact.push(exact);
-    added++;
-  };
-  let start = -1;
-  for (let i = 0; i <= text.length && typed < MAX_QUERY_TERMS; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 0x20;
-    const inChunk = i < text.length && (isWordCode(c) || c === 0x5f || c === 0x2e || c === 0x2f || c === 0x2d);
-    if (inChunk) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start < 0) continue;
-    const chunk = text.slice(start, i);
-    start = -1;
-    added = 0;
-    for (const name of compoundTerms(chunk)) add(name, 1, true);
-    const words = textTerms(chunk);
-    const whole = wordsOf(chunk).filter((w) => isIdentifierWord(w.word));
-    const exactWords = new Set(whole.map((w) => foldStem(w.word.toLowerCase())));
-    for (const t of words) add(t, 1, exactWords.has(t));
-    typed += added;
-    for (const t of words) for (const s of synonymsOf(t)) add(s, SYNONYM_WEIGHT, false);
-    if (added > 0) group++;
-  }
-  return out;
 }
