@@ -7,6 +7,7 @@
 
 import type { EchoEntry, Layer } from '../entry/echo-entry.ts';
 import { parseIsoDate } from '../entry/field-values.ts';
+import { filterHead, filterSecrets } from '../security/secret-filter.ts';
 import { clip, oneLine } from '../text.ts';
 
 /** The memory formats `import` reads. */
@@ -92,7 +93,9 @@ export function evidenceAt(ctx: ReadContext, line: number, what: string): string
 }
 
 /** Markdown reduced to its words: links to their text, no emphasis or code marks. */
-export function plainText(md: string): string {
+export function plainText(text: string): string {
+  // Filtered first, for the same reason as titleFrom.
+  const md = filterSecrets(text).text;
   return oneLine(
     md
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -105,8 +108,10 @@ export function plainText(md: string): string {
 
 /** A title from free text: a leading bold phrase (after a parenthetical aside), else the first sentence, at most 100 characters. */
 export function titleFrom(full: string): string {
-  // A title is read from the opening only: a whole file's text would cost its length (and a stack) per pattern.
-  const md = full.slice(0, 2000);
+  // A title is read from the opening only (a whole file's text would cost its length, and a stack, per pattern),
+  // and filtered before markup is taken off and it is cut: `aws_secret_access_key` read as emphasis, or a key cut
+  // to its first 30 characters, is a secret the filter no longer knows.
+  const md = filterHead(full, 2000);
   const aside = leadingAside(md);
   const bold = /^\s*\*\*([^*]{3,120}?)\*\*/.exec(md.slice(aside)) ?? /^\s*\*\*([^*]{3,120}?)\*\*/.exec(md);
   const text = bold ? plainText(bold[1] ?? '') : plainText(md);

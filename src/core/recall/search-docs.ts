@@ -24,6 +24,13 @@ const MAX_STORED = 8000;
 const shown = (text: string): string => filterHead(text, MAX_STORED);
 const shownTitle = (title: string): string => filterSecrets(title).text;
 
+/** The ranked fields, filtered as the stored text is: their words become the index's terms, kept on disk. */
+const ranked = (fields: IndexDoc['fields']): IndexDoc['fields'] => ({
+  title: filterSecrets(fields.title).text,
+  tags: filterSecrets(fields.tags).text,
+  body: filterSecrets(fields.body).text,
+});
+
 export interface DocOrigin {
   path: string;
   source: DocSource;
@@ -58,7 +65,7 @@ function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): I
     ...(date ? { date } : {}),
     ...(e.status ? { status: e.status } : {}),
     text: shown(raw),
-    fields: { title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') },
+    fields: ranked({ title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') }),
     ...(retires.length ? { retires, retiresDay: entryDayMs(e) } : {}),
   };
 }
@@ -95,7 +102,7 @@ function paragraphDocs(text: string, firstLine: number, origin: DocOrigin): Inde
       ...(origin.role ? { role: origin.role } : {}),
       ...(date ? { date } : {}),
       text: shown(body),
-      fields: { title, tags: '', body },
+      fields: ranked({ title, tags: '', body }),
     });
   };
   lines.forEach((line, i) => {
@@ -138,7 +145,7 @@ export function sessionDocs(text: string, origin: DocOrigin): IndexDoc[] {
       title,
       ...(date ? { date } : {}),
       text: text.slice(0, MAX_STORED),
-      fields: { title, tags: '', body: text },
+      fields: ranked({ title, tags: '', body: text }),
     },
   ];
 }
@@ -155,7 +162,7 @@ export function solutionDocs(text: string, origin: DocOrigin & { fallbackTitle: 
       title: shownTitle(s.title),
       ...(DAY.test(s.date) ? { date: DAY.exec(s.date)![1] } : {}),
       text: shown(text),
-      fields: { title: s.title, tags: s.tags.join(' '), body },
+      fields: ranked({ title: s.title, tags: s.tags.join(' '), body }),
     },
   ];
 }

@@ -103,3 +103,24 @@ export function isProse(value: string, text: string, end: number): boolean {
   // More words follow on the same line: a sentence, not a value.
   return /^[ \t]+[A-Za-z][a-z']*(?:[ \t,.;:]|$)/.test(text.slice(end, end + 40));
 }
+
+/** Words that introduce what a screen, a log or a reply says. */
+const SAYS =
+  /\b(?:show(?:s|n|ed|ing)?|say(?:s|ing)?|said|display(?:s|ed|ing)?|read(?:s|ing)?|print(?:s|ed|ing)?|return(?:s|ed|ing)?|repl(?:y|ies|ied)|respond(?:s|ed)?|message|messages|error|errors|warning|warnings|notice|alert|text|label|prompt|toast|banner|status|response|output|logs|logged)\b[^"'\x60\u2018\u201c\n]{0,40}$/i;
+
+/**
+ * A message quoted in a sentence: `the page shows the message 'password: incorrect'`, `the error
+ * "token: expired"`. The name and one word after it sit inside quotes that close right after that
+ * word and open after a word that says something is shown, said or logged: what a screen or a log
+ * says, not a credential (`config has 'password: letmein'` stays a password).
+ */
+export function isQuotedMessage(value: string, text: string, start: number): boolean {
+  const m = /^([A-Za-z][a-z]*)([\u2019\u201d]?)$/.exec(value);
+  if (!m) return false;
+  const close = m[2] || (text[start + value.length] ?? '');
+  const before = text.slice(Math.max(0, start - 160), start);
+  const quoted = /(["'\x60\u2018\u201c])[A-Za-z0-9_. -]{1,80}[:=][ \t]*$/.exec(before);
+  if (!quoted?.[1] || !SAYS.test(before.slice(0, quoted.index))) return false;
+  const pairs: Record<string, string> = { '\u2018': '\u2019', '\u201c': '\u201d' };
+  return close === (pairs[quoted[1]] ?? quoted[1]);
+}

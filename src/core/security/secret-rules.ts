@@ -20,7 +20,7 @@
 // two ways. Each rule names `keywords` (lower case): the engine runs a rule
 // only on text that contains one, which keeps 150 rules cheap.
 
-import { isCodeReference, isPathLike, isPlaceholder, isProse, looksRandom } from './secret-heuristics.ts';
+import { isCodeReference, isPathLike, isPlaceholder, isProse, isQuotedMessage, looksRandom } from './secret-heuristics.ts';
 
 export interface SecretRule {
   kind: string;
@@ -153,7 +153,8 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   prefixed('google-oauth-secret', ['GOCSPX-'], String.raw`[A-Za-z0-9_-]{20,}`),
   exact('google-oauth-token', String.raw`${B}ya29\.[A-Za-z0-9_-]{30,}`, ['ya29.']),
   exact('google-refresh-token', String.raw`${B}1//0[A-Za-z0-9_-]{40,}`, ['1//0']),
-  exact('google-service-account-key', String.raw`"private_key_id"${SEP}(?<s>[a-f0-9]{40})`, ['private_key_id']),
+  // A service-account key's id, however the JSON is quoted or escaped (`\"private_key_id\": …`, Python's quotes, YAML, env).
+  anyCase('google-service-account-key', String.raw`${W}private_key_id${SEP}(?<s>[a-f0-9]{32,64})${E}`, ['private_key_id']),
   exact('azure-storage-key', String.raw`AccountKey[ \t]{0,5}=[ \t]{0,5}(?<s>[A-Za-z0-9+/]{40,}={0,2})`, ['accountkey']),
   exact(
     'azure-client-secret',
@@ -227,10 +228,13 @@ const PROVIDER_RULES: readonly SecretRule[] = [
   exact('mailgun-key', String.raw`${B}[a-f0-9]{32}-[a-f0-9]{8}-[a-f0-9]{8}${E}`, ['mailgun']),
   exact('mailchimp-key', String.raw`${B}[a-f0-9]{32}-us\d{1,2}${E}`, ['-us']),
   exact('twilio-key', String.raw`${B}SK[0-9a-fA-F]{32}${E}`, ['sk'], (v) => /\d/.test(v) && /[a-f]/i.test(v.slice(2))),
-  // A Twilio auth token next to its account SID: `AC… 5f8c…`, `AC…:5f8c…`, `Client("AC…", "5f8c…")`.
-  exact('twilio-auth-token', String.raw`${B}AC[0-9a-f]{32}\\?["']?(?:[ \t]{1,5}|[ \t]{0,3}[,:][ \t]{0,3})\\?["']?(?<s>[0-9a-f]{32})${E}`, [
-    'ac',
-  ]),
+  // A Twilio auth token next to its account SID: `AC… 5f8c…`, `AC…:5f8c…`, `AC…|5f8c…`, `Client("AC…", "5f8c…")`,
+  // the call broken over lines, the token passed by name (`auth_token="5f8c…"`) or after a word (`sid AC… token 5f8c…`).
+  exact(
+    'twilio-auth-token',
+    String.raw`${B}AC[0-9a-fA-F]{32}\\?["'\x60]?(?:\s{1,12}|\s{0,12}[,:|;/]\s{0,12})(?:[A-Za-z_]{2,20}(?:[ \t]{0,3}[=:][ \t]{0,3}|[ \t]{1,3}))?\\?["'\x60]?(?<s>[0-9a-fA-F]{32})${E}`,
+    ['ac'],
+  ),
   prefixed('linear-key', ['lin_api_'], String.raw`[A-Za-z0-9]{40}${E}`),
   prefixed('linear-key', ['lin_oauth_'], String.raw`[A-Za-z0-9]{64}${E}`),
   prefixed('notion-token', ['ntn_'], String.raw`[A-Za-z0-9]{40,50}${E}`),
@@ -454,7 +458,7 @@ const PASSWORD_NAME = /pass|pwd/i;
 
 /** A run of name characters, then a separator: the candidates scanNamedValues looks at (each run tried once). */
 const NAME_SEP = new RegExp(
-  String.raw`${runStart('A-Za-z0-9_.-')}([A-Za-z0-9_.-]{1,80})[*"'\x60\\]{0,4}[ \t]{0,5}(?:=>|:=|\?=|[:=])(?![:=])[ \t]{0,5}`,
+  String.raw`${runStart('A-Za-z0-9_.-')}((?:[A-Za-z0-9_.-]|\\_){1,80})[*"'\x60\\]{0,4}[ \t]{0,5}(?:=>|:=|\?=|[:=])(?![:=])[ \t]{0,5}`,
   'g',
 );
 const QUOTES = new Set(['"', "'", '\x60']);
@@ -516,7 +520,8 @@ function scanNamedValues(text: string): Array<[number, number, string?]> {
   const values = new ValueReader(text);
   NAME_SEP.lastIndex = 0;
   for (let m = NAME_SEP.exec(text); m; m = NAME_SEP.exec(text)) {
-    const name = m[1] ?? '';
+    // A name as markdown escapes it (`db\_password`) is the name.
+    const name = (m[1] ?? '').replace(/\\_/g, '_');
     if (!isSecretName(name) || NOT_A_SECRET_NAME.test(name)) continue;
     const range = values.at(m.index + m[0].length);
     if (!range) continue;
@@ -539,7 +544,7 @@ function acceptNamedValue(name: string, value: string, text: string, start: numb
     if (/^[A-Za-z_$][\w$]*$/.test(value) && /[ \t]=[ \t]*$/.test(text.slice(Math.max(0, start - 8), start))) return false;
     // A short number after a password's name is a length or a count, not the password.
     if (/^\d{1,6}$/.test(value)) return false;
-    return !isProse(value, text, start + value.length) && !isPathLike(value);
+    return !isProse(value, text, start + value.length) && !isQuotedMessage(value, text, start) && !isPathLike(value);
   }
   return looksRandom(value);
 }
@@ -553,7 +558,8 @@ function acceptFlagValue(value: string): boolean {
 const POSITION_RULES: readonly SecretRule[] = [
   anyCase(
     'aws-secret-key',
-    String.raw`(?:secret[_.-]?access[_.-]?key|aws[_.-]?secret(?:[_.-]?key)?)${SEP}(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
+    // The name as markdown writes it too: `aws\_secret\_access\_key`, `**aws_secret_access_key** wJalr…`.
+    String.raw`(?:secret(?:\\?[_.-])?access(?:\\?[_.-])?key|aws(?:\\?[_.-])?secret(?:(?:\\?[_.-])?key)?)(?:${SEP}|[*_\x60]{1,3}[ \t]{1,5})(?<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`,
     ['secret'],
   ),
   // A password written in prose: `using password Tr0ub4dor3xQ`, `the password is hunter2` (letters and digits, so not a word).
