@@ -12,12 +12,15 @@ import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts
 import { handedOnText, prepareDigest } from '../store/recall/digest-cache.ts';
 import { refreshIndex } from '../store/recall/search-index.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
-import { advanceSession, writeEphemeral } from '../store/session/session-lifecycle.ts';
-import { scanSessions } from '../store/session/session-state.ts';
+import { advanceSession, foldTranscript, writeEphemeral } from '../store/session/session-lifecycle.ts';
+import { readSessionState, type SessionState, scanSessions } from '../store/session/session-state.ts';
 import { appendUsage, compactUsage } from '../store/usage/usage-log.ts';
 import { usedKeys, useWatch } from '../store/usage/usage-references.ts';
 import { withCapture } from './capture-step.ts';
 import { guarded, type HookContext } from './run-hook.ts';
+
+/** No entries to watch: the hand-off's read does not wait for the store to be parsed. */
+const NO_WATCH = { entries: [], terms: [] };
 
 export async function sessionEnd(ctx: HookContext): Promise<void> {
   const { paths, config, now, input, deadline } = ctx;
@@ -27,21 +30,24 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
     if (pastDeadline(deadline)) return ctx.log(`${what}: skipped, out of time; the next session does it`);
     await guarded(ctx, what, fn, undefined);
   };
-  const summaries = await roleSummaries(paths);
+  // The hand-off comes first, before the store is read: its entries (a 20 MB MEMORY.md parses for seconds)
+  // are needed only for use and housekeeping, which may be cut short. The last part of the transcript is
+  // read once for the hand-off, and read again for use once the entries are loaded.
+  let summaries: Awaited<ReturnType<typeof roleSummaries>> | undefined;
   if (input.session_id && input.transcript_path) {
     const sessionId = input.session_id;
-    const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
-    // Every part of the transcript not read yet is read for use of these (earlier parts were, by the hooks that read them).
-    const watch = await useWatch(items, paths.project);
+    // Where this read starts: the part it adds is the one read again below for use.
+    const before = readSessionState(paths, sessionId);
+    let ended: SessionState | null = null;
     // The span stays in the state: a --resume may still add to it, and the
     // next session's end writes it as this session's final archive log.
     const ref = { sessionId, transcriptPath: input.transcript_path, ownerPid: claudeProcessId() };
     await step('summary', async () => {
-      const state = await advanceSession(paths, ref, {
+      ended = await advanceSession(paths, ref, {
         now,
         deadline,
         log: ctx.log,
-        use: watch,
+        use: NO_WATCH,
         update: (s) => {
           // A resumed session hands itself on again only if the part since the resume worked.
           if (s.resumed && !s.resumed.worked) return { ...s, ended: true };
@@ -50,15 +56,26 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
           return { ...withCapture(ctx, s), ended: true };
         },
       });
+    });
+    await step('use', async () => {
+      summaries = await roleSummaries(paths);
+      const state = ended as SessionState | null;
+      const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
       // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only
       // listed memory (`/rune:echoes show` naming every id) used none of it.
-      if (state.draft && items.length && didWork(state.draft)) {
-        const used = usedKeys(watch, state.draft);
-        appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: used }, deadline);
-        // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
-        const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
-        reinforceUsed(paths, config, sessionId, used, team, now);
+      if (!state?.draft || items.length === 0 || !didWork(state.draft)) return;
+      const watch = await useWatch(items, paths.project);
+      const used = new Set(usedKeys(watch, state.draft));
+      // Earlier parts were read for use by the hooks that read them; the part this end added is read again.
+      const from = before?.transcriptPath === state.transcriptPath ? before.offset : 0;
+      if (state.offset > from) {
+        const again = await foldTranscript(state.transcriptPath, before?.draft ?? null, { fromOffset: from, use: watch, sessionId });
+        for (const key of usedKeys(watch, again.piece)) used.add(key);
       }
+      appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: [...used] }, deadline);
+      // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
+      const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
+      reinforceUsed(paths, config, sessionId, [...used], team, now);
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');

@@ -62,13 +62,14 @@ test('a replacement character the user typed is text, and the file stays usable'
   );
 });
 
-test('a NUL byte in a finding never reaches the memory file', (t) => {
+test('a NUL byte in a finding never reaches the memory file: the file cannot be read without loss, so it is set aside', (t) => {
   const tp = makeTempProject(t);
   tp.write('.claude/echoes/team/a-findings.md', finding('Null \u0000 byte'));
-  consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
+  const report = consolidateRole(tp.paths, tp.config, 'team', { now: NOW, prune: false, events: [] });
   const text = tp.read('.claude/echoes/team/MEMORY.md') ?? '';
   assert.ok(!text.includes('\u0000'));
-  assert.equal(entriesOf(text).length, 1);
+  assert.equal(entriesOf(text).length, 0);
+  assert.equal(report.setAside?.length, 1, 'its bytes kept in the archive');
 });
 
 test('forgetting two different entries with the same id on one day keeps both tombstones', (t) => {

@@ -13,7 +13,7 @@ import { CONFIG_WARNING } from '../../store/fs/error-log.ts';
 import { fsErrorLine } from '../../store/fs/fs-errors.ts';
 import { lastRunFile } from '../../store/hook-runs.ts';
 import { type RoleSummary, roleSummaries } from '../../store/memory/entry-cache.ts';
-import { listFindingsFiles, listRoles } from '../../store/memory/role-listing.ts';
+import { listFindingsFiles, listRoles, listSetAsideFindings } from '../../store/memory/role-listing.ts';
 import { describeOutlook, type PruneOutlook, pruneOutlook } from '../../store/memory/role-pruning.ts';
 import { solutionDrift } from '../../store/remembrance/solution-files.ts';
 import { listArchiveLogs } from '../../store/session/archive-logs.ts';
@@ -109,6 +109,15 @@ export const statusCommand: Command = {
     const { claudeConfigDir } = await import('../../store/adopt/memory-sources.ts');
     const home = ctx.io.env.HOME || homedir();
     const notImported = sourcesNotImported(paths, home, claudeConfigDir(home, ctx.io.env));
+    // Findings files consolidation could not read without loss: kept in the archive until the user acts.
+    const setAside = listSetAsideFindings(paths);
+    for (const f of setAside) {
+      problems.push(
+        f.why === 'unreadable'
+          ? `${relative(paths.project, f.path)}: findings of ${f.agent} set aside unread (not UTF-8 text); convert it to UTF-8 and move it back as ${f.role}/${f.agent}-findings.md`
+          : `${relative(paths.project, f.path)}: a findings link leading out of the memory folders, never read; remove it`,
+      );
+    }
     const hooks = HOOKS.map(({ name: hook }) => {
       let last: string | null = null;
       try {
@@ -174,6 +183,7 @@ export const statusCommand: Command = {
       // Team memory (SPEC §3): null when git itself could not be asked.
       team: gitHealth(() => teamHealth(paths, config)),
       conflicts: orNoted(problems, [], () => memoryConflicts(paths)),
+      setAsideFindings: setAside.map((f) => ({ ...f, path: relative(paths.project, f.path) })),
       problems,
     };
     if (ctx.json) {

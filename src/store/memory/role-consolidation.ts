@@ -61,7 +61,9 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
     () => {
       const path = memoryFile(paths, role);
       const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
-      const readFindings = (file: string) => readTextFile(paths, file, { stripNul: true });
+      // Read only without loss: a file with NUL bytes (UTF-16, a binary) or not UTF-8 is set aside with its bytes, never
+      // merged in a damaged form and then deleted; `status` lists it until the user converts it and moves it back.
+      const readFindings = (file: string) => readTextFile(paths, file);
       const setAside: string[] = [];
       const readable: Array<{ agent: string; path: string; text: string } & ReturnType<typeof readFindingsText>> = [];
       for (const f of listFindingsFiles(paths, role)) {

@@ -40,3 +40,27 @@ export function listFindingsFiles(paths: EchoPaths, role: string): Array<{ agent
     .map((m) => ({ agent: m[1]!, path: join(roleDir(paths, role), m[0]) }))
     .sort((a, b) => compareText(a.agent, b.agent));
 }
+
+/** `archive/unreadable-<agent>-findings-<day>[-n].md`: a findings file consolidation set aside unread (moveAside's names). */
+const SET_ASIDE_FILE = /^(unreadable|unsafe)-([a-z0-9][a-z0-9-]{0,63})-findings-\d{4}-\d{2}-\d{2}(?:-\d+)?\.md$/;
+
+/**
+ * Findings files set aside unread: not UTF-8 text (or holding NUL bytes), or a link out of the memory folders. They
+ * stay in the role's archive until the user converts one and moves it back as `<agent>-findings.md`; `status` lists them.
+ */
+export function listSetAsideFindings(paths: EchoPaths): Array<{ role: string; agent: string; path: string; why: 'unreadable' | 'unsafe' }> {
+  const out: Array<{ role: string; agent: string; path: string; why: 'unreadable' | 'unsafe' }> = [];
+  for (const role of listRoles(paths)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(roleDir(paths, role), 'archive'));
+    } catch {
+      continue;
+    }
+    for (const n of names.sort(compareText)) {
+      const m = SET_ASIDE_FILE.exec(n);
+      if (m) out.push({ role, agent: m[2]!, path: join(roleDir(paths, role), 'archive', n), why: m[1] as 'unreadable' | 'unsafe' });
+    }
+  }
+  return out;
+}
