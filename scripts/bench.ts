@@ -3,7 +3,7 @@
 //
 //   npm run bench                              (tsx scripts/bench.ts)
 //   npm run bench -- --baseline <other>/dist   adds that build's instruction counts, for a before/after
-//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, tools, hooks, instructions, heavy, search, recall)
+//   npm run bench -- --only hooks,e2e          runs some sections only (e2e, tools, hooks, instructions, heavy, search, recall, report)
 //
 // 1. What a user waits for: whole `claude` runs with and without the plugin (scripts/bench-e2e.ts).
 // 1b. What each tool call of the main agent costs: a session of 40 tool calls (scripts/bench-tools.ts).
@@ -14,6 +14,7 @@
 // 4. The heavy work, done by background workers: a 50 MB transcript checkpointed and ended.
 // 5. search over 10,000 and 100,000 archive logs, against MiniSearch, and from a hook.
 // 6. Retrieval quality of prompt-time recall and of the digest (scripts/bench-recall.ts).
+// 7. The memory report's time and size at a typical and a large store (scripts/bench-report.ts).
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { liveWorkers } from '../src/store/hook-workers.ts';
 import { newSessionState, writeSessionState } from '../src/store/session/session-state.ts';
 import { benchEndToEnd } from './bench-e2e.ts';
 import { benchRecall } from './bench-recall.ts';
+import { benchReport } from './bench-report.ts';
 import { benchSearch } from './bench-search.ts';
 import { findingsFile, largeStore, transcriptLine, typicalStore, writeTranscript } from './bench-store.ts';
 import { benchTools } from './bench-tools.ts';
@@ -422,6 +424,9 @@ try {
 
   // 6. Whether recall gives the right thing: a labelled set of prompts (scripts/bench-recall.ts).
   if (runs('recall')) await benchRecall(say);
+
+  // 7. The memory report at a typical and a large store (scripts/bench-report.ts).
+  if (runs('report')) await benchReport(say);
 
   say(
     `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, Claude Code ${claudeVersion}. This run took ${((Date.now() - benchStarted) / 60_000).toFixed(1)} minutes.`,

@@ -4,7 +4,7 @@
 // Every text from memory, logs or usage goes through the one escaper.
 
 import { columns, FILLS, type Fill, givenUsedGroups, limitBars, patternDefs, swatch } from './report-charts.ts';
-import { html, Markup } from './report-html-text.ts';
+import { type HtmlValue, html, Markup } from './report-html-text.ts';
 import {
   archiveTimeline,
   CAPTURE_KINDS,
@@ -43,6 +43,7 @@ td.title{min-width:220px;max-width:420px;overflow-wrap:anywhere}td.id{min-width:
 .legend{display:flex;flex-wrap:wrap;gap:14px;font-size:12px;margin:2px 0 6px}.swatch svg{vertical-align:-2px}
 .defs{position:absolute}
 ul.problems{font-family:ui-monospace,monospace;font-size:12px}
+details{margin:6px 0}summary{cursor:pointer;padding:2px 0}
 `;
 
 const pct = (part: number, whole: number) => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);
@@ -61,6 +62,9 @@ function table(head: readonly string[], rows: readonly Markup[], numeric: readon
 }
 
 const num = (v: number | string) => html`<td class="num">${v}</td>`;
+
+/** A part a person opens when they want the detail: native <details>, no script. */
+const fold = (summary: HtmlValue, body: Markup) => html`<details><summary>${summary}</summary>${body}</details>`;
 
 // ── sections ──
 
@@ -130,9 +134,17 @@ function entriesSection(input: ReportInput): Markup {
         e.score.score.toFixed(2),
       )}${num(e.score.ageDays === null ? '—' : `${e.score.ageDays} d`)}<td>${origin}${captured}${origin === 'teammate' && by ? `: ${by}` : ''}</td><td class="title">${e.entry.source}</td><td>${entryState(e)}</td></tr>`;
     });
-    return html`<h3>${r.role} — ${r.entries.length} ${r.entries.length === 1 ? 'entry' : 'entries'}</h3>
-${r.entries.length ? table(['id', 'title', 'layer', 'Echo Score', 'age', 'origin', 'source', 'state'], rows, [3, 4]) : html`<p class="note">No entries.</p>`}
-${more(ROW_CAP.entries, r.entries.length, 'entries')}`;
+    const layers = (['etched', 'inscribed', 'traced'] as const)
+      .map((l) => `${r.entries.filter((e) => e.entry.layer === l).length} ${l}`)
+      .join(', ');
+    const stale = r.entries.filter((e) => e.staleSince).length;
+    const retired = r.entries.filter((e) => e.supersededBy || e.entry.status).length;
+    const summary = html`<strong>${r.role}</strong> — ${r.entries.length} ${r.entries.length === 1 ? 'entry' : 'entries'}: ${layers}; ${stale} stale, ${retired} superseded or retracted`;
+    return fold(
+      summary,
+      html`${r.entries.length ? table(['id', 'title', 'layer', 'Echo Score', 'age', 'origin', 'source', 'state'], rows, [3, 4]) : html`<p class="note">No entries.</p>`}
+${more(ROW_CAP.entries, r.entries.length, 'entries')}`,
+    );
   });
   return html`<section id="entries"><h2>Entries per role</h2>
 <p class="note">Origin: captured (capture wrote it from a session), recorded (an agent's finding), imported (from another tool's memory), remembered (a person's <code>remember</code>), teammate (an entry naming who it came from). Highest Echo Score first.</p>
@@ -189,11 +201,10 @@ function usageSection(input: ReportInput): Markup {
 ${
   view.sessions.length
     ? html`${legend}${givenUsedGroups('Entries given per session by each hook, and how many of them the session used', groups, letters)}
-${table(['session', 'started (UTC)', ...VIAS.map((v) => `${VIA_NAMES[v]}: used/given`), 'used in all'], [...sessionRows, total], [2, 3, 4, 5])}`
+${fold(`Per session: used/given by each hook (${view.sessions.length} sessions)`, table(['session', 'started (UTC)', ...VIAS.map((v) => `${VIA_NAMES[v]}: used/given`), 'used in all'], [...sessionRows, total], [2, 3, 4, 5]))}`
     : html`<p class="note">No session has been given memory yet.</p>`
 }
-<h3>Per entry</h3>
-${rows.length ? html`<p class="note">Sessions of the window each hook gave the entry to, the sessions that used it, and the totals over the whole log. Most given first.</p>${table(['entry', 'title', ...VIAS.map((v) => `${VIA_NAMES[v]}`), 'used in', 'given, all', 'used, all'], entryRows, [2, 3, 4, 5, 6, 7])}${more(ROW_CAP.usage, rows.length, 'entries')}` : html`<p class="note">No entry has been given or used yet.</p>`}
+${rows.length ? fold(`Per entry: which hook gave it, and its use (${rows.length} entries given or used)`, html`<p class="note">Sessions of the window each hook gave the entry to, the sessions that used it, and the totals over the whole log. Most given first.</p>${table(['entry', 'title', ...VIAS.map((v) => `${VIA_NAMES[v]}`), 'used in', 'given, all', 'used, all'], entryRows, [2, 3, 4, 5, 6, 7])}${more(ROW_CAP.usage, rows.length, 'entries')}`) : html`<p class="note">No entry has been given or used yet.</p>`}
 <h3>Given often, never used</h3>
 <p>Entries given ${IDLE_GIVEN} times or more and never used: <strong data-figure="idle-entries">${idle.length}</strong> — candidates to forget (<code>rune-echoes forget</code>) or to reword.</p>
 ${idle.length ? html`${table(['entry', 'title', 'given', 'layer'], idleRows, [2])}${more(ROW_CAP.idle, idle.length, 'entries')}` : ''}
@@ -231,7 +242,7 @@ function capturedSection(input: ReportInput): Markup {
   return html`<section id="captured"><h2>Captured lessons over time</h2>
 <p>Captured lessons in memory: <strong data-figure="captured">${captured.length}</strong> · this week (from ${thisWeek ?? '—'}): <strong data-figure="captured-this-week">${recent}</strong></p>
 ${weeks.length ? html`<div class="legend">${kinds.map((k) => swatch(kindFill(k), k))}</div>${columns('Captured lessons per week, by kind', cols)}` : html`<p class="note">Nothing captured yet: capture writes lessons from what sessions did when they end.</p>`}
-${rows.length ? html`${table(['day', 'kind', 'lesson', 'entry', 'layer', 'sessions that saw it', 'used'], rows, [5, 6])}${more(ROW_CAP.captured, captured.length, 'lessons')}` : ''}
+${rows.length ? fold(`The captured lessons, newest first (${captured.length})`, html`${table(['day', 'kind', 'lesson', 'entry', 'layer', 'sessions that saw it', 'used'], rows, [5, 6])}${more(ROW_CAP.captured, captured.length, 'lessons')}`) : ''}
 </section>`;
 }
 
@@ -255,7 +266,7 @@ function handOffSection(input: ReportInput): Markup {
 <p>Archive logs: <strong data-figure="archive-logs">${input.archive.logs}</strong> · indexed: ${input.archive.index.length}${undated ? ` (${undated} without a date)` : ''}</p>
 ${buckets.length ? columns(`Archive logs per ${unit}`, cols) : html`<p class="note">No archive logs yet: a session that did work leaves one when it ends or compacts.</p>`}
 ${cut ? html`<p class="note">The ${cut} earliest ${unit}s are not drawn.</p>` : ''}
-${rows.length ? html`<h3>Latest archive logs and their topics</h3>${table(['log', 'date', 'trigger', 'topics'], rows, [0])}${more(ROW_CAP.logs, input.archive.index.length, 'logs')}` : ''}
+${rows.length ? fold('Latest archive logs and their topics', html`${table(['log', 'date', 'trigger', 'topics'], rows, [0])}${more(ROW_CAP.logs, input.archive.index.length, 'logs')}`) : ''}
 </section>`;
 }
 
