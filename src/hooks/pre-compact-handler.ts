@@ -1,7 +1,10 @@
 // PreCompact (manual|auto): checkpoint what is not yet archived for this session.
 
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { captureOn } from '../core/config/config-defaults.ts';
-import { CAPTURE_ROLE } from '../store/capture/capture-lessons.ts';
+import { CAPTURE_AGENT, CAPTURE_ROLE } from '../store/capture/capture-lessons.ts';
+import { roleDir } from '../store/fs/echo-paths.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
 import { advanceSession, checkpointSpan } from '../store/session/session-lifecycle.ts';
 import { withCapture } from './capture-step.ts';
@@ -19,7 +22,8 @@ export async function preCompact(ctx: HookContext): Promise<void> {
     update: (state) => withCapture(ctx, checkpointSpan(paths, state, trigger, now, deadline).state),
   });
   // The lessons captured so far join the team's memory now: the compacted context no longer holds them.
-  if (captureOn(ctx.config)) {
+  // (Only when capture wrote some: consolidating nothing would still create an empty MEMORY.md.)
+  if (captureOn(ctx.config) && existsSync(join(roleDir(paths, CAPTURE_ROLE), `${CAPTURE_AGENT}-findings.md`))) {
     const { consolidateRole } = await import('../store/memory/role-consolidation.ts');
     await guarded(
       ctx,
