@@ -19,6 +19,7 @@ import {
   windowUse,
 } from '../../src/core/report/report-model.ts';
 import { REPORT_CSP, renderReport } from '../../src/core/report/report-page.ts';
+import { isPersonalPath, PERSONAL_PATTERNS } from '../../src/core/team/shared-files.ts';
 import { HOSTILE } from '../helpers/report-stores.ts';
 
 /** What a browser's parser would take from escaped text: entities back to characters. */
@@ -254,4 +255,10 @@ test('the page says so when there is nothing yet', () => {
   for (const text of ['No roles yet', 'No session has been given memory yet', 'Nothing captured yet', 'No archive logs yet', 'never'])
     assert.ok(page.includes(text), text);
   assert.match(page, /data-figure="entries">0</);
+});
+
+test('report.html is one of the personal files: git-ignored in every mode, never read from a copy git tracks', () => {
+  assert.ok(PERSONAL_PATTERNS.some((p) => p.pattern === '/report.html'));
+  assert.ok(isPersonalPath('report.html'));
+  assert.ok(!isPersonalPath('team/report.html'));
 });

@@ -36,7 +36,8 @@ export const PERSONAL_PATTERNS: ReadonlyArray<{ pattern: string; what: string }>
 export function isPersonalPath(rel: string): boolean {
   const parts = rel.split('/');
   const name = parts[parts.length - 1] ?? '';
-  if (parts.length === 1 && (name === 'EPHEMERAL.md' || name === 'ARCHIVE.md' || name === 'usage.jsonl')) return true;
+  if (parts.length === 1 && (name === 'EPHEMERAL.md' || name === 'ARCHIVE.md' || name === 'usage.jsonl' || name === 'report.html'))
+    return true;
   if (parts[0] === 'memories' && parts.length > 1) return true;
   if (parts.slice(0, -1).some((p) => p === '.state' || p === '.locks') || name === '.state' || name === '.locks') return true;
   if (name === '.log' || name.endsWith('-findings.md') || /^\..*\.tmp$/.test(name)) return true;
