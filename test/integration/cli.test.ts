@@ -599,6 +599,7 @@ test("every subcommand's --json output parses as JSON", async (t) => {
     prune: ['prune', '--dry-run'],
     reset: ['reset'],
     status: ['status'],
+    report: ['report'],
     evidence: ['evidence'],
     remembrance: ['remembrance', '--verify'],
     promote: ['promote', 'json-fact', '--category', 'tooling'],
