@@ -53,6 +53,7 @@ test('every key is read when valid', () => {
     '  renames: { old-agent: new-agent }',
     '  recall: { on_prompt: no, on_subagent: false, max_items: 2, max_tokens: 200, threshold: 2.5, subagent_tokens: 600 }',
     '  agents: { ward-sentinel: reviewer, "rune:plan-keeper": planner }',
+    '  capture: { commands: true, fixes: false, corrections: off, obstacles: yes }',
     '',
   ].join('\n');
   const { config, warnings } = parseConfig(text);
@@ -71,8 +72,9 @@ test('every key is read when valid', () => {
     renames: { 'old-agent': 'new-agent' },
     recall: { onPrompt: false, onSubagent: false, maxItems: 2, maxTokens: 200, threshold: 2.5, subagentTokens: 600 },
     agents: { 'ward-sentinel': 'reviewer', 'rune:plan-keeper': 'planner' },
+    capture: { commands: true, fixes: false, corrections: false, obstacles: true },
   });
-  assert.equal(CONFIG_KEYS.length, 13);
+  assert.equal(CONFIG_KEYS.length, 14);
 });
 
 test('recall and agents are checked key by key: a bad value warns and keeps only its own default', () => {
@@ -236,4 +238,18 @@ test('booleans may be written the YAML 1.1 way: yes/no, on/off, in any case', ()
     assert.deepEqual(warnings, [], text);
     assert.equal(text.startsWith('inject') ? config.inject : config.versionControlled, value, text);
   }
+});
+
+test('capture: false turns every kind off; an unknown kind or a bad value warns and keeps capture on', () => {
+  assert.deepEqual(parseConfig('echoes:\n  capture: false\n').config.capture, {
+    commands: false,
+    fixes: false,
+    corrections: false,
+    obstacles: false,
+  });
+  const { config, warnings } = parseConfig('echoes:\n  capture: { lessons: false, fixes: maybe }\n');
+  assert.deepEqual(config.capture, { commands: true, fixes: true, corrections: true, obstacles: true });
+  assert.equal(warnings.length, 2);
+  assert.match(warnings[0]!, /unknown key "echoes\.capture\.lessons"/);
+  assert.match(warnings[1]!, /"echoes\.capture\.fixes" should be true or false/);
 });

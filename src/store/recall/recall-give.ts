@@ -16,6 +16,7 @@ import { readStaleEntries } from '../memory/stale-entries.ts';
 import { appendUsage } from '../usage/usage-log.ts';
 import { givenKey, type PromptRecall } from './prompt-recall.ts';
 import { type Manifest, type OpenSegment, readStored, retiredKeys } from './search-index.ts';
+import { heldChecker } from './search-indexer.ts';
 import { addGiven, readGiven } from './session-given.ts';
 
 export function giveRecall(
@@ -31,6 +32,8 @@ export function giveRecall(
   const retired = retiredKeys(m);
   const given = session.id ? readGiven(paths, session.id) : new Set<string>();
   const stale = readStaleEntries(paths);
+  // Only what a file of the store holds now: an index copied from elsewhere may hold other text.
+  const held = heldChecker(paths);
   const stored = new Map<RankedDoc, StoredDoc & { key: string }>();
   const read = (r: RankedDoc) => {
     let d = stored.get(r);
@@ -46,7 +49,7 @@ export function giveRecall(
   const eligible = (r: RankedDoc) => {
     const d = read(r);
     if (ownLog !== null && d.source === 'log' && d.text.includes(ownLog)) return false;
-    return !d.status && !retired.has(d.key) && !given.has(d.key);
+    return !d.status && !retired.has(d.key) && !given.has(d.key) && held(d);
   };
   // The bar among the items that may be given, tier by tier: each round drops those that may not and judges again.
   const clearing: RankedDoc[] = [];

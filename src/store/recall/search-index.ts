@@ -129,12 +129,18 @@ export function readManifest(paths: EchoPaths): Manifest | null {
     typeof m.sources !== 'object' ||
     m.sources === null ||
     typeof m.logs !== 'object' ||
-    m.logs === null
+    m.logs === null ||
+    // Every file it names is a plain name inside the index folder: a manifest pointing out is built again.
+    !m.segments.every((s) => s !== null && typeof s === 'object' && isPlainName(s.dir) && TIERS.includes(s.tier)) ||
+    !(m.logs.file === null || isPlainName(m.logs.file))
   ) {
     return null;
   }
   return m;
 }
+
+const isPlainName = (name: unknown): name is string =>
+  typeof name === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name) && !name.includes('..');
 
 /** True when every covered file still has the stamp it was read with, and no file came or went. */
 export function isFresh(paths: EchoPaths, m: Manifest): boolean {
@@ -325,10 +331,12 @@ async function searchIn(paths: EchoPaths, req: SearchRequest, opts: SearchOption
         stale = true;
       }
     }
+    // Hits are checked against the files the store holds now (an index copied from elsewhere holds others).
+    const { heldNow } = await import('./search-indexer.ts');
     try {
       return {
         terms,
-        hits: rankAndShow(paths, m, terms, req),
+        hits: rankAndShow(paths, m, terms, req, heldNow),
         index: { documents: m.stats.memory.docs + m.stats.logs.docs, segments: m.segments.length, filesRead, rebuilt, stale },
       };
     } catch (err) {
@@ -344,7 +352,13 @@ const RETIRED_FACTOR = 0.5;
 /** Hits ranked beyond the limit, so that retired ones can drop below live ones that would otherwise be cut. */
 const RETIRED_SLACK = 10;
 
-function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: SearchRequest): SearchHit[] {
+function rankAndShow(
+  paths: EchoPaths,
+  m: Manifest,
+  terms: string[],
+  req: SearchRequest,
+  held: (paths: EchoPaths, docs: StoredDoc[]) => boolean[],
+): SearchHit[] {
   const tiers = tiersFor(req);
   const segments = openSegments(paths, m, tiers);
   const stats = { docs: 0, totalLen: 0 };
@@ -358,12 +372,17 @@ function rankAndShow(paths: EchoPaths, m: Manifest, terms: string[], req: Search
     terms,
     { ...req, limit: req.limit + RETIRED_SLACK, stats },
   );
-  const hits = ranked.map((r) => {
-    const seg = segments[r.segment]!;
-    const d = readStored(paths, seg.dir, r.doc);
-    const status = d.status ?? (d.id && d.role && d.source === 'memory' && retired.has(`${d.role}#${d.id}`) ? 'superseded' : undefined);
-    return { r, d, status, score: status ? r.score * RETIRED_FACTOR : r.score };
-  });
+  const found = ranked.map((r) => ({ r, d: readStored(paths, segments[r.segment]!.dir, r.doc) }));
+  const inFiles = held(
+    paths,
+    found.map((f) => f.d),
+  );
+  const hits = found
+    .filter((_, i) => inFiles[i])
+    .map(({ r, d }) => {
+      const status = d.status ?? (d.id && d.role && d.source === 'memory' && retired.has(`${d.role}#${d.id}`) ? 'superseded' : undefined);
+      return { r, d, status, score: status ? r.score * RETIRED_FACTOR : r.score };
+    });
   hits.sort((a, b) => b.score - a.score || a.r.segment - b.r.segment || a.r.doc - b.r.doc);
   return hits.slice(0, req.limit).map(({ d, status, score }) => {
     const snip = snippetOf(d.text, d.line, terms);

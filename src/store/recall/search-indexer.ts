@@ -6,8 +6,8 @@
 // past a tenth of it, postings to postings, without re-reading any file.
 // Everything happens under the index lock; files are written first, the
 // manifest last, so a reader sees the old index or the new one.
-import { readdirSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { echoFileDocs, sessionDocs, solutionDocs } from '../../core/recall/search-docs.ts';
@@ -20,6 +20,7 @@ import {
   mergeSegments,
   type SegmentData,
   type SegmentMeta,
+  type StoredDoc,
 } from '../../core/recall/search-segment.ts';
 import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertWritable, type EchoPaths } from '../fs/echo-paths.ts';
@@ -80,6 +81,7 @@ export function updateIndex(paths: EchoPaths, opts: { deadline?: Deadline; waitM
 }
 
 function update(paths: EchoPaths, force: boolean): UpdateResult {
+  clearNonFolder(paths, indexDir(paths));
   const read: string[] = [];
   const old = force ? null : readManifest(paths);
   const listed = listSources(paths);
@@ -270,6 +272,55 @@ function compose(paths: EchoPaths, pieces: Piece[], built: Piece): Piece[] {
     return [merged([base, nextDelta])];
   }
   return [base, nextDelta];
+}
+
+/**
+ * A file, or a link, where the index folder should be (a copied or hand-made `.state/`): removed, so the
+ * index is built again instead of every search failing. Only the entry itself goes, never what a link names.
+ */
+function clearNonFolder(paths: EchoPaths, dir: string): void {
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  assertWritable(paths, dirname(dir));
+  unlinkSync(dir);
+}
+
+/** What a stored document is, field by field: the same document read again from its file gives the same key. */
+const heldKey = (d: StoredDoc): string =>
+  JSON.stringify([d.path, d.line, d.source, d.id ?? '', d.role ?? '', d.layer ?? '', d.status ?? '', d.title, d.text]);
+
+/**
+ * For each document the index returned, whether a file the store holds now gives it: the file is
+ * one the index covers and reading it again yields the same document. An index copied from another
+ * store, or written by hand, can hold documents no memory file has; those never reach the model.
+ * Reads each named file once (the few a query or a prompt's recall shows).
+ */
+export function heldNow(paths: EchoPaths, docs: readonly StoredDoc[]): boolean[] {
+  return docs.map(heldChecker(paths));
+}
+
+/** heldNow one document at a time, each file read once however many documents ask. */
+export function heldChecker(paths: EchoPaths): (d: StoredDoc) => boolean {
+  let files: Map<string, SourceFile> | null = null;
+  let logNames: Set<string> | null = null;
+  const held = new Map<string, Set<string> | null>();
+  return (d) => {
+    let keys = held.get(d.path);
+    if (keys === undefined) {
+      files ??= new Map(listSources(paths).map((f) => [f.key, f]));
+      let file = files.get(d.path);
+      if (!file && d.source === 'log') {
+        const name = d.path.slice(d.path.lastIndexOf('/') + 1);
+        const log = logFile(paths, name);
+        logNames ??= new Set(listLogNames(paths));
+        if (log.key === d.path && logNames.has(name)) file = log;
+      }
+      const now = file ? documentsOf(paths, file, []) : null;
+      keys = now ? new Set(now.map(heldKey)) : null;
+      held.set(d.path, keys);
+    }
+    return keys?.has(heldKey(d)) ?? false;
+  };
 }
 
 /** The documents a file gives the index (null when it cannot be read now); its display path goes on `read`. */
