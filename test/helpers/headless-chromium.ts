@@ -85,6 +85,8 @@ export async function loadPage(
       '--headless=new',
       '--disable-gpu',
       '--no-sandbox',
+      // A container's /dev/shm is often too small for a long page's screenshot.
+      '--disable-dev-shm-usage',
       '--no-first-run',
       '--no-default-browser-check',
       '--disable-extensions',
