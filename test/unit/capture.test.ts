@@ -257,3 +257,24 @@ test('a failure in the environment the session never got past is an obstacle; a 
   );
   assert.match(got[0]!.learning, /did not get past it/);
 });
+
+test('a run whose failure a fallback hides (`|| echo`, `|| true`) settles nothing: what failed before stays open', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('install the tmux plugins')
+      .bash(
+        'git clone https://github.com/x/tmux-fzf ~/.tmux/plugins/tmux-fzf',
+        128,
+        "fatal: could not read Username for 'https://github.com': No such device or address",
+      )
+      .bash(
+        'git clone https://github.com/x/tmux-fzf ~/.tmux/plugins/tmux-fzf 2>/dev/null || echo "may already exist"',
+        0,
+        'may already exist',
+      ),
+  );
+  assert.deepEqual(state.fixes, []);
+  const got = lessons(state).filter((l) => l.captured === 'obstacle');
+  assert.equal(got.length, 1);
+  assert.match(got[0]!.title, /^git clone: fatal: could not read Username/);
+});

@@ -103,7 +103,8 @@ function commandsLesson(state: CaptureState, meta: CaptureMeta): EchoEntry | nul
 
 /** `cd web && npm run build -- --x` → `npm run build`: what a title names the command by. */
 function familyOf(shown: string): string {
-  return workFamily(shown.replace(/^cd \S+ && /, '')) || shown.split(' ')[0] || shown;
+  const command = shown.replace(/^cd \S+ && /, '').replace(/…/g, ' ');
+  return workFamily(command) || command.split(' ')[0] || shown;
 }
 
 /** `npm install: npm error …`; a line that already names the program (`sudo: …`) is not prefixed again. */
