@@ -69,6 +69,8 @@ export function commandFamily(normalized: string): string {
   const words = last.split(/\s+/).filter(Boolean);
   const out: string[] = [];
   for (const w of words) {
+    // `node --test` runs the test runner: the flag is its subcommand.
+    if (out.length === 1 && w === '--test' && out[0] === 'node') return 'node --test';
     if (out.length === 1 && w.startsWith('-') && FLAGS_FIRST.test(out[0]!)) continue;
     if (out.length > 0 && (w.startsWith('-') || w.includes('/') || w.includes('.'))) break;
     out.push(w);
@@ -83,9 +85,10 @@ const VERIFICATION =
   /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|unittest|rspec|mocha|phpunit|playwright|cypress|tox|nox|ctest|verify|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
 
 // A run whose exit status a pipe hid (`mix test | tail`) can still say it failed: totals of most test
-// runners (mocha's "2 failing", go's FAIL lines, phpunit's FAILURES!), and the errors of compilers and linters.
+// runners (mocha's "2 failing", go's FAIL lines, phpunit's FAILURES!, node's TAP `# fail 1` and spec
+// `ℹ fail 1`), and the errors of compilers and linters.
 const FAILURE_TOTALS =
-  /\b[1-9]\d*\s+(?:failures?|failed|failing|errors?)\b|\btest result: FAILED\b|^FAILED\b|^--- FAIL:|^FAIL(?:\s|$)|^(?:FAILURES|ERRORS)!$|^Tests:.*\b[1-9]\d* failed\b/m;
+  /\b[1-9]\d*\s+(?:failures?|failed|failing|errors?)\b|^(?:#|ℹ) fail [1-9]\d*\s*$|\btest result: FAILED\b|^FAILED\b|^--- FAIL:|^FAIL(?:\s|$)|^(?:FAILURES|ERRORS)!$|^Tests:.*\b[1-9]\d* failed\b/m;
 const BUILD_ERRORS =
   /^\S+\.\w+:\d+(?::\d+)?: (?!warning|note|info)|\berror(?:\[E\d+\])?:|\berror TS\d+:|^BUILD FAILED\b|^\[ERROR\] BUILD FAILURE|^npm ERR!|^Error: |^make(?:\[\d+\])?: \*\*\*|\bFound [1-9]\d* errors?\b/m;
 

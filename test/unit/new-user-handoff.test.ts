@@ -1,0 +1,65 @@
+// What a new user met (issue 20, items 1, 4, 5 and 6): hand-offs that tell the
+// truth about piped node test runs, commands kept as typed, memory reads that
+// are never work, and steps left to the user or edits nothing checked.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sections } from '../../scripts/handoff-grading.ts';
+import { renderEphemeral } from '../../src/core/session/session-records.ts';
+import { foldTranscript } from '../../src/store/session/session-lifecycle.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
+
+const ROOT = '/repo';
+
+function transcript(t: { after: (fn: () => void) => void }): TranscriptBuilder {
+  const dir = mkdtempSync(join(tmpdir(), 'new-user-handoff-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return new TranscriptBuilder(join(dir, 't.jsonl'), 's1', ROOT);
+}
+
+async function handoff(b: TranscriptBuilder): Promise<Record<string, string>> {
+  const step = await foldTranscript(b.path, null, {});
+  return sections(renderEphemeral(step.draft));
+}
+
+const NODE_TAP_FAIL = [
+  'not ok 3 - applies the discount',
+  '  ---',
+  '  duration_ms: 1.2',
+  '  ...',
+  '1..3',
+  '# tests 3',
+  '# suites 0',
+  '# pass 2',
+  '# fail 1',
+  '# cancelled 0',
+  '# skipped 0',
+  '# todo 0',
+].join('\n');
+
+test('item 1: a failing node --test run read through a pipe is failed, with an Open item, like pytest', async (t) => {
+  const b = transcript(t)
+    .user('Fix the discount rounding')
+    .tool('Edit', { file_path: '/repo/src/discount.js', old_string: 'a', new_string: 'b' })
+    .bash('npm test 2>&1 | tail -12', 0, NODE_TAP_FAIL)
+    .assistant('I changed the rounding.');
+  const h = await handoff(b);
+  assert.match(h.Commands!, /\(failed\)/);
+  assert.match(h.Open ?? '', /npm test/);
+});
+
+test("item 1: node's spec reporter totals (ℹ fail 1) read the same, and ℹ fail 0 passes", async (t) => {
+  const failing = transcript(t)
+    .user('Fix the discount rounding')
+    .bash('node --test | tail -8', 0, 'ℹ tests 3\nℹ suites 0\nℹ pass 2\nℹ fail 1\nℹ cancelled 0')
+    .assistant('Done.');
+  assert.match((await handoff(failing)).Open ?? '', /node --test/);
+  const passing = transcript(t)
+    .user('Fix the discount rounding')
+    .bash('node --test | tail -8', 0, 'ℹ tests 3\nℹ pass 3\nℹ fail 0\n# fail 0')
+    .assistant('Done.');
+  assert.equal((await handoff(passing)).Open, undefined);
+});
