@@ -63,3 +63,26 @@ test("item 1: node's spec reporter totals (ℹ fail 1) read the same, and ℹ fa
     .assistant('Done.');
   assert.equal((await handoff(passing)).Open, undefined);
 });
+
+test('item 4: reading memory is never work, however the commands are chained', async () => {
+  const { didWork } = await import('../../src/core/session/session-work.ts');
+  const { emptySummary } = await import('../../src/core/session/summary-model.ts');
+  const ran = (...commands: string[]) => ({
+    ...emptySummary(),
+    commands: commands.map((command) => ({ command, failed: false, count: 1 })),
+  });
+  for (const c of [
+    'rune-echoes show && rune-echoes search alpha',
+    'rune-echoes status; rune-echoes show',
+    'rune-echoes show 2>&1 | head -40',
+    'rune-echoes search "a|b" && echo ---',
+    'cd /repo && rune-echoes status',
+  ])
+    assert.equal(didWork(ran(c)), false, c);
+  for (const c of [
+    'rune-echoes show && npm test',
+    'rune-echoes show | tee notes.txt',
+    'rune-echoes record --role r "x" && rune-echoes show',
+  ])
+    assert.equal(didWork(ran(c)), true, c);
+});

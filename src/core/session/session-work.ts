@@ -16,7 +16,43 @@ export const ECHOES_PROMPT = /^\/(?:rune:)?echoes(?:\s|$)/;
  * `remember`, `forget` and the other writing subcommands are work.
  */
 const ECHOES_READ =
-  /^(?:rune-echoes|node\s+(?:"[^"\n]*dist\/cli\.mjs"|'[^'\n]*dist\/cli\.mjs'|[^\s"']*dist\/cli\.mjs))(?:\s+(?:--slash-args\b|show\b|search\b|status\b|remembrance\b|help\b|--help\b|-h\b|--version\b)[^;&|<>`$()\n]*|\s*)$/;
+  /^(?:rune-echoes|node\s+(?:"[^"\n]*dist\/cli\.mjs"|'[^'\n]*dist\/cli\.mjs'|[^\s"']*dist\/cli\.mjs))(?:\s+(?:--slash-args\b|show\b|search\b|status\b|remembrance\b|help\b|--help\b|-h\b|--version\b)(?:"[^"\n`$]*"|'[^'\n]*'|[^;&|<>`$()\n"'])*|\s*)$/;
+
+/** What may sit beside a memory read in one command line: moving, printing, filtering what it printed. */
+const BESIDE_READ =
+  /^(?:cd(?:\s+\S+)?|true|:|echo(?:\s[^<>`$()]*)?|printf(?:\s[^<>`$()]*)?|(?:head|tail|grep|wc|sort|uniq|less|more|jq)(?:\s[^<>`$()]*)?)$/;
+
+/** A command's steps, split at `&&`, `||`, `;` and `|` outside quotes. */
+function commandSteps(command: string): string[] {
+  const steps: string[] = [];
+  let cur = '';
+  let quote = '';
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+      cur += ch;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+      cur += ch;
+    } else if (ch === ';' || ch === '\n' || ch === '|' || (ch === '&' && command[i + 1] === '&')) {
+      steps.push(cur);
+      cur = '';
+      if (command[i + 1] === ch) i++;
+    } else cur += ch;
+  }
+  steps.push(cur);
+  return steps.map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/**
+ * True when a command line only reads memory through the plugin's CLI, however its steps are chained
+ * (`rune-echoes show && rune-echoes search alpha`, `rune-echoes status 2>&1 | head`).
+ */
+export function readsMemoryOnly(command: string): boolean {
+  const steps = commandSteps(command.replace(/\s+\d?>&\d\b|\s+\d?>\s*\/dev\/null\b/g, ''));
+  return steps.some((s) => ECHOES_READ.test(s)) && steps.every((s) => ECHOES_READ.test(s) || BESIDE_READ.test(s));
+}
 
 /** The memory folders: reading or searching them is what `/rune:echoes` does, not work on the project. */
 const MEMORY_PATH = /(?:^|[\s\\/])\.claude[\\/]echoes(?:[\\/]|$)/;
@@ -60,7 +96,7 @@ export function didWork(s: SessionSummary): boolean {
   if (s.filesRead.some((f) => !MEMORY_PATH.test(f)) || (s.searches ?? []).some((q) => !MEMORY_PATH.test(q))) return true;
   if ((s.otherTools ?? 0) > 0 || (s.privateWork ?? 0) > 0) return true;
   if (s.openTodos.length > 0 || s.todosSeen === true) return true;
-  if (s.commands.some((c) => !ECHOES_READ.test(c.command.trim()))) return true;
+  if (s.commands.some((c) => !readsMemoryOnly(c.command))) return true;
   const asked = s.requests.filter((r) => !ECHOES_PROMPT.test(r.trim()));
   return asked.reduce((n, r) => n + r.trim().length, 0) >= TALK_CHARS;
 }
