@@ -118,7 +118,8 @@ function usage(echoes: string, roles: Array<{ role: string; ids: string[] }>, no
         round === 0 ? { ts, session, event: 'injected', via: 'session-start', ids: digest, tokens: 900 } : null,
         { ts, session, event: 'injected', via: 'prompt', ids: prompt, tokens: 200 },
         round % 2 === 0 ? { ts, session, event: 'injected', via: 'subagent', agent: 'reviewer', ids: subagent, tokens: 400 } : null,
-        used.length ? { ts, session, event: 'used', ids: used } : null,
+        // A session that worked writes its `used` line at its end, with no ids when it used nothing.
+        { ts, session, event: 'used', ids: used },
       ];
       for (const e of batch) if (e && lines.length < count) lines.push(JSON.stringify(e));
     }
