@@ -130,13 +130,18 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
 const ENVIRONMENT =
   /\b(?:permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
 
+// A package manager's own operation: when it fails, the tool or the machine is in the way, not the code.
+const PACKAGE_OP =
+  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|poetry|uv|pipx|cargo|gem|bundle|brew|apt|apt-get|pacman|dnf|go|composer) (?:install|i|add|ci|get|sync|update|upgrade)\b/;
+
 /** A failure the session never got past, when it lies in the environment rather than in the code (a check still failing is work in progress). */
 function deadEnds(state: CaptureState): FailureSeen[] {
   return state.open.filter((f) => {
     const kind = workKind(f.command.replace(/^cd \S+ && /, ''));
+    const packages = PACKAGE_OP.test(familyOf(f.command));
     return (
       !CODE_LINE.test(f.error.line) &&
-      ENVIRONMENT.test(f.error.line) &&
+      (ENVIRONMENT.test(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
       kind !== 'typecheck' &&
