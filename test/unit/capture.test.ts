@@ -208,11 +208,9 @@ test('an error met in a second session is an obstacle, with the fix a session sh
       .bash('npm test', 1, 'src/a.ts:3:1 error: expected 1 to be 2'),
   );
   let ledger = updateSightings({}, first, meta('s-one'));
-  assert.equal(
-    lessonsOf(first, meta('s-one'), ledger).filter((l) => l.captured === 'obstacle').length,
-    0,
-    'seen once is not yet an obstacle',
-  );
+  const once = lessonsOf(first, meta('s-one'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.equal(once.length, 1, 'seen once, it is a dead end of that session: a package manager that failed and was never got past');
+  assert.match(once[0]!.learning, /did not get past it/);
   const second = await gather(t, (b) =>
     b
       .user('install again')
@@ -226,6 +224,7 @@ test('an error met in a second session is an obstacle, with the fix a session sh
   const obstacle = got.filter((l) => l.captured === 'obstacle');
   assert.equal(obstacle.length, 1);
   assert.match(obstacle[0]!.learning, /rm -rf node_modules/);
+  assert.equal(obstacle[0]!.signature, once[0]!.signature, "the two sessions' sightings are one lesson");
   assert.equal(got.filter((l) => l.signature === obstacle[0]!.signature).length, 1, 'the fix and the obstacle are one lesson');
 });
 
