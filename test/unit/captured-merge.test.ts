@@ -6,6 +6,7 @@ import { documentEntries, newMemoryDocumentText, parseEchoDocument, serializeEch
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { mergeCommandLines, mergeSighting } from '../../src/core/lifecycle/captured-merge.ts';
 import { consolidateDocument, identityKeys } from '../../src/core/lifecycle/consolidation.ts';
+import { digestCandidates } from '../../src/core/recall/digest.ts';
 import { makeEntry } from './entry-arbitrary.ts';
 
 const sighting = (session: string, over: Partial<EchoEntry> = {}): EchoEntry =>
@@ -88,4 +89,29 @@ test("the project's commands are one living entry: a newer command for a kind re
 test('a forgotten captured lesson is known by its signature, so capture never writes it again', () => {
   const keys = identityKeys(sighting('aaaa1111'));
   assert.deepEqual(identityKeys(sighting('cccc3333', { title: 'another title' })), keys);
+});
+
+test('a traced captured lesson given in three sessions and never used fades from the digest; a used one and the user’s words stay', () => {
+  const now = new Date('2026-11-27T12:00:00Z');
+  const lesson = (id: string, captured: string) =>
+    ({
+      role: 'team',
+      entry: makeEntry({ id, title: id, layer: 'traced', captured, signature: `sig:${id}`, verified: '2026-11-26' }),
+    }) as const;
+  const items = [lesson('unused-fix', 'fix'), lesson('used-fix', 'fix'), lesson('said', 'correction')];
+  const events = ['s1', 's2', 's3'].flatMap((session, i) => [
+    { ts: `2026-11-2${i}T10:00:00Z`, session, event: 'injected' as const, ids: ['team#unused-fix', 'team#used-fix', 'team#said'] },
+    ...(i === 1 ? [{ ts: `2026-11-2${i}T11:00:00Z`, session, event: 'used' as const, ids: ['team#used-fix'] }] : []),
+  ]);
+  const given = (evs: typeof events) =>
+    digestCandidates(items, evs, now, 20)
+      .lessons.map((d) => d.entry.id)
+      .sort();
+  assert.deepEqual(given(events.slice(0, 2)), ['said', 'unused-fix', 'used-fix'], 'given twice: still given');
+  assert.deepEqual(given(events), ['said', 'used-fix']);
+  assert.deepEqual(
+    digestCandidates(items, events, now, 20).traced.map((d) => d.entry.id),
+    ['unused-fix'],
+    'it is still there, a search or a prompt away',
+  );
 });
