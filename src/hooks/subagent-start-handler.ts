@@ -47,8 +47,8 @@ export async function subagentStart(ctx: HookContext): Promise<HookResult | unde
             tokens: digest.tokens,
           },
           ctx.deadline,
-          // That line changes no score when the session is already in the log: the next start need not read it.
-          (before, after) => noteOwnInjection(paths, usage, session, before, after),
+          // An injected line changes no score (only working sessions' use does): the next start need not read it.
+          (before, after) => noteOwnInjection(paths, usage, before, after),
         ),
       undefined,
     );

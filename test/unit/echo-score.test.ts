@@ -17,6 +17,9 @@ function ev(session: string, ts: string, ids: string[], event: UsageEvent['event
   return { ts, session, event, ids };
 }
 
+/** What the digest gives a session at its start, as the hook writes it. */
+const given = (session: string, ts: string, ids: string[]): UsageEvent => ({ ts, session, event: 'injected', via: 'session-start', ids });
+
 describe('usage log', () => {
   test('parses valid lines and reports bad ones without losing the rest', () => {
     const text = [
@@ -88,6 +91,35 @@ describe('usage log', () => {
     assert.equal(entryUsage(index, 'x', 'r').sessions, 0);
     assert.equal(entryUsage(index, 'x', 'r').lastUsed, '2026-03-01T10:00:00Z', 'last use looks at the whole log');
     assert.equal(entryUsage(index, 'z', 'r').lastUsed, '2026-03-04T10:00:00Z');
+  });
+
+  test('only sessions that worked are in the window: six idle sessions change no share and no total', () => {
+    // Issue 20 item 7: six `claude -p hello` runs took a used entry from 0.88 to 0.62.
+    const events = [given('work', '2026-03-01T10:00:00Z', ['r#x', 'r#y']), ev('work', '2026-03-01T11:00:00Z', ['r#x'])];
+    for (let i = 0; i < 6; i++) events.push(given(`hello-${i}`, `2026-03-0${2 + i}T10:00:00Z`, ['r#x', 'r#y']));
+    const index = relevanceIndex(events);
+    assert.deepEqual(index.sessions, ['work']);
+    assert.deepEqual(entryUsage(index, 'x', 'r'), { sessions: 1, lastUsed: '2026-03-01T11:00:00Z', injected: 1, used: 1 });
+    assert.equal(entryUsage(index, 'y', 'r').injected, 1, 'what idle sessions were given is not counted');
+    const fresh = makeEntry({ id: 'x', layer: 'inscribed', verified: '2026-04-01' });
+    assert.equal(scoreEntries([fresh], events, now, 20, { role: 'r' })[0]!.score, 0.88);
+    // A session that worked and used nothing (a `used` line without ids) counts, and lowers the share.
+    const withWork = [...events, ev('work-2', '2026-03-09T10:00:00Z', [])];
+    assert.equal(scoreEntries([fresh], withWork, now, 20, { role: 'r' })[0]!.relevance, 0.5);
+  });
+
+  test('compaction keeps the working sessions however many idle sessions follow them', () => {
+    const events = [ev('a', '2026-03-01T10:00:00Z', ['r#x']), ev('b', '2026-03-02T10:00:00Z', [])];
+    for (let i = 0; i < 50; i++) events.push(given(`idle-${i}`, new Date(Date.UTC(2026, 2, 3, i)).toISOString(), ['r#x']));
+    const { events: kept, changed } = compactEvents(events, 2);
+    assert.equal(changed, true);
+    assert.deepEqual(relevanceIndex(kept).sessions, ['a', 'b']);
+    assert.deepEqual(
+      [...new Set(kept.map((e) => e.session))],
+      ['a', 'b', 'idle-48', 'idle-49'],
+      'the last idle sessions are kept (they may still be running), older ones dropped',
+    );
+    assert.deepEqual(entryUsage(relevanceIndex(kept), 'x', 'r'), entryUsage(relevanceIndex(events), 'x', 'r'));
   });
 
   test('sessions without a valid timestamp keep their place in file order', () => {

@@ -6,7 +6,9 @@
 // - injected: a hook gave the entry to the model (the digest, prompt-time
 //   recall, a subagent's start). Counted, shown, never raises Relevance.
 // - used: the session touched the entry's evidence, ran what it names, or the
-//   assistant named it. This alone is what Relevance counts.
+//   assistant named it. This alone is what Relevance counts. A session that
+//   worked writes one at its end even when it used nothing (no ids): only such
+//   sessions are in the relevance window.
 // Ids are role-qualified (`reviewer#unused-imports`): two roles may hold the same id.
 //
 // Older logs said `referenced` (and counted injection as use) and wrote bare
@@ -150,12 +152,29 @@ export interface RelevanceIndex {
 }
 
 /**
- * Relevance over the last `window` distinct sessions. Sessions are ordered by
- * their earliest valid timestamp, falling back to the order in which they first
- * appear: concurrent sessions interleave their appends, so file order alone
- * would misplace a long session. Every session counts in the window (one that
- * used nothing lowers everyone's share); an entry counts once per session that
- * used it. Injection is counted in the totals only.
+ * The sessions that worked: a session's end writes a `used` line when it did
+ * work (its ids may be none), and only then. A session that only said hello or
+ * only ran `/rune:echoes` commands has `injected` lines alone. The older format
+ * did not tell (its injected lines name no hook): its sessions count as they did.
+ */
+export function workingSessions(events: readonly UsageEvent[]): Set<string> {
+  const worked = new Set<string>();
+  for (const e of events) {
+    if (isCarried(e)) continue;
+    if (e.event === 'used' || e.via === undefined) worked.add(e.session);
+  }
+  return worked;
+}
+
+/**
+ * Relevance over the last `window` distinct sessions that worked. Sessions are
+ * ordered by their earliest valid timestamp, falling back to the order in which
+ * they first appear: concurrent sessions interleave their appends, so file order
+ * alone would misplace a long session. Every working session counts in the
+ * window (one that used nothing lowers everyone's share); a session that did no
+ * work does not, and what it was given is not counted either (idle sessions
+ * cannot wear the ranking down). An entry counts once per session that used it.
+ * Injection is counted in the totals only.
  */
 export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_WINDOW): RelevanceIndex {
   const firstSeen = new Map<string, number>();
@@ -164,8 +183,11 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
   const lastMs = new Map<string, number>();
   const lastUsed = new Map<string, string>();
   const totals = new Map<string, UsageTotals>();
+  const worked = workingSessions(events);
 
   events.forEach((e, index) => {
+    const carried = isCarried(e);
+    if (!carried && !worked.has(e.session)) return;
     const ms = Date.parse(e.ts);
     const n = e.count ?? 1;
     for (const key of e.ids) {
@@ -180,7 +202,7 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
         lastUsed.set(key, e.ts);
       }
     }
-    if (isCarried(e)) return;
+    if (carried) return;
     if (!firstSeen.has(e.session)) firstSeen.set(e.session, index);
     if (Number.isFinite(ms)) {
       const prev = startMs.get(e.session);
@@ -264,9 +286,12 @@ export function entryUsage(index: RelevanceIndex, id: string, role?: string): En
 }
 
 /**
- * The events of sessions older than the last `keepSessions`, folded into one
- * carried line per key and kind (totals and the latest use kept), followed by
- * the kept events. What compaction writes back: history shrinks, no count is lost.
+ * The events of sessions older than the last `keepSessions` that worked, folded
+ * into one carried line per key and kind (totals and the latest use kept),
+ * followed by the kept events. A session that has not worked is kept while it is
+ * among the last `keepSessions` of all (it may still be running); older ones are
+ * dropped, as they never counted. What compaction writes back: history shrinks,
+ * no count is lost, and idle sessions never push working ones out.
  */
 export function compactEvents(events: UsageEvent[], keepSessions: number): { events: UsageEvent[]; changed: boolean } {
   const sessions: string[] = [];
@@ -276,11 +301,14 @@ export function compactEvents(events: UsageEvent[], keepSessions: number): { eve
     seen.add(e.session);
     sessions.push(e.session);
   }
-  const keep = new Set(sessions.slice(-Math.max(0, keepSessions)));
-  const folded = events.filter((e) => isCarried(e) || !keep.has(e.session));
+  const size = Math.max(0, keepSessions);
+  const worked = workingSessions(events);
+  const keep = new Set(size === 0 ? [] : [...sessions.filter((s) => worked.has(s)).slice(-size), ...sessions.slice(-size)]);
+  const folded = events.filter((e) => isCarried(e) || (!keep.has(e.session) && worked.has(e.session)));
+  const dropped = events.some((e) => !isCarried(e) && !keep.has(e.session) && !worked.has(e.session));
   // Already compact: only carried lines outside the window, each one key in the current format.
   const compact = folded.every((e) => isCarried(e) && e.count !== undefined && e.ids.length === 1);
-  if (compact) return { events, changed: false };
+  if (compact && !dropped) return { events, changed: false };
   const carry = new Map<string, { ts: string; ms: number; count: number; event: UsageEventKind }>();
   for (const e of folded) {
     const ms = Date.parse(e.ts);

@@ -71,9 +71,6 @@ function relevanceSignature(index: RelevanceIndex): string {
   return hash(JSON.stringify([index.sessions.length, used, [...index.lastUsed]]));
 }
 
-/** A session that has only been given something yet: what the next session's SessionStart line adds. */
-const NEXT_SESSION = '\u0000next-session';
-
 function usageState(events: UsageEvent[], window: number, at: string): UsageState {
   const index = relevanceIndex(events, window);
   return { stamp: at, signature: relevanceSignature(index), sessions: index.sessions };
@@ -168,12 +165,13 @@ export async function roleDigest(
 
 /**
  * After the subagent's `injected` line was appended (the log's stamps just
- * before and after it, under its lock): when the log was as `usage` saw it and
- * the session is one of the window's, no score changed, and the cache notes
- * the new stamp so the next start need not read the log.
+ * before and after it, under its lock): when the log was as `usage` saw it, no
+ * score changed (an injected line adds no session to the window: only a session
+ * that worked counts), and the cache notes the new stamp so the next start need
+ * not read the log.
  */
-export function noteOwnInjection(paths: EchoPaths, usage: UsageState, session: string, before: string, after: string): void {
-  if (before !== usage.stamp || !usage.sessions.includes(session)) return;
+export function noteOwnInjection(paths: EchoPaths, usage: UsageState, before: string, after: string): void {
+  if (before !== usage.stamp) return;
   const cache = readCache(paths);
   if (cache.usage?.signature !== usage.signature) return;
   writeCache(paths, { ...cache, usage: { ...usage, stamp: after } });
@@ -195,10 +193,8 @@ export async function prepareRoleDigests(
   if (cache.kept.length === 0) return;
   // Stamped before it is read: a line appended meanwhile changes the stamp, and the next start reads again.
   const at = stamp(paths.usageLog);
-  const logged = readUsage(paths);
-  const events = opts.forNextSession
-    ? [...logged, { ts: now.toISOString(), session: NEXT_SESSION, event: 'injected' as const, ids: [] }]
-    : logged;
+  // The next session's start adds an injected line, which changes no score (only a session that worked is in the window).
+  const events = readUsage(paths);
   // Noted under the log's stamp only when it is the log as it stands.
   const usage = usageState(events, config.relevanceWindow, opts.forNextSession ? '' : at);
   const key = stateKey(paths, config, now, usage);

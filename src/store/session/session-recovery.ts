@@ -48,9 +48,10 @@ export async function recoverCrashedSessions(
         update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
       }),
     );
-    // What a session that never ended used counts as if it had ended (its reads were watched for use).
+    // What a session that never ended used counts as if it had ended (its reads were watched for use); one that
+    // worked counts in the relevance window even when it used nothing.
     const used = state?.draft?.used ?? [];
-    if (state?.draft && used.length && (state.resumed ? state.resumed.worked : didWork(state.draft)))
+    if (state?.draft && (state.resumed ? state.resumed.worked : didWork(state.draft)))
       appendUsage(paths, { ts: now.toISOString(), session: s.sessionId, event: 'used', ids: used }, deadline);
     return state;
   };

@@ -17,7 +17,8 @@ export function appendUsage(
   deadline: Deadline = NO_DEADLINE,
   around?: (before: string, after: string) => void,
 ): void {
-  if (event.ids.length === 0 && event.tokens === undefined) return;
+  // A `used` line with no ids still says the session worked: it counts in the relevance window.
+  if (event.ids.length === 0 && event.tokens === undefined && event.event !== 'used') return;
   // Under the lock so compaction's read-and-rewrite cannot drop a fresh line.
   withLock(
     paths,
