@@ -126,13 +126,20 @@ function neutraliseWrapperName(text: string): string {
   return out + text.slice(last);
 }
 
-/** Any other tag-like `<name …>` or `</name>` becomes `‹name …›`: visible, but not markup. */
+/**
+ * What reads as markup: `<name>`, `</name>`, `<name attr="v" flag>`, `<name/>`, and `<!…>` or `<?…>`.
+ * A name is letters, digits, `_`, `:` and `-`; an attribute is a name with an optional value. Shell text
+ * (`<lines.json>`, `cmd <in.txt 2>&1`, `a < b > c`) is none of these and stays as typed.
+ */
+const TAG = /<(\/?[A-Za-z][\w:-]*(?:\s+[A-Za-z_:][\w:.-]*(?:\s*=\s*(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>=`]+))?)*\s*\/?|[!?][^<>\n]*)>/g;
+
+/** Any other tag `<name …>` or `</name>` becomes `‹name …›`: visible, but not markup. */
 function neutraliseOtherTags(text: string): string {
   // Until nothing changes: `<a<b>>` becomes `<a‹b›>`, which holds a tag again.
   let out = text;
   for (let prev = ''; prev !== out; ) {
     prev = out;
-    out = out.replace(/<(\/?[A-Za-z!?][^<>\n]*)>/g, '‹$1›');
+    out = out.replace(TAG, '‹$1›');
   }
   return out;
 }

@@ -12,7 +12,7 @@ import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-gua
 import { ECHOES_PROMPT, isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
-import { commandFamily, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
+import { commandFamily, commandRowKey, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
 import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
@@ -295,7 +295,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const normalized = normalizeCommand(call.command, dir, root);
     const where = projectDir(dir, root);
     // A command that ran in a subfolder is shown with it: after `cd assets`, `node build.js` is assets/build.js.
-    const shown = displayCommand(where ? `cd ${where} && ${normalized}` : normalized);
+    // Shown as typed (pipes and redirections kept); judged without them.
+    const typed = normalizeCommand(call.command, dir, root, { asTyped: true });
+    const shown = displayCommand(where ? `cd ${where} && ${typed}` : typed);
     const check = normalized ? checkOf(normalized, where ?? dir ?? '', shown) : null;
     let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
     // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
@@ -311,7 +313,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const effects = shellEffects(call.command);
     // A subagent's looking around (`ls`, `git log`, a `find` that failed) is its own business; what it checked or changed is the session's.
     const counts = !sidechain || check !== null || !isInspection(normalized) || effects.writes.length > 0 || effects.deletes.length > 0;
-    if (normalized && counts) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null);
+    if (normalized && counts) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null, commandRowKey(shown));
     if (normalized && touched) addBounded(touched.commands, shown, USE_CAPS.commands);
     if (check) checks = recordCheck(checks, check, failed);
     const subject = failed || benign ? null : commitSubject(call.command);

@@ -50,15 +50,19 @@ export class ActivityTally {
     } else row.reads++;
   }
 
-  /** One run of a command, as the summary shows it (normalized, cut to length), and its family ("mix test"). */
-  recordCommand(command: string, family: string, failed: boolean, check = false): void {
+  /**
+   * One run of a command, as the summary shows it (as typed, cut to length), and its family ("mix test").
+   * Runs that differ only in what was piped or redirected (`key`) share a row, shown as the latest was typed.
+   */
+  recordCommand(command: string, family: string, failed: boolean, check = false, key = command): void {
     if (!command) return;
-    let row = this.commands.get(command);
+    let row = this.commands.get(key);
     if (!row) {
       if (this.commands.size >= COMMAND_CAP) this.evictCommand();
       row = { command, family, count: 0, failures: 0, failed: false, check, seq: ++this.seq };
-      this.commands.set(command, row);
+      this.commands.set(key, row);
     }
+    row.command = command;
     row.count++;
     if (failed) row.failures++;
     row.failed = failed;
@@ -66,7 +70,7 @@ export class ActivityTally {
     this.familyFailed.delete(row.family);
     this.familyFailed.set(row.family, failed);
     this.familyLatest.delete(row.family);
-    this.familyLatest.set(row.family, command);
+    this.familyLatest.set(row.family, key);
     if (this.familyFailed.size > COMMAND_CAP) this.familyFailed.delete(this.familyFailed.keys().next().value!);
     if (this.familyLatest.size > COMMAND_CAP) this.familyLatest.delete(this.familyLatest.keys().next().value!);
   }
@@ -86,10 +90,11 @@ export class ActivityTally {
   commandRows(max: number): CommandRow[] {
     const hadFailure = new Set<string>();
     for (const r of this.commands.values()) if (r.failures > 0) hadFailure.add(r.family);
+    const keyOf = new Map([...this.commands].map(([k, r]) => [r, k]));
     const weight = (r: CommandRow): number =>
       commandWeight(r, {
         stillFailing: this.familyFailed.get(r.family) === true,
-        latest: this.familyLatest.get(r.family) === r.command,
+        latest: this.familyLatest.get(r.family) === keyOf.get(r),
         hadFailure: hadFailure.has(r.family),
       });
     return [...this.commands.values()]

@@ -13,7 +13,7 @@
 // failures, so merging gives what reading the whole would.
 
 import { isAbsolutePath, normalizePath } from '../transcript/path-spelling.ts';
-import { commandFamily, isVerification, mainStep, unwrapCommand } from './summary-commands.ts';
+import { commandFamily, isVerification, mainStep, unwrapCommand, withoutRedirections } from './summary-commands.ts';
 
 export type CheckKind = 'test' | 'build' | 'lint' | 'commit' | 'push' | 'other';
 
@@ -75,7 +75,7 @@ export function checkOf(normalized: string, dir: string, shown: string): CheckRu
   const family = commandFamily(normalized);
   if (!family) return null;
   // The arguments of the last command, up to a pipe (`mix test x | grep failures`), wrappers aside.
-  const last = unwrapCommand(mainStep(normalized).split(/\s+\|\s+/)[0] ?? '');
+  const last = unwrapCommand(withoutRedirections(mainStep(normalized).split(/\s*\|\s*/)[0] ?? ''));
   const words = last
     .split(/\s+/)
     .filter(Boolean)

@@ -11,7 +11,7 @@ export const COMMAND_MAX = 100;
  * (not cut to length). Absolute paths become relative to `dir`, the directory
  * it ran in (`../x` for the rest of the project under `root`).
  */
-export function normalizeCommand(command: string, dir: string | null, root: string | null = dir): string {
+export function normalizeCommand(command: string, dir: string | null, root: string | null = dir, opts: { asTyped?: boolean } = {}): string {
   let c = command;
   // A heredoc body (commit messages, scripts) is content, not the command.
   c = c.replace(/"\$\(cat\s*<<[\s\S]*$/, '…').replace(/<<-?\s*['"]?\w+['"]?[\s\S]*$/, '<< …');
@@ -19,14 +19,28 @@ export function normalizeCommand(command: string, dir: string | null, root: stri
   const firstLine = c.split('\n')[0] ?? '';
   c = firstLine.length < c.length ? `${firstLine} …` : firstLine;
   if (dir) c = relativeInCommand(c, dir, root ?? dir);
-  c = c
-    .replace(/^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*/, '')
-    .replace(/\s+2>&1\b/g, '')
-    .replace(/\s*\|\s*(?:tail|head)(?:\s+-n)?\s+-?\d+\s*$/, '')
-    .replace(/\s*\|\s*(?:tail|head)\s*$/, '');
+  c = c.replace(/^\s*cd\s+(?:"[^"]*"|'[^']*'|\S+)\s*(?:&&|;)\s*/, '');
+  // As typed (what a hand-off shows): redirections and pipes stay, they are part of what was run.
+  if (!opts.asTyped) c = withoutOutputPlumbing(c);
   c = oneLine(c);
   // A bare `cd` only moves the shell; it says nothing about the work.
   return /^cd(?:\s+\S+)?$/.test(c) ? '' : c;
+}
+
+/**
+ * What runs of one command share, whatever was piped or redirected around it: a row of the hand-off counts
+ * `mix test 2>&1 | tail -5` and `mix test` together and shows the latest as typed.
+ */
+export function commandRowKey(shown: string): string {
+  return withoutOutputPlumbing(shown);
+}
+
+/** Without `2>&1` and a trailing `| tail -20` or `| head`: what only trims what a run prints. */
+function withoutOutputPlumbing(command: string): string {
+  return command
+    .replace(/\s+2>&1\b/g, '')
+    .replace(/\s*\|\s*(?:tail|head)(?:\s+-n)?\s+-?\d+\s*$/, '')
+    .replace(/\s*\|\s*(?:tail|head)\s*$/, '');
 }
 
 /** The normalized command cut to a display length. */
@@ -49,6 +63,11 @@ export function mainStep(normalized: string): string {
   return steps.pop() ?? normalized;
 }
 
+/** A step without its redirections (`2>&1`, `> out.log`, `< in.json`): they say where text goes, not what runs. */
+export function withoutRedirections(step: string): string {
+  return step.replace(/\s*(?:\d*>&\d+|&>>?\s*\S+|\d*>>?\s*(?!&)\S+|\d*<\s*\S+)/g, '').trim();
+}
+
 /** The command without the wrappers that only run it (`CGO_ENABLED=0 go test` is `go test`). */
 export function unwrapCommand(command: string): string {
   let c = command.trim();
@@ -65,7 +84,7 @@ const FLAGS_FIRST = /^(?:mvn|mvnw|\.\/mvnw|gradle|gradlew|\.\/gradlew|make|sbt|d
 
 /** "mix test", "git push", "npm run build": what a re-run of the same check shares. */
 export function commandFamily(normalized: string): string {
-  const last = unwrapCommand(mainStep(normalized));
+  const last = unwrapCommand(withoutRedirections(mainStep(normalized).split(/\s*\|\s*/)[0] ?? ''));
   const words = last.split(/\s+/).filter(Boolean);
   const out: string[] = [];
   for (const w of words) {

@@ -2,6 +2,7 @@
 // of the transcript that is new since the last one, summarises it, and
 // merges it into the running draft kept in the session's state file.
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
+import { commandRowKey } from './summary-commands.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
@@ -42,16 +43,18 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {
   const commands = new Map<string, SummaryCommand>();
   for (const c of [...a.commands, ...b.commands]) {
-    const prev = commands.get(c.command);
+    // Runs that differ only in a pipe or redirection share a row, shown as the latest was typed.
+    const key = commandRowKey(c.command);
+    const prev = commands.get(key);
     if (!prev) {
-      commands.set(c.command, { ...c });
+      commands.set(key, { ...c });
       continue;
     }
     // `failed` is the state of the latest run, so the later part decides it.
     const failures = (prev.failures ?? (prev.failed ? 1 : 0)) + (c.failures ?? (c.failed ? 1 : 0));
-    commands.delete(c.command);
+    commands.delete(key);
     const check = c.check || prev.check;
-    commands.set(c.command, {
+    commands.set(key, {
       command: c.command,
       failed: c.failed,
       count: prev.count + c.count,
