@@ -277,3 +277,15 @@ test('a run whose failure a fallback hides (`|| echo`, `|| true`) settles nothin
   assert.equal(got.length, 1);
   assert.match(got[0]!.title, /^git clone: fatal: could not read Username/);
 });
+
+test('a sentence that describes what code does is no standing rule, however it is worded', () => {
+  assert.deepEqual(statedRules('Make sure the parser always returns a list, and never throws on empty input.'), []);
+  assert.deepEqual(
+    statedRules('Please never push to main directly. The function should always retry.').map((r) => r.words),
+    ['Please never push to main directly.'],
+  );
+  assert.deepEqual(
+    statedRules('Sempre rode os testes antes de commitar. Obrigado').map((r) => r.words),
+    ['Sempre rode os testes antes de commitar.'],
+  );
+});

@@ -80,10 +80,13 @@ export function isRefusal(resultText: string): boolean {
   return /\bdoesn't want to (?:proceed with this tool use|take this action)\b|\btool use was rejected\b/i.test(resultText);
 }
 
-// A standing rule addressed to the assistant: "always …", "never …", "I want you to …", "call me …",
-// "without my confirmation …", in the same languages.
-const STANDING_RULE =
-  /(?:^|[\s,.;:!(«"])(?:always|never|from now on|every time|i want you to|i'd like you to|call me|without my (?:confirmation|approval|permission)|don'?t ever|do not ever|sempre|nunca|a partir de agora|quero que voc[eê]|me chame|sem minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o)|siempre|a partir de ahora|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n)|toujours|jamais|désormais|je veux que tu|appelle-moi|immer|niemals|ab jetzt|ich möchte, dass du|всегда|никогда|с этого момента|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения)|завжди|ніколи)(?=[\s,.;:!?)»"]|$)/iu;
+// A standing rule addressed to the assistant. Either the sentence opens with "always …", "never …",
+// "from now on …" (an instruction, not a description: "the function always returns" is a spec), or it
+// speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …".
+const RULE_OPENER =
+  /^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\s+)?(?:always|never|from now on|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи)(?=[\s,.;:!)»"]|$)/iu;
+const RULE_ADDRESSED =
+  /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
 
 const RULE_MAX = 220;
 
@@ -94,7 +97,13 @@ export function statedRules(prompt: string, max = 3): Correction[] {
   const out: Correction[] = [];
   for (const part of text.split(/(?<=[.!?;])\s+|\r?\n+/)) {
     const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, ''));
-    if (sentence.length < 12 || sentence.length > RULE_MAX || /[?？]$/.test(sentence) || !STANDING_RULE.test(sentence)) continue;
+    if (
+      sentence.length < 12 ||
+      sentence.length > RULE_MAX ||
+      /[?？]$/.test(sentence) ||
+      !(RULE_OPENER.test(sentence) || RULE_ADDRESSED.test(sentence))
+    )
+      continue;
     if (sentence.split(/\s+/).length < MIN_WORDS) continue;
     out.push({ words: sentence, about: 'how to work with them', how: 'stated' });
     if (out.length >= max) break;
