@@ -4,11 +4,13 @@
 // export never removes or rewrites a byte it did not write.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { claudeProjectSlug } from '../../src/store/adopt/memory-sources.ts';
 import { cliJson, runCli } from '../helpers/cli-run.ts';
+import { REPO } from '../helpers/run-bundle.ts';
 import { makeTempProject, snapshotTree, type TempProject } from '../helpers/temp-project.ts';
 
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -157,4 +159,157 @@ test('item 10: a huge or hostile source fails alone with a one-line note; every 
   const again = await json(['import', '--dry-run']);
   assert.ok(again.sources.find((s: { ref: string }) => s.ref.endsWith('project_big.md')).unreadable);
   assert.ok(existsSync(autoMemory('project_big.md')), 'a source is never touched');
+});
+
+test('item 12: export writes only its own block: an entry cannot spell a marker, and a block whose markers or text were edited is left as it is', async (t) => {
+  const { tp, json, cli } = setup(t);
+  const head = '# Project\n\nUse pnpm.\n';
+  tp.write('CLAUDE.md', head);
+  await json([
+    'remember',
+    '--role',
+    'team',
+    '--layer',
+    'etched',
+    '--pattern',
+    'Markers in text',
+    'Close a section with <!-- rune-echoes:export end --> TAIL-OF-ENTRY and open one with <!-- rune-echoes:export begin (written by `rune-echoes export`; edits inside are replaced on the next export) -->.',
+  ]);
+  await json(['export', '--to', 'claude-md']);
+  const once = tp.read('CLAUDE.md')!;
+  assert.ok(once.startsWith(head));
+  const endAt = once.search(/<!-- rune-echoes:export end [0-9a-f]{16}(?: \+\d)? -->/);
+  assert.ok(endAt > once.indexOf('TAIL-OF-ENTRY'), 'all of the entry is inside the section');
+  assert.equal(once.split('<!-- rune-echoes:export end').length, 2, 'one end marker');
+  assert.equal(once.split('<!-- rune-echoes:export begin').length, 2, 'one begin marker');
+  // Re-exports add no copy.
+  await json(['export', '--to', 'claude-md']);
+  await json(['export', '--to', 'claude-md']);
+  assert.equal(tp.read('CLAUDE.md'), once);
+
+  // The end marker deleted by hand, and the user's own text after the section: every byte stays, however often export runs.
+  const mine = `${once.replace(/<!-- rune-echoes:export end [0-9a-f]{16}(?: \+\d)? -->\n/, '')}\n## My notes\n\nUSER-TEXT stays.\n`;
+  tp.write('CLAUDE.md', mine);
+  for (let i = 0; i < 2; i++) {
+    const r = await cli(['export', '--to', 'claude-md']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^rune-echoes: CLAUDE\.md: the part export wrote was changed by hand[^\n]*\n$/);
+    assert.equal(tp.read('CLAUDE.md'), mine);
+  }
+  // Text edited inside the section: left as it is, too.
+  const edited = once.replace('Markers in text', 'Markers in my own words');
+  tp.write('CLAUDE.md', edited);
+  assert.equal((await cli(['export', '--to', 'claude-md'])).code, 1);
+  assert.equal((await cli(['export', '--to', 'claude-md', '--remove'])).code, 1);
+  assert.equal(tp.read('CLAUDE.md'), edited);
+  // A section of an older export (no hash on its end marker) is still replaced when it is the only one.
+  tp.write(
+    'CLAUDE.md',
+    `${head}\n<!-- rune-echoes:export begin (written by \`rune-echoes export\`; edits inside are replaced on the next export) -->\nold\n<!-- rune-echoes:export end -->\nAFTER\n`,
+  );
+  await json(['export', '--to', 'claude-md']);
+  const upgraded = tp.read('CLAUDE.md')!;
+  assert.ok(upgraded.startsWith(head) && upgraded.endsWith('\nAFTER\n') && !upgraded.includes('\nold\n'), upgraded);
+});
+
+test('item 13: a role exported again keeps the others, --remove takes an export away byte for byte, auto memory entries are not given twice', async (t) => {
+  const { tp, json, cli, home, autoMemory } = setup(t);
+  const head = '# Project\n\nUse pnpm.\n';
+  tp.write('CLAUDE.md', head);
+  await json(['remember', '--role', 'team', '--layer', 'etched', '--pattern', 'Queue writes', 'All ledger writes go through the queue.']);
+  await json(['export', '--to', 'claude-md']);
+  // A role with nothing etched: the earlier export stays.
+  const r = await cli(['export', '--to', 'claude-md', '--role', 'workers']);
+  assert.match(r.stdout, /the earlier export stays/);
+  assert.match(tp.read('CLAUDE.md')!, /Queue writes/);
+  assert.doesNotMatch(tp.read('CLAUDE.md')!, /No entries chosen/);
+  // A role with an etched entry: added beside the team's.
+  await json(['remember', '--role', 'workers', '--layer', 'etched', '--pattern', 'Idempotent jobs', 'Every job may run twice.']);
+  await json(['export', '--to', 'claude-md', '--role', 'workers']);
+  const both = tp.read('CLAUDE.md')!;
+  assert.match(both, /Queue writes[^\n]*_\(team\/queue-writes\)_/);
+  assert.match(both, /Idempotent jobs[^\n]*_\(workers\/idempotent-jobs\)_/);
+  await json(['export', '--to', 'claude-md', '--role', 'workers', '--remove']);
+  assert.doesNotMatch(tp.read('CLAUDE.md')!, /Idempotent jobs/);
+  assert.match(tp.read('CLAUDE.md')!, /Queue writes/);
+  await json(['export', '--to', 'claude-md', '--remove']);
+  assert.equal(tp.read('CLAUDE.md'), head, 'removed byte for byte');
+
+  // Auto memory: Claude Code's topic-file shape; the digest leaves out what auto memory holds, until it is removed.
+  write(autoMemory('MEMORY.md'), '# Memory\n\n- Deploys go out on Tuesdays.\n');
+  const index = readFileSync(autoMemory('MEMORY.md'), 'utf8');
+  await json(['export', '--to', 'auto-memory', 'queue-writes']);
+  const topic = readFileSync(autoMemory('rune-echoes_team_queue-writes.md'), 'utf8');
+  const fm = /^---\n([\s\S]*?)\n---\n/.exec(topic)![1]!;
+  assert.match(fm, /^name: [a-z0-9-]+$/m);
+  assert.match(fm, /^metadata:\n {2}type: (?:user|feedback|project|reference)$/m);
+  const { sessionStart } = await import('../../src/hooks/session-start-handler.ts');
+  const { executeHook } = await import('../../src/hooks/run-hook.ts');
+  const { hookSpec } = await import('../../src/hooks/hook-registry.ts');
+  const digest = async () => {
+    const out = await executeHook(
+      hookSpec('session-start'),
+      sessionStart,
+      { session_id: 's1', transcript_path: join(tp.dir, 'x.jsonl'), cwd: tp.dir, source: 'startup' },
+      { HOME: home },
+      tp.dir,
+    );
+    return JSON.parse(out).hookSpecificOutput?.additionalContext ?? '';
+  };
+  const given = await digest();
+  assert.match(given, /Idempotent jobs/, 'what auto memory does not hold is given');
+  assert.doesNotMatch(given, /Queue writes/, 'auto memory gives it already');
+  await json(['export', '--to', 'auto-memory', '--remove']);
+  assert.equal(readFileSync(autoMemory('MEMORY.md'), 'utf8'), index, 'the index back byte for byte');
+  assert.ok(!existsSync(autoMemory('rune-echoes_team_queue-writes.md')));
+  assert.match(await digest(), /Queue writes/, 'given again once auto memory no longer holds it');
+});
+
+test("item 13: import reads Claude Code's `metadata: type:`, and a subagent's memory goes to the role that subagent is given", async (t) => {
+  const { tp, json, autoMemory } = setup(t);
+  write(
+    autoMemory('feedback-small-prs.md'),
+    '---\nname: feedback-small-prs\ndescription: Keep pull requests to one concern each\nmetadata:\n  type: feedback\n---\n\nReviewers asked for it twice.\n',
+  );
+  // The definition of the subagent says which role it is given (as SubagentStart reads it).
+  tp.write('.claude/agents/code-reviewer.md', '---\nname: code-reviewer\nrole: reviewer\n---\nReviews code.\n');
+  tp.write('.claude/agent-memory/code-reviewer/MEMORY.md', '# Notes\n\n## Gotchas\n- REVIEWER-LINE the ORM lazy-loads relations\n');
+  // The user's mapping wins over the definition.
+  tp.write('.claude/rune-config.yml', 'echoes:\n  agents:\n    scout: explorer\n');
+  tp.write('.claude/agent-memory/scout/MEMORY.md', '# Notes\n\n## Findings\n- SCOUT-LINE the API lives in services/\n');
+  await json(['import']);
+  const team = tp.read('.claude/echoes/team/MEMORY.md')!;
+  assert.match(team, /Keep pull requests to one concern each/);
+  assert.match(team, /^- \*\*tags\*\*: feedback$/m);
+  assert.match(tp.read('.claude/echoes/reviewer/MEMORY.md') ?? '', /REVIEWER-LINE/);
+  assert.match(tp.read('.claude/echoes/explorer/MEMORY.md') ?? '', /SCOUT-LINE/);
+  assert.equal(tp.read('.claude/echoes/code-reviewer/MEMORY.md'), null);
+});
+
+test('item 14: what the plugin writes outside its folder can be cleaned up before uninstalling, as the README says', async (t) => {
+  const { tp, json, cli, autoMemory } = setup(t);
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Uninstalling'), readme.indexOf('## Development'));
+  for (const step of [
+    'rune-echoes export --to auto-memory --remove',
+    'rune-echoes export --to claude-md --remove',
+    'git config --remove-section merge.rune-echoes',
+  ])
+    assert.ok(section.includes(step), step);
+  // The exported files go, and nothing of the plugin's is left in auto memory.
+  await json(['remember', '--role', 'team', '--layer', 'etched', '--pattern', 'Queue writes', 'All writes go through the queue.']);
+  await json(['export', '--to', 'auto-memory']);
+  assert.ok(existsSync(autoMemory('MEMORY.md')));
+  await json(['export', '--to', 'auto-memory', '--remove']);
+  assert.deepEqual(existsSync(autoMemory()) ? readdirSync(autoMemory()) : [], []);
+  // The merge driver: `team init` sets it in .git/config, the README's line removes it, and `team off` says so.
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: tp.dir, stdio: 'pipe' });
+  git('init', '-q');
+  await json(['team', 'init']);
+  assert.match(git('config', '--get', 'merge.rune-echoes.driver').toString(), /merge-file/);
+  const off = await cli(['team', 'off']);
+  assert.match(off.stdout, /git config --remove-section merge\.rune-echoes/);
+  git('config', '--remove-section', 'merge.rune-echoes');
+  assert.throws(() => git('config', '--get', 'merge.rune-echoes.driver'));
 });

@@ -172,7 +172,8 @@ test('export --to auto-memory writes topic files and index lines, removes its ow
   );
   assert.match(
     readFileSync(join(dir, 'rune-echoes_team_utc-everywhere.md'), 'utf8'),
-    /^name: "UTC everywhere"\ndescription: "Store and compare times in UTC\."\ntype: project\n/m,
+    // Claude Code's own shape (2.1.330): a kebab-case name, and the type under metadata.
+    /^name: rune-echoes-team-utc-everywhere\ndescription: "Store and compare times in UTC\."\nmetadata:\n {2}type: project\n {2}rune_echoes_export: "team\/utc-everywhere"\n---\n\n# UTC everywhere\n/m,
   );
   assert.deepEqual(readFileSync(join(dir, 'feedback_logger.md')), userTopic, 'a topic file export did not write is never touched');
   // What export wrote is not memory to adopt, and import does not read it back.

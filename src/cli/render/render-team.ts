@@ -50,6 +50,9 @@ export function renderTeamOff(r: TeamOffReport): string {
   ];
   if (r.gitignoreLineAdded) out.push('- .gitignore: added the line .claude/echoes/, so new memory files stay out of git');
   out.push('- nothing moved on disk: session state was never committed, and your memory files stay where they are');
+  out.push(
+    "- this clone's merge driver stays, for the memory files git still tracks; before uninstalling the plugin, `git config --remove-section merge.rune-echoes` removes it",
+  );
   if (r.stillTracked.length)
     out.push(
       `- git still tracks ${plural(r.stillTracked.length, 'file')} under .claude/echoes/ (the team's copy); changes to them still show in git status.`,

@@ -16,7 +16,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { slugifyTitle } from '../entry/entry-ids.ts';
 import { filterSecrets } from '../security/secret-filter.ts';
 import { clip, isBlank } from '../text.ts';
-import { EXPORT_BEGIN, EXPORT_END, EXPORT_TOPIC_KEY } from './export-section.ts';
+import { EXPORT_TOPIC_KEY, isExportBegin, isExportEnd } from './export-section.ts';
 import {
   blankAt,
   headingLevel,
@@ -98,8 +98,8 @@ export function readMemoryIndex(text: string, ctx: ReadContext): SourceReading {
   const verbatim = (i: number, end: number, why: string) => pushPart(parts, { type: 'verbatim', line: i + 1, raw: textOf(o, i, end), why });
   for (let i = 0; i < n; ) {
     const line = o.lines[i]?.text ?? '';
-    if (inExport || line.trim() === EXPORT_BEGIN) {
-      inExport = line.trim() !== EXPORT_END;
+    if (inExport || isExportBegin(line)) {
+      inExport = !isExportEnd(line);
       verbatim(i, i + 1, 'written by rune-echoes export');
       i++;
       continue;
@@ -218,7 +218,7 @@ function runEnd(o: Outline, start: number, n: number): number {
   let i = start;
   while (i < n) {
     const level = headingLevel(o, i);
-    if (level === 1 || level === 2 || isRule(o, i) || (o.lines[i]?.text ?? '').trim() === EXPORT_BEGIN) break;
+    if (level === 1 || level === 2 || isRule(o, i) || isExportBegin(o.lines[i]?.text ?? '')) break;
     if (i > start && isTopItem(o, i) && linkItem(o, i, n)) break;
     i++;
   }
@@ -238,8 +238,16 @@ export function readTopicFile(text: string, ctx: ReadContext, fileName: string):
   const fm = frontmatter(text);
   if (fm.problem) notes.push(`${ctx.ref}: ${fm.problem}; read as a plain note`);
   const meta = fm.data ?? {};
-  const str = (k: string) => (typeof meta[k] === 'string' ? (meta[k] as string).trim() : '');
-  if (meta[EXPORT_TOPIC_KEY] !== undefined) {
+  // Claude Code 2.1.330 writes `type` (and any other key) under `metadata:`; older topic files have it at the top.
+  const nested =
+    meta.metadata !== null && typeof meta.metadata === 'object' && !Array.isArray(meta.metadata)
+      ? (meta.metadata as Record<string, unknown>)
+      : {};
+  const str = (k: string) => {
+    const v = typeof meta[k] === 'string' ? meta[k] : nested[k];
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  if (meta[EXPORT_TOPIC_KEY] !== undefined || nested[EXPORT_TOPIC_KEY] !== undefined) {
     return { parts: [{ type: 'verbatim', line: 1, raw: text, why: 'written by rune-echoes export' }], notes };
   }
   const name = str('name');

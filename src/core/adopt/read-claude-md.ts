@@ -4,7 +4,7 @@
 // memory: kept verbatim (and left where it is). What `rune-echoes export`
 // wrote between its markers is skipped, so an export never comes back.
 
-import { EXPORT_BEGIN, EXPORT_END } from './export-section.ts';
+import { isExportBegin, isExportEnd } from './export-section.ts';
 import { blankAt, headingLevel, headingText, isTopItem, itemBody, itemEnd, outline, textOf } from './markdown-outline.ts';
 import {
   draftEntry,
@@ -31,8 +31,8 @@ export function readClaudeMd(text: string, ctx: ReadContext): SourceReading {
   let found = false;
   for (let i = 0; i < n; ) {
     const line = o.lines[i]?.text ?? '';
-    if (inExport || line.trim() === EXPORT_BEGIN) {
-      inExport = line.trim() !== EXPORT_END;
+    if (inExport || isExportBegin(line)) {
+      inExport = !isExportEnd(line);
       pushPart(parts, { type: 'verbatim', line: i + 1, raw: textOf(o, i, i + 1), why: 'written by rune-echoes export' });
       i++;
       continue;

@@ -66,8 +66,8 @@ const MAX_SOURCE_BYTES = 4 * 1048576;
 const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** The sources to read: everything found, or what the user named (kinds or paths). */
-function selectSources(paths: EchoPaths, opts: ImportOptions): FoundSource[] {
-  const found = findSources(paths, opts.home, opts.configDir);
+function selectSources(paths: EchoPaths, opts: ImportOptions, agents: Readonly<Record<string, string>>): FoundSource[] {
+  const found = findSources(paths, opts.home, opts.configDir, agents);
   if (opts.only.length === 0) return found;
   const out: FoundSource[] = [];
   for (const arg of opts.only) {
@@ -75,7 +75,7 @@ function selectSources(paths: EchoPaths, opts: ImportOptions): FoundSource[] {
       out.push(...found.filter((s) => s.kind === arg));
       continue;
     }
-    const named = namedSource(paths, opts.home, arg);
+    const named = namedSource(paths, opts.home, arg, agents);
     let isFile = false;
     try {
       isFile = statSync(named.path).isFile();
@@ -172,7 +172,7 @@ function readText(
 
 export function importMemory(paths: EchoPaths, config: EchoesConfig, opts: ImportOptions): ImportReport {
   if (opts.role !== undefined) assertSafeName(opts.role, 'role');
-  const sources = selectSources(paths, opts);
+  const sources = selectSources(paths, opts, config.agents);
   const ledger = readLedger(paths);
   const seen = new Set<string>();
   const read = sources.map((s) => readOne(s, opts.role ?? s.role, ledger, seen));

@@ -6,11 +6,13 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
 import type { SourceKind } from '../../core/adopt/source-reading.ts';
+import { bareAgentName } from '../../core/recall/agent-roles.ts';
 import { compareText, isSafeName } from '../../core/text.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
 import { type EchoPaths, isRoleName, memoryFile } from '../fs/echo-paths.ts';
 import { mainWorktreeRoot } from '../fs/git-dirs.ts';
 import { listRoles } from '../memory/role-listing.ts';
+import { declaredRole } from '../recall/agent-definitions.ts';
 
 export interface FoundSource {
   kind: SourceKind;
@@ -202,6 +204,18 @@ function memoryDir(dir: string, kind: SourceKind, role: string, ref: (p: string)
   return out;
 }
 
+/**
+ * The role a subagent's memory goes to: the one SubagentStart gives that subagent (`echoes.agents`, else the
+ * `role:` of its definition), else a role named after it.
+ */
+function roleOfAgent(agent: string, paths: EchoPaths, home: string, agents: Readonly<Record<string, string>>): string {
+  const usable = (r: string | null | undefined): r is string => typeof r === 'string' && isSafeName(r) && isRoleName(r);
+  const configured = Object.hasOwn(agents, agent) ? agents[agent] : agents[bareAgentName(agent)];
+  if (usable(configured)) return configured;
+  const declared = declaredRole(agent, { project: paths.project, home, pluginRoot: undefined });
+  return usable(declared) ? declared : agentRole(agent);
+}
+
 /** A role name for a subagent type (`code-reviewer`, `my-plugin:scout` → `my-plugin-scout`), or team. */
 function agentRole(agent: string): string {
   const name = agent
@@ -212,8 +226,14 @@ function agentRole(agent: string): string {
 }
 
 /** Every source of this project and user that `import` can read. */
-export function findSources(paths: EchoPaths, home: string, configDir = join(home, '.claude')): FoundSource[] {
+export function findSources(
+  paths: EchoPaths,
+  home: string,
+  configDir = join(home, '.claude'),
+  agents: Readonly<Record<string, string>> = {},
+): FoundSource[] {
   const ref = (p: string) => refOf(paths, home, p);
+  const agentRole = (agent: string) => roleOfAgent(agent, paths, home, agents);
   const root = paths.project;
   // What the repository holds comes with a clone: a committed link (CLAUDE.md, .archeflow, the agent
   // memory folder itself, or any folder on the way) that leads out of the project is not followed.
@@ -255,7 +275,12 @@ export function oldFormatRoleFiles(paths: EchoPaths): Array<{ role: string; path
 }
 
 /** The source a path the user named stands for; its format is detected when read. */
-export function namedSource(paths: EchoPaths, home: string, path: string): Omit<FoundSource, 'kind'> {
+export function namedSource(
+  paths: EchoPaths,
+  home: string,
+  path: string,
+  agents: Readonly<Record<string, string>> = {},
+): Omit<FoundSource, 'kind'> {
   const abs = resolve(paths.project, path);
   const parts = abs.split(sep);
   const at = parts.lastIndexOf('echoes');
@@ -265,7 +290,7 @@ export function namedSource(paths: EchoPaths, home: string, path: string): Omit<
     at >= 0 && at === parts.length - 3 && basename(abs) === 'MEMORY.md' && isRoleName(parts[at + 1] ?? '')
       ? parts[at + 1]!
       : agentAt >= 0 && agentAt === parts.length - 3
-        ? agentRole(parts[agentAt + 1] ?? '')
+        ? roleOfAgent(parts[agentAt + 1] ?? '', paths, home, agents)
         : 'team';
   return { path: abs, ref: refOf(paths, home, abs), role };
 }

@@ -173,6 +173,8 @@ export function readFromGit(paths: EchoPaths): FromGit {
       if (parsed && typeof parsed === 'object') rec = parsed as FromGit;
     } catch {
       /* none */
+/** The folder and the `role/id` keys `export --to auto-memory` last left there (the digest does not give them again). */
+export const autoMemoryExportFile = (paths: EchoPaths) => join(paths.stateDir, 'auto-memory-export.json');
     }
     fromGitRecords.set(paths, rec);
   }

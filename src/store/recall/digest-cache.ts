@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { Digest } from '../../core/recall/digest.ts';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { autoMemoryExportFile, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { retirementsByRole } from '../memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../memory/entry-cache.ts';
@@ -80,6 +80,16 @@ function textHash(text: string): string {
   return `${text.length}:${(h >>> 0).toString(16)}`;
 }
 
+/** The stamp of the auto memory folder export last wrote to (a topic file removed there gives its entry back to the digest). */
+function autoMemoryExportStamp(paths: EchoPaths): string {
+  try {
+    const dir = (JSON.parse(readTextOrNull(paths, autoMemoryExportFile(paths)) ?? '{}') as { dir?: unknown }).dir;
+    return typeof dir === 'string' ? stamp(dir) : '';
+  } catch {
+    return '';
+  }
+}
+
 export function digestKey(paths: EchoPaths, config: EchoesConfig, lastSession: string, now: Date): string {
   const roles = listRoles(paths).map((r) => `${r}=${stamp(memoryFile(paths, r))}`);
   return JSON.stringify([
@@ -92,6 +102,9 @@ export function digestKey(paths: EchoPaths, config: EchoesConfig, lastSession: s
     stamp(paths.usageLog),
     stamp(paths.memoriesDir),
     solutionsStamp(paths),
+    // What export put in auto memory is left out of the digest while its topic files are there.
+    stamp(autoMemoryExportFile(paths)),
+    autoMemoryExportStamp(paths),
   ]);
 }
 
