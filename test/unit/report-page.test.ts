@@ -81,7 +81,10 @@ test('an entry comes from capture, an agent, another tool, a person, or a teamma
   assert.equal(entryOrigin(entry({ source: 'user', extra: [['provenance', 'sam']] })), 'teammate');
   assert.equal(entryOrigin(entry({ captured: 'fix', extra: [['author', 'sam']] })), 'teammate');
   // One's own name is not a teammate's.
-  assert.equal(entryOrigin(entry({ source: 'user', extra: [['provenance', 'sam']] }), 'sam'), 'remembered');
+  assert.equal(entryOrigin(entry({ source: 'user', extra: [['provenance', 'sam']] }), { self: 'sam' }), 'remembered');
+  // What the store knows of team memory's provenance comes first.
+  assert.equal(entryOrigin(entry({ source: 'agent:reviewer' }), { teammate: true }), 'teammate');
+  assert.equal(entryOrigin(entry({ source: 'agent:reviewer' }), { teammate: false }), 'recorded');
 });
 
 const ev = (session: string, ts: string, event: 'injected' | 'used', ids: string[], via?: UsageEvent['via']): UsageEvent => ({

@@ -16,6 +16,12 @@ export interface ReportEntry {
   staleSince?: string;
   /** The live entry that retires it (`role#id`). */
   supersededBy?: string;
+  /**
+   * A teammate's, as the store knows it: the hook for team memory's provenance
+   * (an entry that came through git without this clone's mark). Unset, the
+   * entry's own provenance field decides (entryOrigin).
+   */
+  teammate?: boolean;
 }
 
 export interface ReportRole {
@@ -77,13 +83,18 @@ export function entryProvenance(entry: Pick<EchoEntry, 'extra'>): string | null 
 }
 
 /**
- * Captured (capture wrote it), imported (its source names the tool it came
- * from), remembered (a person's `remember`), a teammate's (a provenance field,
- * see above), else recorded (an agent's finding).
+ * A teammate's (the store said so, or a provenance field names someone other
+ * than `self`), captured (capture wrote it), imported (its source names the
+ * tool it came from), remembered (a person's `remember`), else recorded (an
+ * agent's finding).
  */
-export function entryOrigin(entry: Pick<EchoEntry, 'captured' | 'source' | 'extra'>, self?: string): EntryOrigin {
+export function entryOrigin(
+  entry: Pick<EchoEntry, 'captured' | 'source' | 'extra'>,
+  opts: { teammate?: boolean; self?: string } = {},
+): EntryOrigin {
+  if (opts.teammate) return 'teammate';
   const by = entryProvenance(entry);
-  if (by !== null && (self === undefined || by !== self)) return 'teammate';
+  if (by !== null && (opts.self === undefined || by !== opts.self)) return 'teammate';
   if (entry.captured || /^capture\b/.test(entry.source)) return 'captured';
   const source = entry.source.trim();
   if ((SOURCE_KINDS as readonly string[]).includes(source) || source.startsWith('agent-memory:')) return 'imported';

@@ -119,7 +119,7 @@ function entriesSection(input: ReportInput): Markup {
   const originRows = input.roles.map((r) => {
     const counts = new Map<string, number>();
     for (const e of r.entries) {
-      const o = entryOrigin(e.entry);
+      const o = entryOrigin(e.entry, { teammate: e.teammate });
       counts.set(o, (counts.get(o) ?? 0) + 1);
     }
     return html`<tr><td>${r.role}</td>${ORIGINS.map((o) => num(counts.get(o) ?? 0))}</tr>`;
@@ -127,7 +127,7 @@ function entriesSection(input: ReportInput): Markup {
   const perRole = input.roles.map((r) => {
     const sorted = [...r.entries].sort((a, b) => b.score.score - a.score.score);
     const rows = sorted.slice(0, ROW_CAP.entries).map((e) => {
-      const origin = entryOrigin(e.entry);
+      const origin = entryOrigin(e.entry, { teammate: e.teammate });
       const by = entryProvenance(e.entry);
       const captured = e.entry.captured ? ` (${e.entry.captured})` : '';
       return html`<tr><td class="id"><code>${e.entry.id}</code></td><td class="title">${e.entry.title}</td><td>${e.entry.layer}</td>${num(

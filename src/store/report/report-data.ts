@@ -94,6 +94,9 @@ export async function gatherReport(
       entries: r.entries.map((entry, i) => {
         const staleSince = stale.get(keys[i]!);
         const supersededBy = retired.get(keys[i]!);
+        // The hook for team memory's provenance: once the store can tell a teammate's entry (one that came
+        // through git without this clone's mark), it sets `teammate` here; until then the entry's own
+        // provenance field decides (core/report/report-model.ts, entryOrigin).
         return { entry, score: scores[i]!, ...(staleSince ? { staleSince } : {}), ...(supersededBy ? { supersededBy } : {}) };
       }),
     };
