@@ -2,6 +2,7 @@
 // the summary for the next session is written first, from the transcript's
 // tail only; everything after it is housekeeping that may be cut short.
 
+import { usageKey } from '../core/lifecycle/usage-events.ts';
 import { didWork } from '../core/session/session-work.ts';
 import { CAPTURE_ROLE, reinforceUsed } from '../store/capture/capture-lessons.ts';
 import { pastDeadline } from '../store/fs/role-lock.ts';
@@ -9,6 +10,7 @@ import { syncGitignore } from '../store/gitignore.ts';
 import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
+import { archivedEntries, reactivateEntries } from '../store/memory/role-pruning.ts';
 import { handedOnText, prepareDigest } from '../store/recall/digest-cache.ts';
 import { refreshIndex } from '../store/recall/search-index.ts';
 import { claudeProcessId } from '../store/session/claude-process.ts';
@@ -63,8 +65,13 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       const items = summaries.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
       // Only use raises Relevance (SPEC §8), and only a session that worked used anything: one that only
       // listed memory (`/rune:echoes show` naming every id) used none of it.
-      if (!state?.draft || items.length === 0 || !didWork(state.draft)) return;
-      const watch = await useWatch(items, paths.project);
+      if (!state?.draft || !didWork(state.draft)) return;
+      // Entries pruning archived are watched too: one the session used comes back.
+      const archived = summaries.flatMap((r) =>
+        archivedEntries(paths, r.role, new Set(r.entries.map((e) => e.id))).map((entry) => ({ role: r.role, entry })),
+      );
+      if (items.length + archived.length === 0) return;
+      const watch = await useWatch([...items, ...archived], paths.project);
       const used = new Set(usedKeys(watch, state.draft));
       // Earlier parts were read for use by the hooks that read them; the part this end added is read again.
       const from = before?.transcriptPath === state.transcriptPath ? before.offset : 0;
@@ -73,6 +80,11 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         for (const key of usedKeys(watch, again.piece)) used.add(key);
       }
       appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: [...used] }, deadline);
+      for (const role of new Set(archived.map((a) => a.role))) {
+        const ids = archived.filter((a) => a.role === role && used.has(usageKey(role, a.entry.id))).map((a) => a.entry.id);
+        const back = reactivateEntries(paths, role, ids, now);
+        if (back.length) ctx.log(`brought back from ${role}'s archive, used again: ${back.join(', ')}`);
+      }
       // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
       const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
       reinforceUsed(paths, config, sessionId, [...used], team, now);

@@ -246,3 +246,62 @@ export function describeOutlook(o: PruneOutlook, config: EchoesConfig): string {
     parts.push(`${rest}only its best lessons are left, which always stay: forget some or raise memory_max_lines`);
   return `${o.role}: ${o.lines}/${config.memoryMaxLines} lines — ${parts.join('; ') || 'nothing to prune'}`;
 }
+
+/** Where pruning archives the entries it moves out of MEMORY.md. */
+const prunedPath = (paths: EchoPaths, role: string): string => join(archiveDir(paths, role), 'pruned.md');
+
+/** The header line pruning writes above an archived entry. */
+const ARCHIVED_HEADER = /^## Archived \d{4}-\d{2}-\d{2} from MEMORY\.md by .*(?:\r?\n)?$/;
+
+/**
+ * The entries pruning archived that the role no longer holds (`live`: the ids
+ * MEMORY.md holds): a session that uses one brings it back. Superseded and
+ * retracted ones are left out. None when the archive is missing or unreadable.
+ */
+export function archivedEntries(paths: EchoPaths, role: string, live: ReadonlySet<string>): EchoEntry[] {
+  const { text, unreadable } = readTextFile(paths, prunedPath(paths, role));
+  if (text === null || unreadable) return [];
+  const byId = new Map<string, EchoEntry>();
+  for (const e of documentEntries(parseEchoDocument(text))) if (!e.status && !live.has(e.id)) byId.set(e.id, e);
+  return [...byId.values()];
+}
+
+/**
+ * Brings archived entries a session used back into MEMORY.md (the seed's
+ * two-way movement: what comes up again is pulled back from the archive):
+ * each is appended verified today, then taken out of archive/pruned.md with
+ * the header line that said why it moved. MEMORY.md is written first, so a
+ * run cut short leaves a copy in both, never in neither; a second run only
+ * tidies the archive. Returns the ids brought back.
+ */
+export function reactivateEntries(paths: EchoPaths, role: string, ids: readonly string[], now: Date): string[] {
+  if (ids.length === 0) return [];
+  return withLock(paths, `role-${role}`, () => {
+    const archivePath = prunedPath(paths, role);
+    const { text: archiveText, doc: archive } = readEchoFile(paths, archivePath, `${roleTitle(role)} — archived entries`, {
+      forEdit: true,
+    });
+    if (archiveText === null) return [];
+    const wanted = new Set(ids);
+    const found = new Map<string, EchoEntry>();
+    for (const e of documentEntries(archive)) if (wanted.has(e.id) && !e.status) found.set(e.id, e);
+    if (found.size === 0) return [];
+    const path = memoryFile(paths, role);
+    const { doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
+    const live = new Set(documentEntries(doc).map((e) => e.id));
+    const back = [...found.values()].filter((e) => !live.has(e.id)).map((e) => ({ ...e, verified: day(now) }));
+    if (back.length) writeFileAtomic(paths, path, serializeEchoDocument(appendEntries(doc, back)));
+    // Out of the archive, with the header line above each.
+    const blocks = archive.blocks.map((b) => b.text);
+    archive.blocks.forEach((b, k) => {
+      if (b.type !== 'entry' || !found.has(b.entry.id)) return;
+      blocks[k] = '';
+      const before = archive.blocks[k - 1];
+      if (before?.type !== 'verbatim') return;
+      const lines = before.text.split(/(?<=\n)/);
+      if (ARCHIVED_HEADER.test(lines[lines.length - 1] ?? '')) blocks[k - 1] = lines.slice(0, -1).join('');
+    });
+    writeFileAtomic(paths, archivePath, blocks.join(''));
+    return back.map((e) => e.id);
+  });
+}
