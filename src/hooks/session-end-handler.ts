@@ -80,11 +80,13 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         for (const key of usedKeys(watch, again.piece)) used.add(key);
       }
       appendUsage(paths, { ts: now.toISOString(), session: sessionId, event: 'used', ids: [...used] }, deadline);
-      for (const role of new Set(archived.map((a) => a.role))) {
-        const ids = archived.filter((a) => a.role === role && used.has(usageKey(role, a.entry.id))).map((a) => a.entry.id);
-        const back = reactivateEntries(paths, role, ids, now);
-        if (back.length) ctx.log(`brought back from ${role}'s archive, used again: ${back.join(', ')}`);
-      }
+      for (const role of new Set(archived.map((a) => a.role)))
+        reactivateEntries(
+          paths,
+          role,
+          archived.filter((a) => a.role === role && used.has(usageKey(role, a.entry.id))).map((a) => a.entry.id),
+          now,
+        );
       // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
       const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
       reinforceUsed(paths, config, sessionId, [...used], team, now);
