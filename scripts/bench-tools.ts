@@ -100,30 +100,42 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
       for (let k = 0; k < sides.length; k++) await once(sides[(i + k) % sides.length]!, true);
     }
     // Counted apart from the timed runs: a `node` first on PATH that notes each start of a hook bundle and, through
-    // /usr/bin/time where there is one, how long it ran (wall seconds): what the plugin's hooks cost, load or not.
+    // /usr/bin/time where there is one, its wall and CPU (user + system) time; CPU time hardly moves with the load.
     const shimDir = realpathSync(await makeTempDir('bench-tools-shim'));
     dirs.push(shimDir);
     const shimLog = join(shimDir, 'starts.log');
     const timeLog = join(shimDir, 'times.log');
-    const timed = existsSync('/usr/bin/time') ? `/usr/bin/time -a -o "${timeLog}" -f %e ` : 'exec ';
+    const timed = existsSync('/usr/bin/time') ? `/usr/bin/time -a -o "${timeLog}" -f "%e %U %S" ` : 'exec ';
     writeFileSync(join(shimDir, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> "${shimLog}"\n${timed}"${process.execPath}" "$@"\n`, {
       mode: 0o755,
     });
-    const hookStarts = async (s: Run): Promise<{ starts: number; ms: number }> => {
+    const hookRun = async (s: Run): Promise<{ starts: number; wall: number; cpu: number }> => {
       writeFileSync(shimLog, '');
       writeFileSync(timeLog, '');
       await once(s, false, { PATH: `${shimDir}:${process.env.PATH ?? ''}` });
       const starts = readFileSync(shimLog, 'utf8')
         .split('\n')
         .filter((line) => line.includes('/dist/')).length;
-      const seconds = readFileSync(timeLog, 'utf8')
+      const times = readFileSync(timeLog, 'utf8')
         .split('\n')
-        .map(Number)
-        .filter((x) => Number.isFinite(x) && x > 0);
-      return { starts, ms: seconds.reduce((a, b) => a + b, 0) * 1000 };
+        .map((line) => line.trim().split(/\s+/).map(Number))
+        .filter((t) => t.length === 3 && t.every(Number.isFinite));
+      const sum = (k: number) => times.reduce((acc, t) => acc + t[k]!, 0) * 1000;
+      return { starts, wall: sum(0), cpu: sum(1) + sum(2) };
     };
-    const hooksTools = await hookStarts(sides[1]!);
-    const hooksPlain = await hookStarts(sides[3]!);
+    const COUNTED = 5;
+    const counted: Array<Array<{ starts: number; wall: number; cpu: number }>> = [[], []];
+    for (let i = 0; i < COUNTED; i++) {
+      counted[0]!.push(await hookRun(sides[1]!));
+      counted[1]!.push(await hookRun(sides[3]!));
+    }
+    const summary = (xs: Array<{ starts: number; wall: number; cpu: number }>) => ({
+      starts: median(xs.map((x) => x.starts)),
+      wall: median(xs.map((x) => x.wall)),
+      cpu: median(xs.map((x) => x.cpu)),
+    });
+    const hooksTools = summary(counted[0]!);
+    const hooksPlain = summary(counted[1]!);
     const startsTools = hooksTools.starts;
     const startsPlain = hooksPlain.starts;
     const [toolsBare, toolsRune, plainBare, plainRune] = sides.map((s) => median(s.ms)) as [number, number, number, number];
@@ -135,19 +147,19 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     say(
       `One \`claude -p\` session whose scripted model makes ${BASH_CALLS} Bash and ${EDIT_CALLS} Edit calls (and one Read first, so Edit may run), and a one-prompt session without tools, each with and without the plugin; the real Claude Code CLI from node_modules against the test suite's scripted Messages API, on a project with a typical store. ${runs} runs of each after one warm-up, the four taking turns; median wall time (min–max) from start to exit.\n`,
     );
-    say('| session | without the plugin: ms | with the plugin: ms | ratio | added ms | hook processes started · their wall time, ms |');
+    say('| session | without the plugin: ms | with the plugin: ms | ratio | added ms | hook processes started · their wall · CPU ms |');
     say('|---|---|---|---|---|---|');
     say(
-      `| ${TOOL_CALLS} tool calls | ${range(sides[0]!.ms)} | ${range(sides[1]!.ms)} | ${(toolsRune / toolsBare).toFixed(2)}× | +${addedTools.toFixed(0)} | ${startsTools} · ${hooksTools.ms.toFixed(0)} |`,
+      `| ${TOOL_CALLS} tool calls | ${range(sides[0]!.ms)} | ${range(sides[1]!.ms)} | ${(toolsRune / toolsBare).toFixed(2)}× | +${addedTools.toFixed(0)} | ${startsTools} · ${hooksTools.wall.toFixed(0)} · ${hooksTools.cpu.toFixed(0)} |`,
     );
     say(
-      `| one prompt, no tools | ${range(sides[2]!.ms)} | ${range(sides[3]!.ms)} | ${(plainRune / plainBare).toFixed(2)}× | +${addedPlain.toFixed(0)} | ${startsPlain} · ${hooksPlain.ms.toFixed(0)} |`,
+      `| one prompt, no tools | ${range(sides[2]!.ms)} | ${range(sides[3]!.ms)} | ${(plainRune / plainBare).toFixed(2)}× | +${addedPlain.toFixed(0)} | ${startsPlain} · ${hooksPlain.wall.toFixed(0)} · ${hooksPlain.cpu.toFixed(0)} |`,
     );
     const toolHooks = Object.keys(
       (JSON.parse(readFileSync(join(repo, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, unknown> }).hooks,
     ).filter((event) => /ToolUse/.test(event));
     say(
-      `\nAdded per tool call: (${addedTools.toFixed(0)} − ${addedPlain.toFixed(0)}) / ${TOOL_CALLS} = **${perCall.toFixed(1)} ms**; hook processes per tool call: (${startsTools} − ${startsPlain}) / ${TOOL_CALLS} = **${((startsTools - startsPlain) / TOOL_CALLS).toFixed(2)}**, their time per tool call (${hooksTools.ms.toFixed(0)} − ${hooksPlain.ms.toFixed(0)}) / ${TOOL_CALLS} = **${((hooksTools.ms - hooksPlain.ms) / TOOL_CALLS).toFixed(1)} ms** (counted in one more run of each through a \`node\` on PATH that notes each start of a hook bundle and times it; steadier than the medians on a loaded machine). ${
+      `\nAdded per tool call: (${addedTools.toFixed(0)} − ${addedPlain.toFixed(0)}) / ${TOOL_CALLS} = **${perCall.toFixed(1)} ms**; hook processes per tool call: (${startsTools} − ${startsPlain}) / ${TOOL_CALLS} = **${((startsTools - startsPlain) / TOOL_CALLS).toFixed(2)}**, their CPU time per tool call (${hooksTools.cpu.toFixed(0)} − ${hooksPlain.cpu.toFixed(0)}) / ${TOOL_CALLS} = **${((hooksTools.cpu - hooksPlain.cpu) / TOOL_CALLS).toFixed(1)} ms** (medians of ${COUNTED} more runs of each, through a \`node\` on PATH that notes each start of a hook bundle and times it with /usr/bin/time; CPU time is steadier than wall time on a loaded machine). ${
         toolHooks.length === 0
           ? "The plugin's hooks.json has no PreToolUse or PostToolUse hook, so Claude Code starts no process of the plugin's for a tool call of the main agent."
           : `The plugin's hooks.json has ${toolHooks.join(' and ')} hooks: Claude Code starts a process of the plugin's for each matching tool call.`
