@@ -289,3 +289,23 @@ test('a sentence that describes what code does is no standing rule, however it i
     ['Sempre rode os testes antes de commitar.'],
   );
 });
+
+test('a run of another target settles nothing; a pre-commit check fixed by running the formatter first is a fix', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('fix the renderer test and commit')
+      .bash('mix test test/renderer_test.exs', 2, '1) test renders (RendererTest)\n** (RuntimeError) could not start the repo')
+      .bash('mix deps.get', 0, 'ok')
+      .bash('mix test test/other_test.exs', 0, '3 tests, 0 failures')
+      .bash('git commit -m "x"', 1, 'Pre-commit validation failed:\\n\\n[FORMAT] Code is not formatted.\\nRun mix format to fix.')
+      .bash('mix format', 0, '')
+      .bash('git commit -m "x"', 0, '[main 1a2b3c4] x'),
+  );
+  assert.deepEqual(
+    state.open.map((f) => f.command),
+    ['mix test test/renderer_test.exs'],
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.match(fix!.title, /^git commit: Pre-commit validation failed/);
+  assert.match(fix!.learning, /after running `mix format` first/);
+});

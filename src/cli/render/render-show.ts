@@ -32,6 +32,7 @@ interface Column {
   header: string;
   width: number;
   order: number;
+  hideEmpty?: boolean;
   cell: (row: Row) => string;
 }
 
@@ -85,12 +86,14 @@ export function renderShow(roles: ShowRole[]): string {
       out.push('  (no entries)\n\n');
       continue;
     }
-    const rows = r.rows.map((row) => COLUMNS.map((c) => c.cell(row)));
+    // A column only some entries have (captured) is shown where one of them is.
+    const columns = COLUMNS.filter((c) => !c.hideEmpty || r.rows.some((row) => c.cell(row) !== '—'));
+    const rows = r.rows.map((row) => columns.map((c) => c.cell(row)));
     out.push(
       renderTable(
-        COLUMNS.map((c) => c.header),
+        columns.map((c) => c.header),
         rows,
-        COLUMNS.map((c) => c.width),
+        columns.map((c) => c.width),
       ),
       ...notes(r.rows),
       '\n',

@@ -100,6 +100,17 @@ const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
 const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
 
+/** What a run is pointed at: its words after the family that are not flags (`test/a_test.exs`), as one key. */
+function targetsOf(shown: string): string {
+  const command = shown.replace(/^cd \S+ && /, '').replace(/…$/, '');
+  const family = workFamily(command).split(' ').length;
+  return command
+    .split(/\s+/)
+    .slice(family)
+    .filter((w) => w && !w.startsWith('-') && w !== '--')
+    .join(' ');
+}
+
 function flagsOf(command: string): string {
   return command
     .split(/\s+/)
@@ -236,8 +247,11 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
       next = { ...next, open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [] }, CAPTURE_CAPS.open) };
     return next;
   }
-  const settled = next.open.filter((f) => f.key === key);
-  let open = next.open.filter((f) => f.key !== key);
+  // A run settles a failure of its family and folder when it checks at least as much: the same targets,
+  // or the whole (`mix test` after `mix test a_test.exs`), never another target (`mix test b_test.exs`).
+  const covers = (f: FailureSeen) => f.key === key && (targetsOf(shown) === '' || targetsOf(shown) === targetsOf(f.command));
+  const settled = next.open.filter(covers);
+  let open = next.open.filter((f) => !covers(f));
   let fixes = next.fixes;
   for (const f of settled) {
     // A narrower run passing (`npm test -- one.test.ts` after `npm test` failed) fixed nothing.
@@ -251,7 +265,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     );
   }
   // Any other command that changed something (not a check, which only looks) is a step taken before whatever still fails passes.
-  if (!isInspection(normalized) && !/^git\b/.test(normalized) && (kind === null || kind === 'install'))
+  if (!isInspection(normalized) && !/^git\b/.test(normalized) && (kind === null || kind === 'install' || kind === 'format'))
     open = open.map((f) => ({ ...f, steps: addUnique(f.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }));
   return { ...next, open, fixes };
 }

@@ -22,7 +22,7 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\[\d{1,3}(?:;
 // a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
 const STRONG = [
   /\b(?:error|err!?)\s*(?:TS|E|CS|C)?\d{2,5}\b/i,
-  /\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?::|\s*\()/,
+  /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/,
   /\bpanicked at\b/,
   /^\s*(?:fatal|error|err!?|failed|failure|exception)\b[\s:[(]/i,
   /\b(?:npm|yarn|pnpm)\s+err(?:or|!)/i,
@@ -49,6 +49,8 @@ export function errorSignature(output: string, failed = false): ErrorSignature |
   if (!output || NOT_AN_ERROR.test(output)) return null;
   const lines = output
     .replace(ANSI, '')
+    // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
+    .replace(/\\n/g, '\n')
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l));

@@ -255,7 +255,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
   if (want('fix'))
     for (const f of state.fixes) {
       // An error the code pointed at, fixed by editing that code, is ordinary work, not a lesson.
-      if (f.change === 'edits' || recurring.has(f.error.key)) continue;
+      // A test's assertion or an error pointing into the code is fixed by the code, whatever ran meanwhile.
+      if (f.change === 'edits' || recurring.has(f.error.key) || CODE_LINE.test(f.error.line)) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);

@@ -42,8 +42,8 @@ export interface EntryField {
   cli: { flag: string; aliases: readonly string[]; value: string } | null;
   /** Part of the text `search` ranks. */
   searchable: boolean;
-  /** A column of `show`'s table, at `order` among the computed ones (score 2, age 3). */
-  column: { header: string; width: number; order: number } | null;
+  /** A column of `show`'s table, at `order` among the computed ones (score 2, age 3); `hideEmpty`: left out of a table where no entry has it. */
+  column: { header: string; width: number; order: number; hideEmpty?: boolean } | null;
 }
 
 type Row = Pick<EntryField, 'prop' | 'place' | 'key' | 'type'> &

@@ -138,7 +138,7 @@ export function consolidate(existing: EchoEntry[], findings: EchoEntry[], opts: 
     const target = byKey.get(key);
     let id: string;
     let action: Placement['action'];
-    if (target !== undefined && target.signature && merged.signature) {
+    if (target?.signature && merged.signature) {
       // A captured lesson seen again: its sessions, confidence and layer rise (never to etched), its
       // text follows what was seen; a retired one stays retired.
       id = target.id;
