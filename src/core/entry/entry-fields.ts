@@ -154,7 +154,7 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
     type: 'text',
     optional: true,
     absent: undefined,
-    column: { header: 'captured', width: 12, order: 5 },
+    column: { header: 'captured', width: 12, order: 5, hideEmpty: true },
   }),
   row({ prop: 'signature', place: 'bullet', key: 'signature', type: 'text', optional: true, absent: undefined }),
   row({ prop: 'sessions', place: 'bullet', key: 'sessions', type: 'text', optional: true, absent: undefined }),
