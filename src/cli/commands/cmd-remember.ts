@@ -27,16 +27,16 @@ export const rememberCommand: Command = {
       defaultConfidence: 0.9,
     });
     const report = rememberEntry(ctx.paths, ctx.config, role, entry);
-    const id = report.appended[0] ?? report.updated[0] ?? entry.id;
+    const id = report.id;
     if (ctx.json)
       printJson(ctx, {
         role,
         id,
         action: report.appended.length ? 'added' : report.updated.length ? 'updated' : 'unchanged',
-        layer: entry.layer,
+        layer: report.layer,
       });
     else {
-      ctx.io.stdout(`${report.appended.length ? 'remembered' : 'already known, refreshed'} ${role}/${id} (${entry.layer})\n`);
+      ctx.io.stdout(`${report.appended.length ? 'remembered' : 'already known, refreshed'} ${role}/${id} (${report.layer})\n`);
       if (entry.learning.length > LONG_LESSON)
         ctx.io.stdout(
           `note: the lesson is ${entry.learning.length.toLocaleString('en-US')} characters long; it is stored whole in ${role}/MEMORY.md, and the digest and show give only its start. A lesson of a sentence or two is recalled best.\n`,

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { appendEntries, removeEntries, updateEntryFields } from '../../core/entry/document-edits.ts';
 import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
-import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import type { EchoEntry, Layer } from '../../core/entry/echo-entry.ts';
+import { slugifyTitle } from '../../core/entry/entry-ids.ts';
 import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
@@ -82,9 +83,47 @@ export function verifyEntry(paths: EchoPaths, role: string, id: string, now: Dat
   });
 }
 
-/** Adds one entry straight to MEMORY.md (through consolidation, so a repeat merges). */
-export function rememberEntry(paths: EchoPaths, config: EchoesConfig, role: string, entry: EchoEntry): ConsolidationReport {
-  return addEntries(paths, config, role, [entry]).report;
+/**
+ * Adds one entry straight to MEMORY.md (through consolidation, so a repeat merges).
+ * A person names an entry by its title: one given without evidence whose title is
+ * a live entry's is that entry (what it says is added to it), not a near-duplicate
+ * `…-2`. `--layer etched` etches the entry it lands on, new or not (only the user
+ * etches). Returns the report, the entry's id and the layer it has now.
+ */
+export function rememberEntry(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  role: string,
+  entry: EchoEntry,
+): ConsolidationReport & { id: string; layer: Layer } {
+  const { doc } = readEchoFile(paths, memoryFile(paths, role), roleTitle(role));
+  const slug = slugifyTitle(entry.title);
+  const same =
+    entry.evidence.trim() === ''
+      ? documentEntries(doc).find((e) => !e.status && (e.id === slug || slugifyTitle(e.title) === slug))
+      : undefined;
+  const finding = same ? { ...entry, title: same.title, evidence: same.evidence, signature: same.signature } : entry;
+  const report = addEntries(paths, config, role, [finding]).report;
+  const id = report.appended[0] ?? report.updated[0] ?? same?.id ?? entry.id;
+  const layer = entry.layer === 'etched' ? etchEntry(paths, role, id) : undefined;
+  return { ...report, id, layer: layer ?? storedLayer(paths, role, id) ?? entry.layer };
+}
+
+/** The layer an entry of the role has on disk, or undefined when it is not there. */
+function storedLayer(paths: EchoPaths, role: string, id: string): Layer | undefined {
+  return documentEntries(readEchoFile(paths, memoryFile(paths, role), roleTitle(role)).doc).find((e) => e.id === id)?.layer;
+}
+
+/** Raises an entry to etched, under the role's lock: only its layer line changes. Undefined when it is not there. */
+function etchEntry(paths: EchoPaths, role: string, id: string): Layer | undefined {
+  return withLock(paths, `role-${role}`, () => {
+    const path = memoryFile(paths, role);
+    const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
+    const entry = documentEntries(doc).find((e) => e.id === id);
+    if (text === null || !entry) return undefined;
+    if (entry.layer !== 'etched') writeFileAtomic(paths, path, serializeEchoDocument(updateEntryFields(doc, id, { layer: 'etched' })));
+    return 'etched';
+  });
 }
 
 /**
