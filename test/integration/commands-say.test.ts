@@ -55,3 +55,39 @@ test('remember without --layer on an etched entry leaves it etched and says so',
   assert.equal(out.stdout, 'already known, refreshed team/redact-the-authorization-header-in-the-logger (etched)\n');
   assert.match(tp.read('.claude/echoes/team/MEMORY.md')!, /- \*\*layer\*\*: etched/);
 });
+
+test('migrate --rename renames a cited path, and the dry run says how to apply the same renames', async (t) => {
+  const tp = makeTempProject(t);
+  const entry = (id: string, evidence: string) => [
+    `### [2026-04-20] Pattern: ${id}`,
+    `- **id**: ${id}`,
+    '- **layer**: inscribed',
+    `- **evidence**: ${evidence}`,
+    '- It rounds.',
+    '',
+  ];
+  tp.write(
+    '.claude/echoes/team/MEMORY.md',
+    [
+      '<!-- echo-schema: v2 -->',
+      '# Team Memory',
+      '',
+      ...entry('rounding', '`src/money.js:12` — rounding'),
+      ...entry('currency', '`src/money.js` — currency codes'),
+    ].join('\n'),
+  );
+  const dry = await cliOk(tp, ['migrate', '--rename', 'src/money.js=lib/money.js', '--dry-run']);
+  assert.doesNotMatch(dry, /Everything is up to date/);
+  assert.match(dry, /2 changes/);
+  assert.match(dry, /Run `rune-echoes migrate --rename src\/money\.js=lib\/money\.js` \(without --dry-run\) to apply/);
+  await cliOk(tp, ['migrate', '--rename', 'src/money.js=lib/money.js']);
+  const memory = tp.read('.claude/echoes/team/MEMORY.md')!;
+  assert.match(memory, /`lib\/money\.js:12` — rounding/);
+  assert.match(memory, /`lib\/money\.js` — currency codes/);
+  assert.doesNotMatch(memory, /src\/money/);
+  assert.match(
+    await cliOk(tp, ['migrate', '--rename', 'src/money.js=lib/money.js']),
+    /Everything is up to date/,
+    'a second run changes nothing',
+  );
+});

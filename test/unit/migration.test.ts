@@ -21,6 +21,18 @@ test('a rename replaces whole names and whole :/-separated parts, never part of 
   assert.equal(applyRenames('forge-wardens and xforge-warden', m), 'forge-wardens and xforge-warden');
 });
 
+test('a path renames where it is cited, with a line number or inside a longer path, and a second run changes nothing', () => {
+  const m = map({ 'src/money.js': 'lib/money.js' });
+  assert.doesNotThrow(() => checkRenames(m));
+  assert.equal(applyRenames('`src/money.js:12` — rounding', m), '`lib/money.js:12` — rounding');
+  assert.equal(applyRenames('src/money.js and app/src/money.js', m), 'lib/money.js and app/lib/money.js');
+  assert.equal(applyRenames('src/money.jsx src/money', m), 'src/money.jsx src/money', 'never part of a name');
+  assert.equal(applyRenames(applyRenames('`src/money.js:12`', m), m), '`lib/money.js:12`');
+  // The longest old name at a place wins; a new name holding an old one as a run of parts is refused.
+  assert.equal(applyRenames('src/money.js', map({ 'src/money.js': 'lib/cash.js', 'money.js': 'cash.js' })), 'lib/cash.js');
+  assert.throws(() => checkRenames(map({ 'src/money.js': 'src/money.js/v2' })), /is itself renamed/);
+});
+
 test('rename arguments are old=new pairs; chains and self-renames are refused with one line', () => {
   assert.deepEqual(
     [...parseRenameArgs(['a=b', ' c = d '])],

@@ -36,7 +36,9 @@ export const migrateCommand: Command = {
       );
       for (const c of f.changes) out.push(`  ${c}\n`);
     }
-    if (changed.length && dryRun) out.push('\nRun `rune-echoes migrate` without --dry-run to apply; each file is backed up first.\n');
+    // The same renames again: those of the config apply by themselves, the flags must be given again.
+    const again = ['rune-echoes migrate', ...flags.map((f) => `--rename ${f}`)].join(' ');
+    if (changed.length && dryRun) out.push(`\nRun \`${again}\` (without --dry-run) to apply; each file is backed up first.\n`);
     ctx.io.stdout(out.join(''));
     return 0;
   },

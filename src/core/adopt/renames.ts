@@ -14,7 +14,13 @@ export type RenameMap = ReadonlyMap<string, string>;
 const NAME_RE = /^[A-Za-z0-9_.@-]+(?:[:/][A-Za-z0-9_.@-]+)*$/;
 // A token never ends with `.`, `:` or `/`: `forge-warden.` at the end of a sentence is the name `forge-warden`.
 const TOKEN_RE = /[A-Za-z0-9_.@:/-]*[A-Za-z0-9_@-]/g;
-const segments = (name: string): string[] => name.split(/[:/]/);
+/** Every run of whole consecutive segments of a name, with the separators between them (`src/money.js` → src, money.js, src/money.js). */
+function segmentRuns(name: string): string[] {
+  const parts = name.split(/([:/])/);
+  const runs: string[] = [];
+  for (let i = 0; i < parts.length; i += 2) for (let j = i; j < parts.length; j += 2) runs.push(parts.slice(i, j + 1).join(''));
+  return runs;
+}
 
 /** `old=new` arguments → a map; one clear error for a malformed pair. */
 export function parseRenameArgs(args: readonly string[]): Map<string, string> {
@@ -40,7 +46,7 @@ export function checkRenames(map: RenameMap): void {
       }
     }
     if (from === to) throw new EchoesError('bad-argument', `rename ${from}=${to}: the new name is the old one`);
-    const clash = [to, ...segments(to)].find((n) => olds.has(n));
+    const clash = segmentRuns(to).find((n) => olds.has(n));
     if (clash !== undefined) {
       throw new EchoesError(
         'bad-argument',
@@ -48,7 +54,7 @@ export function checkRenames(map: RenameMap): void {
       );
     }
     for (const [other] of map) {
-      if (other !== from && segments(other).includes(to)) {
+      if (other !== from && segmentRuns(other).includes(to)) {
         throw new EchoesError(
           'bad-argument',
           `rename ${from}=${to}: "${to}" is part of the old name "${other}"; rename that one on its own`,
@@ -58,12 +64,30 @@ export function checkRenames(map: RenameMap): void {
   }
 }
 
-/** The value with every old name replaced; other characters keep their place. */
+/**
+ * The value with every old name replaced; other characters keep their place.
+ * An old name matches a whole token or a run of whole segments of one, so a
+ * path renames where it is cited (`src/money.js=lib/money.js` rewrites
+ * `src/money.js:12`); the longest old name at a place wins.
+ */
 export function applyRenames(value: string, map: RenameMap): string {
   if (map.size === 0 || value === '') return value;
   return value.replace(TOKEN_RE, (token) => {
-    const whole = map.get(token);
-    if (whole !== undefined) return whole;
-    return token.replace(/[^:/]+/g, (seg) => map.get(seg) ?? seg);
+    const parts = token.split(/([:/])/);
+    let out = '';
+    for (let i = 0; i < parts.length; ) {
+      let j = parts.length - 1;
+      for (; j >= i; j -= 2) {
+        const to = map.get(parts.slice(i, j + 1).join(''));
+        if (to === undefined) continue;
+        out += to;
+        break;
+      }
+      if (j >= i) i = j + 1;
+      else out += parts[i++] ?? '';
+      // The separator after a segment (or after a renamed run) is kept as it was.
+      if (i < parts.length && i % 2 === 1) out += parts[i++] ?? '';
+    }
+    return out;
   });
 }
