@@ -1,7 +1,8 @@
 // Grades the hand-offs the hooks write for real transcripts against the
 // hand-written expectations in test/fixtures/handoff-expectations/.
 //
-//   npm run grade                       (the folder ../shared/realdata/transcripts beside the repository)
+//   npm run grade                       (the folder ../shared/realdata/transcripts beside the repository,
+//                                        and test/fixtures/handoff-transcripts: sessions made with the real CLI)
 //   npm run grade -- <folder> [--parts N] [--verbose]
 //
 // Prints a table per transcript (checks passed, score of 5, the checks passed
@@ -11,19 +12,27 @@
 // when a transcript misses a check.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_TRANSCRIPTS, gradeFolder, renderTable } from './handoff-grading.ts';
+import { DEFAULT_TRANSCRIPTS, FIXTURE_TRANSCRIPTS, gradeFolder, renderTable } from './handoff-grading.ts';
 
 const args = process.argv.slice(2);
 const partsAt = args.indexOf('--parts');
 const parts = partsAt >= 0 ? Number(args[partsAt + 1]) : 4;
 const verbose = args.includes('--verbose');
-const folder = resolve(args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--parts') ?? DEFAULT_TRANSCRIPTS);
+const given = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--parts');
+const folder = resolve(given ?? DEFAULT_TRANSCRIPTS);
 
 if (!existsSync(folder)) {
   process.stderr.write(`no transcripts at ${folder}: pass the folder as the first argument\n`);
   process.exit(1);
 }
 const result = await gradeFolder(folder, { parts });
+if (given === undefined) {
+  // The sessions made with the real CLI are graded with the real transcripts.
+  const made = await gradeFolder(FIXTURE_TRANSCRIPTS, { parts });
+  result.rows.push(...made.rows);
+  result.missing.push(...made.missing);
+  result.mean = Math.round((result.rows.reduce((sum, r) => sum + r.score, 0) / result.rows.length) * 100) / 100;
+}
 if (verbose) {
   for (const r of result.rows) {
     process.stdout.write(`\n=== ${r.transcript} (${r.passed}/${r.total})\n`);

@@ -13,6 +13,8 @@ import { foldTranscript } from '../src/store/session/session-lifecycle.ts';
 export const REPO = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_TRANSCRIPTS = join(REPO, '../shared/realdata/transcripts');
 export const EXPECTATIONS = join(REPO, 'test/fixtures/handoff-expectations');
+/** Sessions made with the real CLI (subagent transcripts in their `<session>/subagents/` folders). */
+export const FIXTURE_TRANSCRIPTS = join(REPO, 'test/fixtures/handoff-transcripts');
 
 /** One phrase, or alternatives of which one must appear (case-insensitive). */
 type Phrase = string | string[];
@@ -61,9 +63,12 @@ export async function handoffFor(path: string, parts = 1): Promise<string> {
   const maxBytes = parts > 1 ? Math.ceil(size / parts) : undefined;
   let offset = 0;
   let draft = null;
+  // Subagent transcripts beside it (Claude Code 2.1's layout) are read as the hooks read them.
+  let subagents: Record<string, number> = {};
   for (;;) {
-    const step = await foldTranscript(path, draft, { fromOffset: offset, maxBytes });
+    const step = await foldTranscript(path, draft, { fromOffset: offset, maxBytes, subagents });
     draft = step.draft;
+    subagents = step.subagents ?? subagents;
     if (step.endOffset <= offset || step.endOffset >= size) break;
     offset = step.endOffset;
   }

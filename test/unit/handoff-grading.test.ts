@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { DEFAULT_TRANSCRIPTS, EXPECTATIONS, grade, gradeFolder, listedFiles } from '../../scripts/handoff-grading.ts';
+import { DEFAULT_TRANSCRIPTS, EXPECTATIONS, FIXTURE_TRANSCRIPTS, grade, gradeFolder, listedFiles } from '../../scripts/handoff-grading.ts';
 
 const HANDOFF = [
   '# Last session — 2026-11-22 10:00 → 11:00 (session abc…)',
@@ -56,9 +56,24 @@ test('every real transcript has an expectation file, and every expectation file 
     t.skip('skipped: no real transcripts at ../shared/realdata/transcripts (CI keeps them beside the repository)');
     return;
   }
-  const transcripts = readdirSync(DEFAULT_TRANSCRIPTS).filter((f) => f.endsWith('.jsonl'));
+  const transcripts = [DEFAULT_TRANSCRIPTS, FIXTURE_TRANSCRIPTS].flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.jsonl')));
   const expectations = readdirSync(EXPECTATIONS).map((f) => f.replace(/\.json$/, ''));
   assert.deepEqual([...expectations].sort(), [...transcripts].sort());
+});
+
+test('the sessions made with the real CLI pass their hand-off expectations, read whole and in four parts', async () => {
+  const result = await gradeFolder(FIXTURE_TRANSCRIPTS, { parts: 4 });
+  assert.deepEqual(result.missing, []);
+  assert.ok(result.rows.length > 0);
+  for (const r of result.rows) {
+    assert.deepEqual(
+      r.checks.filter((c) => !c.ok).map((c) => c.check),
+      [],
+      `${r.transcript}\n${r.handoff}`,
+    );
+    assert.equal(r.passedInParts, r.total, `${r.transcript}: read in parts`);
+    assert.ok(r.sameFinalState, `${r.transcript}: the parts give another Open or Files section`);
+  }
 });
 
 test('every real transcript passes its hand-off expectations, read whole and in four parts as the hooks read it', async (t) => {

@@ -1,6 +1,7 @@
 // The session side of the hooks (SPEC §8): read the transcript incrementally,
 // keep the draft, checkpoint archive logs, write EPHEMERAL.md at the end.
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { type CaptureState, emptyCaptureState } from '../../core/capture/capture-tracker.ts';
 import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
 import {
@@ -52,6 +53,8 @@ export interface FoldResult {
   endOffset: number;
   /** What capture gathered, when the read was given a capture state. */
   capture?: CaptureState;
+  /** How far each subagent transcript was read, when the read was asked to read them. */
+  subagents?: Record<string, number>;
 }
 
 /**
@@ -80,6 +83,7 @@ export async function foldTranscript(
     draft: mergeSummaries(draft ?? emptySummary(), piece),
     endOffset: part.endOffset,
     ...(part.capture ? { capture: part.capture } : {}),
+    ...(part.subagents ? { subagents: part.subagents } : {}),
   };
 }
 
@@ -123,7 +127,8 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
         // A transcript that failed to read (a directory, no permission) is tried again only once it changes:
         // one bad session must not fail every later hook.
         const failedBefore = state.transcriptError?.size === size && state.transcriptError.path === transcript;
-        if (size > state.offset && !failedBefore) {
+        // A subagent in the background (Claude Code 2.1) writes its own transcript while the main one may stand still.
+        if ((size > state.offset || subagentsGrew(transcript, state.subagents ?? {})) && !failedBefore) {
           try {
             // Every part is read for use, not only the last: a session's early work counts too.
             const use = opts.use ?? (await loadUseWatch(paths));
@@ -132,6 +137,7 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
               watchTerms,
               use,
               sessionId: ref.sessionId,
+              subagents: state.subagents ?? {},
               ...(opts.capture !== false ? { capture: state.capture ?? emptyCaptureState() } : {}),
             });
             const { transcriptError: _cleared, ...rest } = state;
@@ -142,6 +148,7 @@ export async function advanceSession(paths: EchoPaths, ref: SessionRef, opts: Ad
               draft: step.draft,
               span: mergeSummaries(state.span ?? emptySummary(), step.piece),
               ...(step.capture ? { capture: step.capture } : {}),
+              ...(step.subagents && Object.keys(step.subagents).length > 0 ? { subagents: step.subagents } : {}),
               ...(state.resumed ? { resumed: { worked: state.resumed.worked || didWork(step.piece) } } : {}),
             };
           } catch (err) {
@@ -214,6 +221,20 @@ export function writeEphemeral(
     },
     ephemeralLockOptions(paths, deadline),
   );
+}
+
+/** Whether a subagent transcript of the session holds more than the reads so far took. */
+function subagentsGrew(transcript: string, offsets: Record<string, number>): boolean {
+  if (!transcript.endsWith('.jsonl')) return false;
+  const dir = join(transcript.slice(0, -'.jsonl'.length), 'subagents');
+  try {
+    return readdirSync(dir).some((f) => {
+      if (!/^agent-.+\.jsonl$/.test(f) || f.startsWith('agent-acompact')) return false;
+      return statSync(join(dir, f)).size > (offsets[f] ?? 0);
+    });
+  } catch {
+    return false; // no subagent ran
+  }
 }
 
 const errorText = (err: unknown): string => oneLine(err instanceof Error ? err.message : String(err)).slice(0, 300);

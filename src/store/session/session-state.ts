@@ -33,6 +33,8 @@ export interface SessionState {
   capture?: CaptureState;
   /** Signatures of the lessons capture already gave for this session (an earlier capture, before a compaction). */
   captured?: string[];
+  /** How far each subagent transcript (`<transcript>/subagents/agent-*.jsonl`) was read, by file name. */
+  subagents?: Record<string, number>;
   /** Set when the transcript could not be read: not tried again until its size changes. */
   transcriptError?: { path: string; size: number; message: string };
 }

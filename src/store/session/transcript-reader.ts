@@ -7,7 +7,8 @@
 // so a line still being written is left for the next read.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type CaptureState, trackCapture } from '../../core/capture/capture-tracker.ts';
 import { EchoesError } from '../../core/errors.ts';
 import type { UseWatch } from '../../core/lifecycle/entry-use.ts';
@@ -32,6 +33,11 @@ export interface ReadTranscriptOptions {
   capture?: CaptureState;
   /** Read about this many bytes from fromOffset: lines ending past the limit are left for the next read (a first line longer than the limit is still read, so a read always makes progress). */
   maxBytes?: number;
+  /**
+   * Also read the session's subagent transcripts (`<transcript without .jsonl>/subagents/agent-*.jsonl`, where
+   * Claude Code 2.1 keeps a subagent's work), each from the offset a previous read reached, after the main part.
+   */
+  subagents?: Record<string, number>;
 }
 
 export interface ReadTranscriptResult {
@@ -42,6 +48,8 @@ export interface ReadTranscriptResult {
   lineCount: number;
   /** What capture gathered, when the read was given a capture state. */
   capture?: CaptureState;
+  /** How far each subagent transcript was read, when the read was asked to read them. */
+  subagents?: Record<string, number>;
 }
 
 // One line longer than this is skipped rather than buffered: a runaway line
@@ -60,7 +68,21 @@ function isWholeJsonObject(text: string): boolean {
   }
 }
 
-export async function readTranscript(path: string, opts: ReadTranscriptOptions = {}): Promise<ReadTranscriptResult> {
+/** The subagent transcripts beside a session's transcript, by file name; a compaction's summariser is not one. */
+async function subagentFiles(path: string): Promise<string[]> {
+  if (!path.endsWith('.jsonl')) return [];
+  try {
+    const dir = join(path.slice(0, -'.jsonl'.length), 'subagents');
+    return (await readdir(dir))
+      .filter((f) => /^agent-.+\.jsonl$/.test(f) && !f.startsWith('agent-acompact'))
+      .sort()
+      .map((f) => join(dir, f));
+  } catch {
+    return []; // no subagent ran
+  }
+}
+
+async function sizeOf(path: string): Promise<number> {
   let size: number;
   try {
     const st = await stat(path);
@@ -72,7 +94,11 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
     if (code === 'ENOENT') throw new EchoesError('not-found', `transcript not found: ${path}`);
     throw new EchoesError('unreadable', `cannot read transcript ${path}: ${code ?? String(err)}`);
   }
+  return size;
+}
 
+export async function readTranscript(path: string, opts: ReadTranscriptOptions = {}): Promise<ReadTranscriptResult> {
+  const size = await sizeOf(path);
   let start = Math.max(0, Math.floor(opts.fromOffset ?? 0));
   let capture = opts.capture;
   if (start > size) start = 0; // the file was replaced by a shorter one: it is a new transcript
@@ -90,14 +116,48 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
         }
       : {}),
   });
+  const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;
+  const main = await readLines(path, start, size, limit, (line) => builder.addLine(line));
+  let subagents: Record<string, number> | undefined;
+  if (opts.subagents) {
+    subagents = { ...opts.subagents };
+    for (const file of await subagentFiles(path)) {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      let fileSize: number;
+      try {
+        fileSize = await sizeOf(file);
+      } catch {
+        continue; // gone or unreadable: the main transcript still tells the session
+      }
+      const from = (subagents[name] ?? 0) > fileSize ? 0 : (subagents[name] ?? 0);
+      const read = await readLines(file, from, fileSize, Infinity, (line) => builder.addLine(line));
+      subagents[name] = read.endOffset;
+    }
+  }
+  return {
+    summary: builder.finish(),
+    endOffset: main.endOffset,
+    lineCount: main.lineCount,
+    ...(capture ? { capture } : {}),
+    ...(subagents ? { subagents } : {}),
+  };
+}
+
+/** Streams the complete lines of `path` from byte `start` (of a file of `size` bytes) to `addLine`, within `limit` bytes. */
+async function readLines(
+  path: string,
+  start: number,
+  size: number,
+  limit: number,
+  addLine: (line: string) => void,
+): Promise<{ endOffset: number; lineCount: number }> {
   let endOffset = start;
   let lineCount = 0;
-  const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;
   // Lines must end within the budget, except the first one: a line longer than
   // the whole budget is still consumed, or a caller with a small budget would
   // be stuck on it forever.
   const budgetEnd = start + limit;
-  if (size <= start || limit === 0) return { summary: builder.finish(), endOffset, lineCount, ...(capture ? { capture } : {}) };
+  if (size <= start || limit === 0) return { endOffset, lineCount };
 
   let pieces: Buffer[] = [];
   let pieceBytes = 0;
@@ -130,11 +190,11 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
           break;
         }
         if (overlong) {
-          builder.addLine('\u0000overlong'); // counted as an unreadable line
+          addLine('\u0000overlong'); // counted as an unreadable line
         } else {
           const part = chunk.subarray(from, nl);
           const bytes = pieces.length === 0 ? part : Buffer.concat([...pieces, part]);
-          builder.addLine(bytes.toString('utf8'));
+          addLine(bytes.toString('utf8'));
         }
         pieces = [];
         pieceBytes = 0;
@@ -157,7 +217,7 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
     if (!stopped && pieces.length > 0 && !overlong && (lineCount === 0 || size <= budgetEnd)) {
       const text = Buffer.concat(pieces).toString('utf8');
       if (isWholeJsonObject(text)) {
-        builder.addLine(text);
+        addLine(text);
         lineCount++;
         endOffset = size;
       }
@@ -167,5 +227,5 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
   } finally {
     stream.destroy();
   }
-  return { summary: builder.finish(), endOffset, lineCount, ...(capture ? { capture } : {}) };
+  return { endOffset, lineCount };
 }

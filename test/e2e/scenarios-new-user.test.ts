@@ -1,0 +1,116 @@
+// What a new user met (issue 20), through the real Claude Code CLI 2.1.330:
+// a background subagent's edits and a piped failing `node --test` run reach the
+// hand-off.
+//
+// The hooks and the CLI run from dist/: rebuild (npm run build) after changing src/.
+// RUNE_E2E_SAVE_TRANSCRIPT=<dir> copies the subagent session's transcript (with its
+// subagents/ folder) there: that is how test/fixtures/handoff-transcripts/ was made.
+
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { ScriptRule } from './fake-anthropic-server.ts';
+import { scenarioSuite, transcriptPath } from './scenario-kit.ts';
+import { compactionSummary } from './script-rules.ts';
+
+const testTimeout = 180_000;
+const suite = scenarioSuite();
+
+const ASK = 'The discount total is off by a cent. Have a helper fix the rounding in src/discount.js, then run the tests.';
+const HELPER = 'Rewrite src/discount.js so the discounted price is rounded to whole cents.';
+
+/** The main session hands the fix to a background subagent, waits, and runs the suite through a pipe. */
+function discountSession(file: string): ScriptRule {
+  return (call) => {
+    const done = call.toolUsesThisTurn.length;
+    if (call.promptText.startsWith(HELPER)) {
+      if (done === 0)
+        return {
+          content: [
+            { type: 'text', text: 'I will round the result to cents.' },
+            {
+              type: 'tool_use',
+              name: 'Edit',
+              input: { file_path: file, old_string: 'price - (price * pct) / 100', new_string: 'Math.round(price * (100 - pct)) / 100' },
+            },
+          ],
+        };
+      return 'src/discount.js now rounds the discounted price to whole cents.';
+    }
+    if (!call.promptText.startsWith(ASK)) return undefined;
+    const steps = [
+      {
+        name: 'Agent',
+        input: { description: 'Fix discount rounding', prompt: HELPER, subagent_type: 'general-purpose', run_in_background: true },
+      },
+      { name: 'Bash', input: { command: 'sleep 3', description: 'Wait for the helper' } },
+      { name: 'Bash', input: { command: 'npm test 2>&1 | tail -12', description: 'Run the tests' } },
+    ];
+    const next = steps[done];
+    if (next) return { content: [{ type: 'tool_use', ...next }] };
+    return 'The helper rewrote src/discount.js to round to cents, and I ran the tests.';
+  };
+}
+
+/**
+ * A transcript as saved for a fixture: the conversation's lines (user, assistant, system) exactly as
+ * Claude Code wrote them; in its own bookkeeping lines (the system prompt, tool and skill listings it
+ * keeps) every text longer than 200 characters is cut to its start, the shape and keys kept.
+ */
+function shortened(jsonl: string): string {
+  const cut = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.length > 200 ? `${v.slice(0, 160)}… [shortened for the fixture]` : v;
+    if (Array.isArray(v)) return v.map(cut);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cut(x)]));
+    return v;
+  };
+  return jsonl
+    .split('\n')
+    .map((line) => {
+      if (!line.trim()) return line;
+      const o = JSON.parse(line) as { type?: string };
+      return ['user', 'assistant', 'system'].includes(o.type ?? '') ? line : JSON.stringify(cut(o));
+    })
+    .join('\n');
+}
+
+describe('20. a new user on Claude Code 2.1.330', () => {
+  test('items 1 and 2: a background subagent’s edit is in Files, and a piped failing node --test run is failed and open', {
+    timeout: testTimeout,
+  }, async () => {
+    const project = await suite.project('discount');
+    await project.write({
+      'package.json': `${JSON.stringify({ name: 'shop', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
+      'src/discount.js': 'exports.discount = (price, pct) => price - (price * pct) / 100;\n',
+      'test/discount.test.js': [
+        "const test = require('node:test');",
+        "const assert = require('node:assert');",
+        "const { discount } = require('../src/discount.js');",
+        "test('rounds to cents', () => assert.strictEqual(discount(9.99, 15), 8.49));",
+        "test('never below zero', () => assert.strictEqual(discount(5, 150), 0));",
+        '',
+      ].join('\n'),
+    });
+    suite.server.setRules([compactionSummary, discountSession(project.path('src/discount.js'))]);
+    const run = await suite.rune(project, ['-p', ASK, '--permission-mode', 'bypassPermissions'], { env: { IS_SANDBOX: '1' } });
+    const sessionId = run.result?.session_id ?? '';
+    const transcript = transcriptPath(suite.home, project, sessionId);
+    const subagents = join(transcript.replace(/\.jsonl$/, ''), 'subagents');
+    assert.ok(existsSync(subagents), 'Claude Code 2.1.330 keeps the subagent’s transcript beside the session’s');
+    assert.match(project.read('src/discount.js') ?? '', /Math\.round/, 'the subagent edited the file');
+
+    const handoff = project.read('.claude/echoes/EPHEMERAL.md') ?? '';
+    assert.match(handoff, /^- edited: src\/discount\.js$/m, handoff);
+    assert.match(handoff, /^- `npm test 2>&1 \| tail -12` \(failed\)$/m, handoff);
+    assert.match(handoff, /## Open\n(?:- .*\n)*- `npm test 2>&1 \| tail -12` failed on its last run/, handoff);
+
+    const save = process.env.RUNE_E2E_SAVE_TRANSCRIPT;
+    if (save) {
+      mkdirSync(join(save, sessionId, 'subagents'), { recursive: true });
+      writeFileSync(join(save, `${sessionId}.jsonl`), shortened(readFileSync(transcript, 'utf8')));
+      for (const f of readdirSync(subagents))
+        writeFileSync(join(save, sessionId, 'subagents', f), shortened(readFileSync(join(subagents, f), 'utf8')));
+    }
+  });
+});
