@@ -35,6 +35,7 @@ const EVERY_PROPERTY: Record<keyof Required<EchoEntry>, 'field' | 'bookkeeping'>
   captured: 'field',
   signature: 'field',
   sessions: 'field',
+  origin: 'field',
   learning: 'field',
   extra: 'bookkeeping',
 };

@@ -47,6 +47,8 @@ export interface EchoEntry {
   signature?: string;
   /** Short ids of the sessions that saw a captured lesson, comma-separated, newest last. */
   sessions?: string;
+  /** This clone's mark on an entry it wrote: a keyed hash of what the entry says (core/team/provenance.ts). */
+  origin?: string;
   /** The learning itself: the entry's free text, without the field bullets. */
   learning: string;
   /** Fields this model does not know, kept in order so a re-render loses nothing. */

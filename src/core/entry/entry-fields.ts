@@ -158,6 +158,9 @@ export const ENTRY_FIELDS: readonly EntryField[] = [
   }),
   row({ prop: 'signature', place: 'bullet', key: 'signature', type: 'text', optional: true, absent: undefined }),
   row({ prop: 'sessions', place: 'bullet', key: 'sessions', type: 'text', optional: true, absent: undefined }),
+  // Who wrote it (SPEC §6b): a mark this clone's key alone can make (core/team/provenance.ts); an entry
+  // without this clone's mark in a file git tracks is a teammate's.
+  row({ prop: 'origin', place: 'bullet', key: 'origin', type: 'text', optional: true, absent: undefined, filter: 'checked' }),
   row({ prop: 'learning', place: 'body', key: 'learning', type: 'text', searchable: true }),
 ];
 
@@ -181,7 +184,8 @@ export type FieldKey =
   | 'status'
   | 'captured'
   | 'signature'
-  | 'sessions';
+  | 'sessions'
+  | 'origin';
 
 const BY_NAME = new Map<string, EntryField>();
 for (const f of BULLET_FIELDS) for (const name of [f.key, ...f.aliases]) BY_NAME.set(name, f);

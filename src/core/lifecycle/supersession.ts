@@ -10,6 +10,8 @@ import { usageKey } from './usage-events.ts';
 export interface RoleEntry {
   role: string;
   entry: EchoEntry;
+  /** A teammate's entry (SPEC §6b: it came through git without this clone's mark), as the store judged it. */
+  teammate?: boolean;
 }
 
 const NONE = /^(?:none|n\/a|-|—)?$/i;
@@ -74,13 +76,35 @@ export function retiredEntries(items: readonly RoleEntry[]): Map<string, string>
   return resolveRetirements(claimsOf(items));
 }
 
-/** The `supersedes` claims of the live entries, in the order resolveRetirements breaks ties by. */
+/**
+ * Only the people who can etch retire an etched entry: a teammate's `supersedes` naming one of this
+ * clone's etched entries is not applied, only shown. Retained entry (usage key) → the teammate's entry
+ * that claims it.
+ */
+export function heldSupersessions(items: readonly RoleEntry[]): Map<string, string> {
+  const held = new Map<string, string>();
+  const own = ownEtched(items);
+  if (own.size === 0) return held;
+  for (const { role, entry, teammate } of items) {
+    if (!teammate || entry.status !== undefined || !entry.supersedes) continue;
+    for (const t of supersededKeys(entry.supersedes, role)) if (own.has(t) && !held.has(t)) held.set(t, usageKey(role, entry.id));
+  }
+  return held;
+}
+
+/** Usage keys of this clone's etched entries. */
+function ownEtched(items: readonly RoleEntry[]): Set<string> {
+  return new Set(items.filter((it) => !it.teammate && it.entry.layer === 'etched').map((it) => usageKey(it.role, it.entry.id)));
+}
+
+/** The `supersedes` claims of the live entries, in the order resolveRetirements breaks ties by (a teammate's never names this clone's etched entries). */
 export function claimsOf(items: readonly RoleEntry[]): SupersedesClaim[] {
   const sorted = items.map((it, i) => ({ ...it, i })).sort((a, b) => (a.role < b.role ? -1 : a.role > b.role ? 1 : a.i - b.i));
+  const own = items.some((it) => it.teammate) ? ownEtched(items) : new Set<string>();
   const out: SupersedesClaim[] = [];
-  sorted.forEach(({ role, entry }, order) => {
+  sorted.forEach(({ role, entry, teammate }, order) => {
     if (entry.status !== undefined || !entry.supersedes) return;
-    const targets = supersededKeys(entry.supersedes, role);
+    const targets = supersededKeys(entry.supersedes, role).filter((t) => !(teammate && own.has(t)));
     if (targets.length) out.push({ from: usageKey(role, entry.id), targets, dayMs: entryDayMs(entry), order });
   });
   return out;

@@ -4,7 +4,7 @@
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { scoreWithIndex } from '../lifecycle/echo-score.ts';
 import { staleNote } from '../lifecycle/evidence-staleness.ts';
-import { type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
+import { heldSupersessions, type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
 import { relevanceIndex, type UsageEvent, usageKey } from '../lifecycle/usage-events.ts';
 import { filterMany, filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
@@ -18,6 +18,10 @@ export interface DigestEntry {
   score: number;
   /** The `verified` day its evidence changed after (SPEC §8 staleness), when it did. */
   staleSince?: string;
+  /** A teammate's entry (SPEC §6b), marked as such in every line. */
+  teammate?: boolean;
+  /** This clone's etched entry a teammate's entry claims to supersede (shown, not applied): that entry's key. */
+  heldBy?: string;
 }
 
 export interface DigestInput {
@@ -226,8 +230,10 @@ function sessionLines(markdown: string, share: number): string[] {
 }
 
 export function entryLine(d: DigestEntry, withScore: boolean, clean: Map<string, string> = new Map()): string {
-  const meta = withScore ? `${d.role}, ${d.score.toFixed(2)}` : d.role;
-  const stale = d.staleSince ? ` ${staleNote(d.staleSince)}` : '';
+  const by = d.teammate ? ", a teammate's" : '';
+  const meta = withScore ? `${d.role}${by}, ${d.score.toFixed(2)}` : `${d.role}${by}`;
+  const held = d.heldBy ? ` (a teammate's ${d.heldBy} says it supersedes this: not applied, only you retire an etched entry)` : '';
+  const stale = `${d.staleSince ? ` ${staleNote(d.staleSince)}` : ''}${held}`;
   const title = oneLine(d.entry.title);
   const body = oneLine(d.entry.learning);
   // A lesson whose text begins with its title (a remembered sentence) is said once.
@@ -405,6 +411,7 @@ export function digestCandidates(
   staleSince: ReadonlyMap<string, string> = new Map(),
 ): DigestCandidates {
   const retired = retiredEntries(items);
+  const held = heldSupersessions(items);
   const live = items.filter(({ role, entry }) => !entry.status && !retired.has(usageKey(role, entry.id)));
   const stale = live.map(({ role, entry }) => staleSince.get(usageKey(role, entry.id)));
   const index = relevanceIndex(events, window);
@@ -417,8 +424,16 @@ export function digestCandidates(
   const etched: DigestEntry[] = [];
   const lessons: DigestEntry[] = [];
   const traced: DigestEntry[] = [];
-  live.forEach(({ entry, role }, i) => {
-    const d: DigestEntry = { entry, role, score: scores[i]!.score, ...(stale[i] ? { staleSince: stale[i] } : {}) };
+  live.forEach(({ entry, role, teammate }, i) => {
+    const heldBy = held.get(usageKey(role, entry.id));
+    const d: DigestEntry = {
+      entry,
+      role,
+      score: scores[i]!.score,
+      ...(stale[i] ? { staleSince: stale[i] } : {}),
+      ...(teammate ? { teammate } : {}),
+      ...(heldBy ? { heldBy } : {}),
+    };
     // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs
     // first. One given again and again and never used fades back to traced (searched and recalled at a prompt
     // that concerns it, no longer given at every start), until a session uses it; the user's own words do not.

@@ -21,6 +21,8 @@ export interface SanitizeResult {
 
 /** What a checked field may hold; anything else is replaced by its empty value. */
 function checkedValue(f: EntryField, v: unknown): unknown {
+  // The provenance mark is a hash in hex (core/team/provenance.ts): nothing else may ride in it.
+  if (f.prop === 'origin') return typeof v === 'string' && /^[0-9a-f]{8,64}$/.test(v) ? v : undefined;
   switch (f.type) {
     case 'date':
       return typeof v === 'string' && (v === '' || parseIsoDate(v) === v) ? v : '';

@@ -142,17 +142,29 @@ function realPathOfPrefix(p: string, depth = 0): string {
   }
 }
 
-/** Personal files (relative to the store) that git tracks, per store: read from git's index once per process. */
-const trackedPersonalFiles = new WeakMap<EchoPaths, Set<string>>();
+/** Files of the store (relative to it) that git tracks, and the personal ones among them, per store: read from git's index once per process. */
+const trackedFiles = new WeakMap<EchoPaths, { all: Set<string>; personal: Set<string> }>();
+
+function tracked(paths: EchoPaths): { all: Set<string>; personal: Set<string> } {
+  let t = trackedFiles.get(paths);
+  if (!t) {
+    const all = trackedUnder(paths.echoes);
+    t = { all, personal: new Set([...all].filter(isPersonalPath)) };
+    trackedFiles.set(paths, t);
+  }
+  return t;
+}
 
 /** The personal files of the store git tracks (relative to `.claude/echoes/`, with `/`). */
 export function trackedPersonal(paths: EchoPaths): Set<string> {
-  let set = trackedPersonalFiles.get(paths);
-  if (!set) {
-    set = new Set([...trackedUnder(paths.echoes)].filter(isPersonalPath));
-    trackedPersonalFiles.set(paths, set);
-  }
-  return set;
+  return tracked(paths).personal;
+}
+
+/** Whether git tracks this file of the store: its content came, or can come, from a teammate's commit. */
+export function isTrackedInStore(paths: EchoPaths, abs: string): boolean {
+  const at = resolve(abs);
+  if (!isWithin(at, paths.echoes)) return false;
+  return tracked(paths).all.has(relative(paths.echoes, at).split(sep).join('/'));
 }
 
 /**
@@ -161,6 +173,8 @@ export function trackedPersonal(paths: EchoPaths): Set<string> {
  * writes them again. Relative to the store, with `/`.
  */
 export const fromGitFile = (paths: EchoPaths) => join(paths.stateDir, 'from-git.json');
+/** The folder and the `role/id` keys `export --to auto-memory` last left there (the digest does not give them again). */
+export const autoMemoryExportFile = (paths: EchoPaths) => join(paths.stateDir, 'auto-memory-export.json');
 export type FromGit = Record<string, [size: number, mtimeMs: number, ino: number]>;
 const fromGitRecords = new WeakMap<EchoPaths, FromGit>();
 
@@ -173,8 +187,6 @@ export function readFromGit(paths: EchoPaths): FromGit {
       if (parsed && typeof parsed === 'object') rec = parsed as FromGit;
     } catch {
       /* none */
-/** The folder and the `role/id` keys `export --to auto-memory` last left there (the digest does not give them again). */
-export const autoMemoryExportFile = (paths: EchoPaths) => join(paths.stateDir, 'auto-memory-export.json');
     }
     fromGitRecords.set(paths, rec);
   }

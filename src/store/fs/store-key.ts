@@ -9,7 +9,8 @@ import type { EchoPaths } from './echo-paths.ts';
 
 const keyFile = (paths: EchoPaths) => join(paths.stateDir, 'evidence-key');
 
-function storeKey(paths: EchoPaths): string {
+/** The key itself (hex), made on first use; also what marks the entries this clone writes (store/memory/entry-origin.ts). */
+export function storeKey(paths: EchoPaths): string {
   const existing = readTextOrNull(paths, keyFile(paths))?.trim();
   if (existing && /^[0-9a-f]{32,}$/.test(existing)) return existing;
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));

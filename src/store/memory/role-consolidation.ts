@@ -19,6 +19,7 @@ import { moveAside, readTextFile, removeFile, writeFileAtomic } from '../fs/atom
 import { archiveDir, assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
+import { markOwn } from './entry-origin.ts';
 import { appendToEchoFile, day, forgottenMatcher, readEchoFile, roleTitle, supersededPath, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
@@ -88,7 +89,15 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       const dropped = sanitized.filter((e) => isForgotten(e)).map((e) => e.title);
 
       const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
-      let next = merged;
+      // What this clone wrote carries its mark (SPEC §6b): the findings are its own agents'.
+      let next = markOwn(
+        paths,
+        path,
+        doc,
+        merged,
+        { appended: appends.map((e) => e.id), updated: updates.map((e) => e.id) },
+        config.versionControlled,
+      );
 
       // Superseded entries leave between sessions, for the archive, with a pointer to what replaced them
       // (archived first: a kill in between leaves a copy in both, which a re-run settles, never none).

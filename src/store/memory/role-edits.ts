@@ -14,6 +14,7 @@ import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-
 import { withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
+import { markOwn } from './entry-origin.ts';
 import { appendToEchoFile, day, forgottenMatcher, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
@@ -105,7 +106,7 @@ export function rememberEntry(
   const finding = same ? { ...entry, title: same.title, evidence: same.evidence, signature: same.signature } : entry;
   const report = addEntries(paths, config, role, [finding]).report;
   const id = report.appended[0] ?? report.updated[0] ?? same?.id ?? entry.id;
-  const layer = entry.layer === 'etched' ? etchEntry(paths, role, id) : undefined;
+  const layer = entry.layer === 'etched' ? etchEntry(paths, role, id, config.versionControlled) : undefined;
   return { ...report, id, layer: layer ?? storedLayer(paths, role, id) ?? entry.layer };
 }
 
@@ -115,13 +116,22 @@ function storedLayer(paths: EchoPaths, role: string, id: string): Layer | undefi
 }
 
 /** Raises an entry to etched, under the role's lock: only its layer line changes. Undefined when it is not there. */
-function etchEntry(paths: EchoPaths, role: string, id: string): Layer | undefined {
+function etchEntry(paths: EchoPaths, role: string, id: string, versionControlled: boolean): Layer | undefined {
   return withLock(paths, `role-${role}`, () => {
     const path = memoryFile(paths, role);
     const { text, doc } = readEchoFile(paths, path, roleTitle(role), { forEdit: true });
     const entry = documentEntries(doc).find((e) => e.id === id);
     if (text === null || !entry) return undefined;
-    if (entry.layer !== 'etched') writeFileAtomic(paths, path, serializeEchoDocument(updateEntryFields(doc, id, { layer: 'etched' })));
+    // The layer is part of what this clone's mark covers: an entry of its own is marked again.
+    const etched = markOwn(
+      paths,
+      path,
+      doc,
+      updateEntryFields(doc, id, { layer: 'etched' }),
+      { appended: [], updated: [id] },
+      versionControlled,
+    );
+    if (entry.layer !== 'etched') writeFileAtomic(paths, path, serializeEchoDocument(etched));
     return 'etched';
   });
 }
@@ -153,7 +163,15 @@ export function addEntries(
     });
     const isForgotten = opts.skipForgotten ? forgottenMatcher(paths, role) : () => false;
     const kept = clean.filter((e) => !isForgotten(e));
-    const { updates, appends, doc: next } = consolidateDocument(doc, kept, { keepIds: opts.keepIds === true });
+    const { updates, appends, doc: merged } = consolidateDocument(doc, kept, { keepIds: opts.keepIds === true });
+    const next = markOwn(
+      paths,
+      path,
+      doc,
+      merged,
+      { appended: appends.map((e) => e.id), updated: updates.map((e) => e.id) },
+      config.versionControlled,
+    );
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);
     return {

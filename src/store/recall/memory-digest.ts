@@ -5,8 +5,8 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
 import { autoMemoryExportFile, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
-import { teammateCheck } from '../memory/entry-origin.ts';
 import type { RoleSummary } from '../memory/entry-cache.ts';
+import { teammateCheck } from '../memory/entry-origin.ts';
 import { listArchiveLogs } from '../session/archive-logs.ts';
 import { readUsage } from '../usage/usage-log.ts';
 
