@@ -4,6 +4,7 @@ import { clip, editDistance, oneLine, quoteInput } from '../core/text.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { echoPaths } from '../store/fs/echo-paths.ts';
 import { fsErrorLine } from '../store/fs/fs-errors.ts';
+import { setLockTaker } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
 import { slashArgsWritable, takeSlashArgs } from '../store/session/slash-args.ts';
 import { buildContext, type CliIO, type Command, findProject, parseCommandArgs } from './cli-context.ts';
@@ -124,6 +125,13 @@ export async function cli(io: CliIO): Promise<number> {
     // Read your writes: findings a Stop or SubagentStop handed to a background worker a moment ago are merged
     // before a reading command looks (a parent searching right after its subagent finds the subagent's lessons).
     if ((cmd.access ?? 'read') === 'read') await awaitWorkers(ctx.paths, BACKGROUND_HOOKS, 5000);
+    // A person waits for a lock a hook's worker holds (a long consolidation on a busy machine) longer than a hook
+    // may, is told what it waits for, and, past the bound, what holds it.
+    setLockTaker({
+      holder: `the rune-echoes ${cmd.name} command`,
+      waitMs: CLI_LOCK_WAIT_MS,
+      onWait: (m) => io.stderr(`rune-echoes: ${m}\n`),
+    });
     return await cmd.run(ctx, values, positionals, text);
   } catch (err) {
     // One line, and bounded: a message that quotes what it refuses never echoes a huge input back.
@@ -139,8 +147,13 @@ export async function cli(io: CliIO): Promise<number> {
     const message = err instanceof Error ? err.message : String(err);
     io.stderr(`rune-echoes: unexpected error: ${clip(oneLine(message.split('\n')[0]!), MAX_ERROR)}\n`);
     return 2;
+  } finally {
+    setLockTaker(null);
   }
 }
+
+/** How long a command waits for a lock another process holds before it says what holds it. */
+const CLI_LOCK_WAIT_MS = 60_000;
 
 /**
  * `rune-echoes --slash-args <session>`: the CLI call of the /rune:echoes

@@ -8,7 +8,7 @@ import type { EchoesConfig } from '../core/config/config-defaults.ts';
 import { loadConfig } from '../store/config-file.ts';
 import { type EchoPaths, echoPaths } from '../store/fs/echo-paths.ts';
 import { CONFIG_WARNING, logLine } from '../store/fs/error-log.ts';
-import type { Deadline } from '../store/fs/role-lock.ts';
+import { type Deadline, setLockTaker } from '../store/fs/role-lock.ts';
 import { ensureStoreIgnored } from '../store/gitignore.ts';
 import { markHookRun } from '../store/hook-runs.ts';
 import { noteWorker, workerDone } from '../store/hook-workers.ts';
@@ -179,6 +179,8 @@ export async function executeHook(
   const paths = echoPaths(project, config, env.HOME || undefined);
   const log = (message: string) => logLine(paths.logFile, spec.name, message);
   const deadline = deadlineFor(spec, env, opts.startedAt ?? Date.now());
+  // Named in the lock files this run takes: a command that waits for one says what it waits for.
+  setLockTaker({ holder: opts.worker ? `the ${spec.name} hook's background worker` : `the ${spec.name} hook` });
   // Bookkeeping never costs the user what the hook is for (a read-only store, a full disk).
   try {
     ensureStoreIgnored(paths, config.versionControlled);

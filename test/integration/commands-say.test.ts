@@ -1,7 +1,12 @@
 // Issue 20, items 9–15: commands do what they say.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { cliJson, cliOk, runCli } from '../helpers/cli-run.ts';
+import { cli } from '../../src/cli/cli.ts';
+import { BUILT_CLI, CLI_NOW, cliJson, cliOk, runCli } from '../helpers/cli-run.ts';
+import { REPO } from '../helpers/run-bundle.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
 
 const LOGGER = [
@@ -91,3 +96,67 @@ test('migrate --rename renames a cited path, and the dry run says how to apply t
     'a second run changes nothing',
   );
 });
+
+/** Holds a lock in another process, named as a hook's worker names it, until `release` exists. */
+async function holdLock(t: { after: (fn: () => void) => void }, dir: string, name: string, release: string): Promise<number> {
+  const code = `
+    import { echoPaths } from ${JSON.stringify(join(REPO, 'src/store/fs/echo-paths.ts'))};
+    import { setLockTaker, withLock } from ${JSON.stringify(join(REPO, 'src/store/fs/role-lock.ts'))};
+    import { existsSync } from 'node:fs';
+    const [dir, name, release] = process.argv.slice(1);
+    setLockTaker({ holder: "the session-end hook's background worker" });
+    withLock(echoPaths(dir, { sessionScope: 'project' }, dir + '/home'), name, () => {
+      process.stdout.write('held\\n');
+      while (!existsSync(release)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    });
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code, '--', dir, name, release], {
+    cwd: REPO,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  t.after(() => child.kill('SIGKILL'));
+  let seen = '';
+  for await (const chunk of child.stdout!) {
+    seen += chunk;
+    if (seen.includes('held')) return child.pid!;
+  }
+  throw new Error('the lock holder exited before holding the lock');
+}
+
+for (const [command, lock] of [
+  ['consolidate', 'role-team'],
+  ['search', 'search-index'],
+] as const) {
+  test(`${command} waits for a lock a hook's worker holds, saying what it waits for, instead of failing at once`, async (t) => {
+    const tp = makeTempProject(t);
+    await cliOk(tp, ['remember', 'Payment retries back off with jitter.']);
+    tp.write('.claude/echoes/team/scout-findings.md', '### [2026-04-20] Pattern: Ledger rounds half to even\n- Round half to even.\n');
+    rmSync(join(tp.dir, '.claude/echoes/.state/search'), { recursive: true, force: true });
+    const release = join(tp.dir, 'release');
+    const pid = await holdLock(t, tp.dir, lock, release);
+    let stdout = '';
+    let stderr = '';
+    const code = await cli({
+      argv: command === 'search' ? ['search', 'payment retries'] : ['consolidate'],
+      cwd: tp.dir,
+      env: { CLAUDE_PROJECT_DIR: tp.dir, HOME: join(tp.dir, 'home') },
+      now: CLI_NOW,
+      readStdin: () => '',
+      stdout: (s) => (stdout += s),
+      stderr: (s) => {
+        stderr += s;
+        // The worker finishes only once the command has said it waits: it must wait, however slow the machine.
+        writeFileSync(release, '');
+      },
+      self: { node: process.execPath, cli: BUILT_CLI },
+    });
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      new RegExp(
+        `^rune-echoes: waiting for ${lock}, locked by the session-end hook's background worker \\(pid ${pid}, holding it since [\\d:]+ UTC\\) \\(at most 60 s\\)…\\n$`,
+      ),
+    );
+    assert.match(stdout, command === 'search' ? /Payment retries back off with jitter/ : /team: 1 findings file, 1 added/);
+  });
+}

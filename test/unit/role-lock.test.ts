@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { EchoesError } from '../../src/core/errors.ts';
-import { withLock, withLockAsync } from '../../src/store/fs/role-lock.ts';
+import { setLockTaker, withLock, withLockAsync } from '../../src/store/fs/role-lock.ts';
 import { makeTempProject, type TempProject } from '../helpers/temp-project.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -121,6 +121,81 @@ test('a lock held by a live process makes a second taker give up after waitMs wi
   assert.throws(() => withLock(tp.paths, 'role-reviewer', () => (ran = true), { waitMs: 200 }), isLocked);
   assert.equal(ran, false);
   assert.ok(existsSync(lockFile(tp, 'role-reviewer')), 'the live holder keeps its lock');
+});
+
+test('a refusal says what holds the lock: the holder named in its lock file, its pid and since when', async (t) => {
+  const tp = makeTempProject(t);
+  const release = join(tp.dir, 'release');
+  const holder = startNode(
+    `
+    import { setLockTaker } from ${JSON.stringify(ROLE_LOCK)};
+    setLockTaker({ holder: "the session-end hook's background worker" });
+    withLock(paths, 'role-team', () => {
+      process.stdout.write('held\\n');
+      while (!existsSync(args[1])) sleep(10);
+    });
+  `,
+    [tp.dir, release],
+  );
+  t.after(() => holder.kill('SIGKILL'));
+  await waitForOutput(holder, 'held');
+  assert.throws(
+    () => withLock(tp.paths, 'role-team', () => 0, { waitMs: 0 }),
+    (err: unknown) => {
+      assert.ok(isLocked(err));
+      assert.match(
+        (err as Error).message,
+        new RegExp(
+          `^role-team is locked by the session-end hook's background worker \\(pid ${holder.pid}, holding it since \\d\\d:\\d\\d:\\d\\d UTC\\); gave up after waiting [\\d.]+ s — try again once it has finished`,
+        ),
+      );
+      return true;
+    },
+  );
+  writeFileSync(release, '');
+  assert.equal((await holder.output).code, 0);
+});
+
+test('a taker without its own bound waits as long as its process allows, and says once what it waits for', async (t) => {
+  const tp = makeTempProject(t);
+  const release = join(tp.dir, 'release');
+  const holder = startNode(
+    `
+    import { setLockTaker } from ${JSON.stringify(ROLE_LOCK)};
+    setLockTaker({ holder: 'the stop hook' });
+    withLock(paths, 'role-team', () => {
+      process.stdout.write('held\\n');
+      while (!existsSync(args[1])) sleep(10);
+    });
+  `,
+    [tp.dir, release],
+  );
+  t.after(() => holder.kill('SIGKILL'));
+  await waitForOutput(holder, 'held');
+  const said: string[] = [];
+  // The holder lets go only once the taker has said it waits: the taker must wait past that, however slow the machine.
+  setLockTaker({
+    holder: 'the rune-echoes consolidate command',
+    waitMs: 10 * 60_000,
+    onWait: (m) => {
+      said.push(m);
+      writeFileSync(release, '');
+    },
+  });
+  try {
+    assert.equal(
+      withLock(tp.paths, 'role-team', () => 'mine'),
+      'mine',
+    );
+  } finally {
+    setLockTaker(null);
+  }
+  assert.equal(said.length, 1);
+  assert.match(
+    said[0]!,
+    new RegExp(`^waiting for role-team, locked by the stop hook \\(pid ${holder.pid}, holding it since .* UTC\\) \\(at most 600 s\\)…$`),
+  );
+  assert.equal((await holder.output).code, 0);
 });
 
 test('a lock file naming a dead pid is recovered', async (t) => {

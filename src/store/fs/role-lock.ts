@@ -5,11 +5,12 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { EchoesError } from '../../core/errors.ts';
+import { oneLine } from '../../core/text.ts';
 import { assertWritable, type EchoPaths } from './echo-paths.ts';
 import { uniqueSuffix } from './unique-suffix.ts';
 
 export interface LockOptions {
-  /** Give up after this long (ms). Hooks keep this short. */
+  /** Give up after this long (ms). Hooks keep this short; without it, the process's bound (setLockTaker). */
   waitMs?: number;
   /** A lock older than this is taken over even if its pid looks alive (pid reuse). */
   staleMs?: number;
@@ -32,6 +33,41 @@ export const NO_DEADLINE: Deadline = Number.POSITIVE_INFINITY;
 /** True once the deadline has passed: work that can wait should be left for later. */
 export function pastDeadline(deadline: Deadline = NO_DEADLINE): boolean {
   return Date.now() > deadline;
+}
+
+/** Who takes locks in this process, for the holder named in a lock file, and how long a taker without its own bound waits. */
+export interface LockTaker {
+  /** What holds a lock this process takes, as a person reads it: `the rune-echoes search command`, `the stop hook`. */
+  holder: string;
+  waitMs: number;
+  /** Told once when a wait goes on (the CLI says on stderr what it waits for). */
+  onWait?: (message: string) => void;
+}
+
+const DEFAULT_TAKER: LockTaker = { holder: '', waitMs: 10_000 };
+let taker: LockTaker = DEFAULT_TAKER;
+
+/** Set by the CLI for each command (a person waits: a longer bound, and a word while waiting) and by the hook runner; null resets. */
+export function setLockTaker(next: Partial<LockTaker> | null): void {
+  taker = next === null ? DEFAULT_TAKER : { ...DEFAULT_TAKER, ...next };
+}
+
+/** A wait longer than this is announced through `onWait`. */
+const ANNOUNCE_AFTER_MS = 2000;
+
+/** What a lock file says of its holder: `the stop hook (pid 123, holding it since 10:02:03 UTC)`. */
+function describeHolder(lockPath: string): string {
+  let content: string;
+  try {
+    content = readFileSync(lockPath, 'utf8');
+  } catch {
+    return 'another process, which has just let it go';
+  }
+  const [pid = '', , at = '', ...label] = content.split(' ');
+  const since = /^\d{4}-\d{2}-\d{2}T(\d{2}:\d{2}:\d{2})/.exec(at)?.[1];
+  const details = [/^\d+$/.test(pid) ? `pid ${pid}` : '', since ? `holding it since ${since} UTC` : ''].filter(Boolean).join(', ');
+  const who = label.join(' ').trim();
+  return `${who ? oneLine(who).slice(0, 80) : 'another process'}${details ? ` (${details})` : ''}`;
 }
 
 const sleepBuffer = new Int32Array(new SharedArrayBuffer(4));
@@ -109,20 +145,31 @@ function recoverIfStale(lockPath: string, staleMs: number): void {
 }
 
 function acquire(paths: EchoPaths, name: string, opts: LockOptions): { lockPath: string; token: string } {
-  const waitMs = Math.max(0, Math.min(opts.waitMs ?? 10_000, (opts.deadline ?? NO_DEADLINE) - Date.now()));
+  const waitMs = Math.max(0, Math.min(opts.waitMs ?? taker.waitMs, (opts.deadline ?? NO_DEADLINE) - Date.now()));
   const staleMs = opts.staleMs ?? 120_000;
   const dir = opts.dir ?? paths.locksDir;
   mkdirSync(assertWritable(paths, dir), { recursive: true });
   const lockPath = join(dir, `${name}.lock`);
-  const token = `${process.pid} ${uniqueSuffix()} ${new Date().toISOString()}`;
-  const deadline = Date.now() + waitMs;
+  // The holder's name goes last: the pid first is what recovery reads.
+  const token = `${process.pid} ${uniqueSuffix()} ${new Date().toISOString()}${taker.holder ? ` ${oneLine(taker.holder)}` : ''}`;
+  const started = Date.now();
+  const deadline = started + waitMs;
+  let announced = false;
   let delay = 5;
   while (!tryCreate(lockPath, token)) {
     recoverIfStale(lockPath, staleMs);
     // A dead holder's lock just removed is ours to take, even with no time left to wait.
     if (tryCreate(lockPath, token)) break;
     if (Date.now() > deadline) {
-      throw new EchoesError('locked', `${name} is locked by another process (${lockPath}); try again in a moment`);
+      const waited = Math.round((Date.now() - started) / 100) / 10;
+      throw new EchoesError(
+        'locked',
+        `${name} is locked by ${describeHolder(lockPath)}; gave up after waiting ${waited} s — try again once it has finished (lock file ${lockPath})`,
+      );
+    }
+    if (!announced && taker.onWait && Date.now() - started > ANNOUNCE_AFTER_MS) {
+      announced = true;
+      taker.onWait(`waiting for ${name}, locked by ${describeHolder(lockPath)} (at most ${Math.round(waitMs / 1000)} s)…`);
     }
     sleep(delay + Math.floor(Math.random() * delay));
     delay = Math.min(delay * 2, 100);
