@@ -160,3 +160,23 @@ for (const [command, lock] of [
     assert.match(stdout, command === 'search' ? /Payment retries back off with jitter/ : /team: 1 findings file, 1 added/);
   });
 }
+
+test('promote takes an imperative step a person can follow as actionable, with or without a file named', async (t) => {
+  const tp = makeTempProject(t);
+  tp.write(
+    '.claude/echoes/team/MEMORY.md',
+    LOGGER.replace('- **layer**: inscribed', '- **layer**: etched\n- **confidence**: 0.9').replace(
+      '- **verified**',
+      '- **symptom**: bearer tokens in the request log\n- **root_cause**: the logger printed every header\n- **verified**',
+    ),
+  );
+  const promote = (solution: string) =>
+    runCli(tp, ['promote', 'redact-the', '--category', 'security', '--verified-by', 'human', '--solution', solution, '--json']);
+  const vague = await promote('Be more careful next time');
+  assert.equal(vague.code, 1);
+  assert.match(vague.stdout + vague.stderr, /not actionable/);
+  const step = await promote('Redact the Authorization header in the logger');
+  assert.equal(step.code, 0, step.stdout + step.stderr);
+  assert.equal(JSON.parse(step.stdout).path, 'docs/solutions/security/redact-the-authorization-header-in-the-logger.md');
+  assert.match(tp.read('docs/solutions/security/redact-the-authorization-header-in-the-logger.md')!, /^verified_by: human$/m);
+});

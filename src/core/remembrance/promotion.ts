@@ -39,6 +39,41 @@ const AGENT_INTERNAL_TEXT = /\b(?:context window|token budget|system prompt|the 
 const CONCRETE =
   /`[^`]+`|\b[\w./-]+\.(?:[a-z]{1,5})\b|\b(?:run|add|set|use|remove|install|upgrade|configure|import|call|pass|enable|disable|rename|move|pin|restart)\b/i;
 
+/**
+ * Verbs of a step a person takes on a project, in the form an instruction starts
+ * with ("Redact the Authorization header in the logger"). Vague ones (be, try,
+ * consider, remember) are not here: "Be more careful next time" is no step.
+ */
+const STEP_VERBS = new Set(
+  (
+    'add allow allowlist annotate apply archive assert audit avoid back backport batch block bump cache call cancel cap ' +
+    'catch change check chmod clean clear clone close commit compress configure convert copy create debounce declare ' +
+    'decode decrypt delete deny deploy deprecate detach disable document downgrade drain drop dump encode encrypt ' +
+    'enable enforce escape exclude expire export extract fetch filter fix flush force format forward freeze generate ' +
+    'grant guard handle hash hide ignore import include increase index inject install invalidate isolate keep kill ' +
+    'label limit lint list load lock log lower mark mask merge migrate mock mount move mute normalize normalise ' +
+    'omit open override parse pass patch pin poll prefix prune publish pull purge push put quote raise rate-limit ' +
+    'read rebase rebuild redact reduce refactor refresh regenerate reject release reload remove rename render reorder ' +
+    'replace require reset resize restart restore restrict retry return reuse revert review revoke rollback rotate ' +
+    'run sanitize sanitise scope seed send serialize set shorten skip sort split squash start stop store strip stub ' +
+    'submit swap switch sync tag test throttle throw time-out timeout trim truncate turn unlock unmount unpin unset ' +
+    'update upgrade upload use validate verify wait wrap write'
+  ).split(' '),
+);
+/** Words an instruction may open with before its verb: "Always redact…", "Never log…", "Do not…", "First run…". */
+const STEP_LEAD = /^(?:(?:always|never|first|then|also|please|do not|don't|make sure to|be sure to|remember to)\s+)+/i;
+
+/** An instruction a person can follow: some sentence of it opens with a step verb and says what to act on. */
+function namesAStep(text: string): boolean {
+  return text
+    .split(/[.;!?\n]+|\s+(?:and then|then)\s+/i)
+    .map((part) => part.replace(/^[\s>*+\-\d.)(]+/, '').replace(STEP_LEAD, ''))
+    .some((part) => {
+      const words = part.match(/[\p{L}\p{N}'_-]+/gu) ?? [];
+      return words.length >= 2 && STEP_VERBS.has(words[0]!.toLowerCase());
+    });
+}
+
 function refuse(rule: PromotionRule, message: string, existing?: string): PromotionResult {
   return { ok: false, rule, message, ...(existing ? { existing } : {}) };
 }
@@ -68,7 +103,7 @@ export function planPromotion(input: PromotionInput): PromotionResult {
     );
   }
   const internal = e.tags.some((t) => AGENT_INTERNAL_TAGS.has(t.toLowerCase())) || AGENT_INTERNAL_TEXT.test(`${e.title} ${solution}`);
-  if (internal || !CONCRETE.test(solution)) {
+  if (internal || !(CONCRETE.test(solution) || namesAStep(solution))) {
     return refuse(
       'not-actionable',
       internal
