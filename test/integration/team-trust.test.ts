@@ -224,6 +224,14 @@ test("a teammate's entries are marked as theirs in the digest, through a pull an
   assert.match(theirs, /\(team, a teammate's, /, lines.join('\n'));
   assert.match(first, /a teammate's/, 'an entry a teammate committed by hand');
   assert.ok(mine !== '' && !mine.includes("a teammate's"), mine);
+  // Search (and prompt recall, from the same index) says whose an entry is.
+  const hits = JSON.parse((await cli(origin, b, 'search', 'migrations seed staging nightly', '--json')).stdout).hits as Array<{
+    title: string;
+    teammate?: boolean;
+  }>;
+  assert.equal(hits.find((h) => /Migrations/.test(h.title))?.teammate, true, JSON.stringify(hits));
+  assert.equal(hits.find((h) => /Staging/.test(h.title))?.teammate, undefined, JSON.stringify(hits));
+  assert.match((await ok(origin, b, 'search', 'migrations seed')).split('\n')[1] ?? '', / · team · a teammate's · /);
   // In the teammate's own clone, the same entry is theirs, and ours is the teammate's.
   a.git('pull', '--quiet', '--no-edit', 'origin', 'main');
   b.git('push', '--quiet', 'origin', 'main');
@@ -279,4 +287,7 @@ test("a teammate's entry that supersedes this clone's etched entry does not reti
   assert.match(etched, /a teammate's team#reconciliation-is-automatic says it supersedes this: not applied/);
   const shown = await ok(origin, b, 'show', '--json');
   assert.doesNotMatch(shown, /"friday-reconciliation"[^}]*"status":"superseded"/);
+  const found = await cli(origin, b, 'search', 'reconciled by hand Fridays', '--json');
+  const hit = (JSON.parse(found.stdout).hits as Array<{ id?: string; status?: string }>).find((h) => h.id === 'friday-reconciliation');
+  assert.ok(hit && hit.status === undefined, found.stdout);
 });

@@ -109,7 +109,9 @@ export const searchCommand: Command = {
       return 0;
     }
     const out = hits.map((h, i) => {
-      const what = [h.source === 'memory' ? 'entry' : h.source, h.role, h.layer, h.date, h.status].filter(Boolean).join(' · ');
+      const what = [h.source === 'memory' ? 'entry' : h.source, h.role, h.teammate ? "a teammate's" : '', h.layer, h.date, h.status]
+        .filter(Boolean)
+        .join(' · ');
       const stale = 'staleSince' in h && h.staleSince ? ` ${staleNote(h.staleSince)}` : '';
       return `${i + 1}. ${h.title}${h.id ? `  [${h.id}]` : ''}${stale}\n   ${h.at} · ${what} · score ${h.score.toFixed(2)}\n   ${h.snippet}\n`;
     });

@@ -21,6 +21,8 @@ export interface RecallItem {
   /** The item's text as written in its file (capped by the index). */
   text: string;
   staleSince?: string;
+  /** A teammate's entry (SPEC §6b): the line says so. */
+  teammate?: boolean;
 }
 
 export interface RenderedRecall {
@@ -100,7 +102,11 @@ function itemLine(item: RecallItem, max: number): string {
   if (item.source === 'log') return logLine(item, max);
   const { body, evidence } = itemParts(item);
   const title = oneLine(item.title);
-  const where = [item.role ? `${item.role}${item.id ? `#${item.id}` : ''}` : item.path, evidence ? `evidence: ${oneLine(evidence)}` : '']
+  const where = [
+    item.role ? `${item.role}${item.id ? `#${item.id}` : ''}` : item.path,
+    item.teammate ? "a teammate's" : '',
+    evidence ? `evidence: ${oneLine(evidence)}` : '',
+  ]
     .filter(Boolean)
     .join('; ');
   const stale = item.staleSince ? ` ${staleNote(item.staleSince)}` : '';

@@ -35,6 +35,8 @@ export interface DocOrigin {
   path: string;
   source: DocSource;
   role?: string;
+  /** Whether an entry of the file is a teammate's (SPEC §6b), as the store judges it. */
+  teammate?: (e: EchoEntry) => boolean;
 }
 
 const DAY = /\b(\d{4}-\d{2}-\d{2})\b/;
@@ -64,6 +66,7 @@ function entryDoc(e: EchoEntry, raw: string, line: number, origin: DocOrigin): I
     layer: e.layer,
     ...(date ? { date } : {}),
     ...(e.status ? { status: e.status } : {}),
+    ...(origin.teammate?.(e) ? { teammate: true } : {}),
     text: shown(raw),
     fields: ranked({ title: `${e.title} ${e.kind}`, tags: e.tags.join(' '), body: searchableText(e).replace(e.title, '') }),
     ...(retires.length ? { retires, retiresDay: entryDayMs(e) } : {}),

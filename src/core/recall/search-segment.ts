@@ -31,6 +31,8 @@ export interface StoredDoc {
   date?: string;
   /** An entry's `status` (superseded, retracted): ranked below the live ones. */
   status?: string;
+  /** A teammate's entry (SPEC §6b): marked as theirs wherever it is shown. */
+  teammate?: boolean;
   /** The document's own text, as in the file (capped), for snippets and line numbers. */
   text: string;
 }

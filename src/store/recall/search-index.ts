@@ -39,7 +39,8 @@ import { listSources, type MemoryFolders, type Stamp, sameStamp, stampOf } from 
 export const INDEX_FORMAT = 'rune-echoes-search';
 // 2: stored texts and titles filtered for secrets; supersession claims and memory folders in the manifest.
 // 4: whole names (file names, dotted and snake_case names) indexed as terms of their own.
-export const INDEX_VERSION = 4;
+// 5: a teammate's entries and claims flagged, this clone's etched entries listed (SPEC §6b).
+export const INDEX_VERSION = 5;
 
 /**
  * Archive logs (and EPHEMERAL.md) have segments of their own: prompt-time
@@ -57,14 +58,14 @@ export function tiersFor(filters: RankFilters): Tier[] {
   return TIERS.filter((t) => filters.kinds!.some((k) => (k === 'log' ? 'logs' : 'memory') === t));
 }
 
-/** A live entry's `supersedes`: its usage key, how new it is (ms), its line, and the keys it names. */
-export type ClaimRecord = [from: string, dayMs: number | null, line: number, targets: string[]];
+/** A live entry's `supersedes`: its usage key, how new it is (ms), its line, the keys it names, and 1 when it is a teammate's. */
+export type ClaimRecord = [from: string, dayMs: number | null, line: number, targets: string[], teammate?: 1];
 
 /**
  * A file the index covers: its stamp when read, the global ids of its
  * documents, and the `supersedes` claims of its live entries (if any).
  */
-export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[], claims?: ClaimRecord[]];
+export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: number[], claims?: ClaimRecord[], ownEtched?: string[]];
 
 /**
  * Every entry a live entry supersedes, by usage key (`role#id`), from the
@@ -73,12 +74,22 @@ export type SourceRecord = [size: number, mtimeMs: number, ino: number, gids: nu
  */
 export function retiredKeys(m: Manifest): Set<string> {
   const records: ClaimRecord[] = [];
-  for (const rec of Object.values(m.sources)) if (Array.isArray(rec[4])) records.push(...rec[4].filter((c) => Array.isArray(c)));
+  const own = new Set<string>();
+  for (const rec of Object.values(m.sources)) {
+    if (Array.isArray(rec[4])) records.push(...rec[4].filter((c) => Array.isArray(c)));
+    if (Array.isArray(rec[5])) for (const k of rec[5]) own.add(k);
+  }
   if (records.length === 0) return new Set();
   // Roles by name, then entries by line: the order the store's own readers break ties in.
   const roleOf = (key: string) => key.slice(0, key.indexOf('#'));
   records.sort((a, b) => (roleOf(a[0]) < roleOf(b[0]) ? -1 : roleOf(a[0]) > roleOf(b[0]) ? 1 : a[2] - b[2]));
-  const claims = records.map(([from, dayMs, , targets], order) => ({ from, dayMs, order, targets }));
+  // Only the people who can etch retire an etched entry: a teammate's claim on one of this clone's is not applied.
+  const claims = records.map(([from, dayMs, , targets, teammate], order) => ({
+    from,
+    dayMs,
+    order,
+    targets: teammate === 1 ? targets.filter((t) => !own.has(t)) : targets,
+  }));
   return new Set(resolveRetirements(claims).keys());
 }
 
@@ -231,6 +242,8 @@ export interface SearchHit {
   snippet: string;
   /** An entry's status, or `superseded` when a live entry's `supersedes` names it: ranked below the live ones. */
   status?: string;
+  /** A teammate's entry (SPEC §6b). */
+  teammate?: boolean;
 }
 
 export interface SearchResult {
@@ -397,6 +410,7 @@ function rankAndShow(
       ...(d.role ? { role: d.role } : {}),
       ...(d.layer ? { layer: d.layer } : {}),
       ...(d.date ? { date: d.date } : {}),
+      ...(d.teammate ? { teammate: true } : {}),
       score: Math.round(score * 100) / 100,
       snippet: snip.text,
       ...(status ? { status } : {}),

@@ -26,6 +26,7 @@ import { readTextFile, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertWritable, type EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 import { uniqueSuffix } from '../fs/unique-suffix.ts';
+import { teammateCheck } from '../memory/entry-origin.ts';
 import {
   type ClaimRecord,
   INDEX_FORMAT,
@@ -119,15 +120,25 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
 
   const dead = new Set<number>();
   const fresh: IndexDoc[] = [];
-  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: ClaimRecord[] }> = [];
+  const freshOf: Array<{ key: string; stamp: Stamp | null; count: number; retires: ClaimRecord[]; etched: string[] }> = [];
   const take = (file: SourceFile, stamp: Stamp | null) => {
     const docs = documentsOf(paths, file, read);
     if (docs === null) return false;
     fresh.push(...docs);
     const claims = docs.flatMap((d): ClaimRecord[] =>
-      d.retires?.length && d.role && d.id ? [[usageKey(d.role, d.id), d.retiresDay ?? null, d.line, d.retires]] : [],
+      d.retires?.length && d.role && d.id
+        ? [
+            d.teammate
+              ? [usageKey(d.role, d.id), d.retiresDay ?? null, d.line, d.retires, 1]
+              : [usageKey(d.role, d.id), d.retiresDay ?? null, d.line, d.retires],
+          ]
+        : [],
     );
-    freshOf.push({ key: file.key, stamp, count: docs.length, retires: claims });
+    // This clone's etched entries: a teammate's claim never retires them.
+    const etched = docs.flatMap((d) =>
+      d.source === 'memory' && d.layer === 'etched' && !d.teammate && d.role && d.id && !d.status ? [usageKey(d.role, d.id)] : [],
+    );
+    freshOf.push({ key: file.key, stamp, count: docs.length, retires: claims, etched });
     return true;
   };
 
@@ -177,9 +188,11 @@ function update(paths: EchoPaths, force: boolean): UpdateResult {
     const gids = freshGids.slice(at, at + f.count);
     at += f.count;
     if (f.stamp !== null)
-      sources[f.key] = f.retires.length
-        ? [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids, f.retires]
-        : [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
+      sources[f.key] = f.etched.length
+        ? [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids, f.retires, f.etched]
+        : f.retires.length
+          ? [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids, f.retires]
+          : [f.stamp.size, f.stamp.mtimeMs, f.stamp.ino, gids];
     else logs!.set(f.key.slice(f.key.lastIndexOf('/') + 1), gids[0] ?? -1);
   }
   for (const p of pieces) {
@@ -288,7 +301,7 @@ function clearNonFolder(paths: EchoPaths, dir: string): void {
 
 /** What a stored document is, field by field: the same document read again from its file gives the same key. */
 const heldKey = (d: StoredDoc): string =>
-  JSON.stringify([d.path, d.line, d.source, d.id ?? '', d.role ?? '', d.layer ?? '', d.status ?? '', d.title, d.text]);
+  JSON.stringify([d.path, d.line, d.source, d.id ?? '', d.role ?? '', d.layer ?? '', d.status ?? '', d.teammate === true, d.title, d.text]);
 
 /**
  * For each document the index returned, whether a file the store holds now gives it: the file is
@@ -345,7 +358,8 @@ export function documentsOf(paths: EchoPaths, file: SourceFile, read: string[]):
     case 'solution':
       return solutionDocs(text, { ...origin, fallbackTitle: basename(file.abs, '.md') });
     default:
-      return echoFileDocs(text, origin);
+      // Entries that came through git without this clone's mark are a teammate's (SPEC §6b).
+      return echoFileDocs(text, { ...origin, teammate: teammateCheck(paths, file.abs) });
   }
 }
 
