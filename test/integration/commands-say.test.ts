@@ -180,3 +180,20 @@ test('promote takes an imperative step a person can follow as actionable, with o
   assert.equal(JSON.parse(step.stdout).path, 'docs/solutions/security/redact-the-authorization-header-in-the-logger.md');
   assert.match(tp.read('docs/solutions/security/redact-the-authorization-header-in-the-logger.md')!, /^verified_by: human$/m);
 });
+
+test('forget removes an etched entry only with --yes, as reset asks; other entries go at once', async (t) => {
+  const tp = makeTempProject(t);
+  const etched = LOGGER.replace('- **layer**: inscribed', '- **layer**: etched');
+  tp.write('.claude/echoes/team/MEMORY.md', etched);
+  const asked = await cliOk(tp, ['forget', 'redact-the']);
+  assert.match(asked, /^would forget team\/redact-the-authorization-header-in-the-logger .*an etched entry .*run again with --yes\n$/);
+  assert.equal(tp.read('.claude/echoes/team/MEMORY.md'), etched, 'nothing changed');
+  assert.equal(tp.read('.claude/echoes/team/archive/forgotten.md'), null);
+  assert.deepEqual((await cliJson(tp, ['forget', 'redact-the'])).done, false);
+  assert.match(await cliOk(tp, ['forget', 'redact-the', '--yes']), /^forgot team\/redact-the-authorization-header-in-the-logger/);
+  assert.doesNotMatch(tp.read('.claude/echoes/team/MEMORY.md')!, /Redact the Authorization/);
+  assert.match(tp.read('.claude/echoes/team/archive/forgotten.md')!, /Redact the Authorization header/);
+
+  await cliOk(tp, ['remember', 'Prefer small pull requests.']);
+  assert.match(await cliOk(tp, ['forget', 'prefer-small']), /^forgot team\/prefer-small-pull-requests/);
+});

@@ -203,7 +203,7 @@ test('hash verification: an edit of the entry shows as changed, a re-verificatio
     /^solution out of date: docs\/solutions\/performance\/n-1-queries-in-the-order-list\.md \(its entry changed since promotion;/m,
   );
   assert.deepEqual((await cliJson(tp, ['status'])).solutionsOutOfDate, [{ path, state: 'changed' }]);
-  await cliJson(tp, ['forget', base.id]);
+  await cliJson(tp, ['forget', base.id, '--yes']);
   assert.equal(await state(), 'vanished');
 });
 

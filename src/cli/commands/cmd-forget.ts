@@ -12,8 +12,8 @@ export const forgetCommand: Command = {
   name: 'forget',
   access: 'write',
   summary: 'move an entry to the archive with a tombstone (it will not come back)',
-  usage: 'rune-echoes forget <id or a unique start of one> [--role R]',
-  options: { role: { type: 'string' } },
+  usage: 'rune-echoes forget <id or a unique start of one> [--role R] [--yes]   (an etched entry needs --yes)',
+  options: { role: { type: 'string' }, yes: { type: 'boolean' } },
   run(ctx, values, positionals) {
     const typed = positionals[0];
     if (!typed || positionals.length > 1) throw new EchoesError('bad-argument', 'forget takes exactly one entry id (see rune-echoes show)');
@@ -25,6 +25,15 @@ export const forgetCommand: Command = {
     // The id, or a unique prefix of one.
     const { role, entry: named } = pickOneEntry(all, typed, 'forget');
     const id = named.id;
+    // Etched is permanent project knowledge: only the user removes it, and says so (as `reset` asks).
+    if (named.layer === 'etched' && values.yes !== true) {
+      if (ctx.json) printJson(ctx, { role, id, title: named.title, layer: 'etched', wouldForget: true, done: false });
+      else
+        ctx.io.stdout(
+          `would forget ${role}/${id} ("${named.title}"), an etched entry (permanent project knowledge); if the user wants it gone, run again with --yes\n`,
+        );
+      return 0;
+    }
     const entry = forgetEntry(ctx.paths, role, id, ctx.io.now);
     if (!entry) throw new EchoesError('not-found', `entry "${quoteInput(id)}" disappeared from ${role} meanwhile; nothing changed`);
     if (ctx.json) printJson(ctx, { role, id, title: entry.title, archivedTo: `${role}/archive/forgotten.md` });
