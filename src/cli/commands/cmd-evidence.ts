@@ -16,6 +16,7 @@ import { ensureDir, removeFile, writeFileAtomic } from '../../store/fs/atomic-fi
 import { assertSafeName, type EchoPaths } from '../../store/fs/echo-paths.ts';
 import { isNotWritable } from '../../store/fs/fs-errors.ts';
 import { uniqueSuffix } from '../../store/fs/unique-suffix.ts';
+import { entriesWithOrigin } from '../../store/memory/entry-origin.ts';
 import { staleFromStore } from '../../store/memory/evidence-changes.ts';
 import { fileHistories } from '../../store/memory/evidence-history.ts';
 import { readAllEntries } from '../../store/memory/memory-files.ts';
@@ -55,7 +56,7 @@ export const evidenceCommand: Command = {
       wanted.length === 0 || wanted.some((w) => w.role === role && (w.id === undefined || w.id === id));
 
     // Staleness and supersession look across every role, as show does.
-    const items = roles.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+    const items = entriesWithOrigin(ctx.paths, roles);
     const stale = await staleFromStore(ctx.paths, items);
     const retired = retiredEntries(items);
     const index = relevanceIndex(readUsage(ctx.paths), ctx.config.relevanceWindow);

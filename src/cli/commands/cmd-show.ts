@@ -7,6 +7,7 @@ import { retiredEntries } from '../../core/lifecycle/supersession.ts';
 import { relevanceIndex, usageKey } from '../../core/lifecycle/usage-events.ts';
 import { quoteInput } from '../../core/text.ts';
 import { assertSafeName } from '../../store/fs/echo-paths.ts';
+import { entriesWithOrigin } from '../../store/memory/entry-origin.ts';
 import { staleFromStore } from '../../store/memory/evidence-changes.ts';
 import { readAllEntries } from '../../store/memory/memory-files.ts';
 import { readUsage } from '../../store/usage/usage-log.ts';
@@ -33,7 +34,7 @@ export const showCommand: Command = {
       );
     const index = relevanceIndex(readUsage(ctx.paths), ctx.config.relevanceWindow);
     // Supersession and staleness look across every role (an entry may retire another role's).
-    const items = roles.flatMap((r) => r.entries.map((entry) => ({ role: r.role, entry })));
+    const items = entriesWithOrigin(ctx.paths, roles);
     const retired = retiredEntries(items);
     const stale = await staleFromStore(ctx.paths, items);
     const picked: ShowRole[] = roles

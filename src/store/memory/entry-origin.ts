@@ -9,7 +9,7 @@ import { documentEntries, type EchoDocument, parseEchoDocument, serializeEchoDoc
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { markedByKey, originMark } from '../../core/team/provenance.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import { type EchoPaths, isTrackedInStore } from '../fs/echo-paths.ts';
+import { type EchoPaths, isTrackedInStore, memoryFile } from '../fs/echo-paths.ts';
 import { storeKey } from '../fs/store-key.ts';
 
 const keys = new WeakMap<EchoPaths, string | null>();
@@ -88,4 +88,15 @@ export function markUntrackedEntries(paths: EchoPaths, files: readonly string[])
     if (out !== text) writeFileAtomic(paths, file, out);
   }
   return marked;
+}
+
+/** Every role's entries with whose they are, for what decides across roles (supersession in show, evidence, the digest). */
+export function entriesWithOrigin(
+  paths: EchoPaths,
+  roles: ReadonlyArray<{ role: string; entries: readonly EchoEntry[] }>,
+): Array<{ role: string; entry: EchoEntry; teammate: boolean }> {
+  return roles.flatMap((r) => {
+    const theirs = teammateCheck(paths, memoryFile(paths, r.role));
+    return r.entries.map((entry) => ({ role: r.role, entry, teammate: theirs(entry) }));
+  });
 }
