@@ -149,8 +149,10 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const wordless: number[] = [];
   watchLower.forEach((t, i) => {
     const first = /^[\p{L}\p{N}_]+/u.exec(t)?.[0];
-    if (first) byFirstWord.set(first, [...(byFirstWord.get(first) ?? []), i]);
-    else wordless.push(i);
+    if (!first) wordless.push(i);
+    // Pushed, never copied: a store's ids and titles often share a first word (`entry-1`, `entry-2` …).
+    else if (byFirstWord.has(first)) byFirstWord.get(first)!.push(i);
+    else byFirstWord.set(first, [i]);
   });
 
   function noteTerms(text: string): void {
