@@ -136,7 +136,14 @@ export function parseCommandArgs(cmd: Command, args: string[], typed?: { text: s
     if (spec) {
       if (spec.type === 'string' && !long?.[2] && i + 1 >= args.length)
         throw new EchoesError('bad-argument', `${cmd.name}: ${a} needs a value (see rune-echoes ${cmd.name} --help)`);
-      // A value is the next argument whatever it looks like (`--evidence -x`): joined with `=` so parseArgs takes it as one.
+      // A known option is never a value: `--pattern --project DIR` lost its value, it did not mean the title "--project".
+      const next = spec.type === 'string' && !long?.[2] ? knownOption(args[i + 1]!, options, byShort) : undefined;
+      if (next !== undefined)
+        throw new EchoesError(
+          'bad-argument',
+          `${cmd.name}: ${a} needs a value, but the next argument is the option ${next}${long ? ` (a value that starts with "-" is written ${a}=VALUE)` : ''}`,
+        );
+      // Any other value is the next argument whatever it looks like (`--evidence -x`): joined with `=` so parseArgs takes it as one.
       if (spec.type === 'string' && !long?.[2]) optionArgs.push(long ? `${a}=${args[++i]}` : a, ...(long ? [] : [args[++i]!]));
       else optionArgs.push(a);
       continue;
@@ -165,6 +172,14 @@ export function parseCommandArgs(cmd: Command, args: string[], typed?: { text: s
     positionals: parsed.positionals,
     text: typedText(args, textAt, typed) ?? parsed.positionals.join(' '),
   };
+}
+
+/** `--project`, `--project=DIR` or `-h` when `arg` is one of the command's options (as typed, up to any `=`); else undefined. */
+function knownOption(arg: string, options: Record<string, OptionSpec>, byShort: Map<string, string>): string | undefined {
+  const long = /^--([^=]+)/.exec(arg);
+  if (long) return Object.hasOwn(options, long[1]!) ? `--${long[1]}` : undefined;
+  const short = /^-([A-Za-z])$/.exec(arg);
+  return short && byShort.has(short[1]!) ? arg : undefined;
 }
 
 /** The free text exactly as typed: from the first positional to the last, when nothing else stands between them. */

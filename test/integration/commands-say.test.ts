@@ -197,3 +197,23 @@ test('forget removes an etched entry only with --yes, as reset asks; other entri
   await cliOk(tp, ['remember', 'Prefer small pull requests.']);
   assert.match(await cliOk(tp, ['forget', 'prefer-small']), /^forgot team\/prefer-small-pull-requests/);
 });
+
+test('an option that needs a value never takes a known option as it: the refusal names both, and nothing is written', async (t) => {
+  const tp = makeTempProject(t);
+  const before = tp.snapshot();
+  const r = await runCli(tp, ['record', '--role', 'team', '--agent', 'a', '--pattern', '--project', tp.dir, 'Cap retries at 3.']);
+  assert.equal(r.code, 1);
+  assert.equal(
+    r.stderr,
+    'rune-echoes: record: --pattern needs a value, but the next argument is the option --project (a value that starts with "-" is written --pattern=VALUE)\n',
+  );
+  assert.deepEqual(tp.snapshot(), before, 'nothing written');
+  const short = await runCli(tp, ['search', '--role', '-h']);
+  assert.match(short.stderr, /search: --role needs a value, but the next argument is the option -h/);
+  // A value that only looks like an option is still a value.
+  await cliOk(tp, ['record', '--role', 'team', '--agent', 'a', '--pattern', '--dry runs skip the upload', 'x']);
+  await cliOk(tp, ['record', '--role', 'team', '--agent', 'a', '--pattern=--project', 'Cap retries at 3.']);
+  const findings = tp.read('.claude/echoes/team/a-findings.md')!;
+  assert.match(findings, /Pattern: --dry runs skip the upload/);
+  assert.match(findings, /Pattern: --project/);
+});
