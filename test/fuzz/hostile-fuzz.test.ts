@@ -161,6 +161,31 @@ const PLANTERS: Array<(seed: number, len: number) => Planted> = [
     const secret = randomText(s, 32 + (len % 32), HEX);
     return { text: `GITLAB_TOKEN: glpat-${secret.slice(0, 20)}`, secret: `glpat-${secret.slice(0, 20)}` };
   },
+  // Issue 18 item 17: a Twilio auth token beside its SID, the call written in several ways.
+  (s, len) => {
+    const secret = randomText(s, 32, HEX);
+    const sid = `AC${randomText(s + 1, 32, HEX)}`;
+    const shapes = [
+      `Client("${sid}", "${secret}")`,
+      `Client(\n    "${sid}",\n    "${secret}",\n)`,
+      `Client(account_sid='${sid}', auth_token='${secret}')`,
+      `${sid}:${secret}`,
+    ];
+    return { text: shapes[len % shapes.length]!, secret };
+  },
+  // … and a Google service-account key, however its JSON is written or quoted.
+  (s, len) => {
+    const secret = randomText(s, 40, HEX);
+    const key = { type: 'service_account', project_id: 'demo', private_key_id: secret, client_email: 'bot@demo.iam.gserviceaccount.com' };
+    const shapes = [JSON.stringify(key), JSON.stringify(key, null, 2), JSON.stringify(JSON.stringify(key)), `private_key_id: ${secret}`];
+    return { text: shapes[len % shapes.length]!, secret };
+  },
+  // Item 11: an AWS secret key whose name markdown escapes or emphasises.
+  (s, len) => {
+    const secret = randomText(s, 40, B64);
+    const names = ['**aws_secret_access_key** =', 'aws\\_secret\\_access\\_key =', '`aws_secret_access_key`', '*aws_secret_access_key*:'];
+    return { text: `${names[len % names.length]} ${secret}`, secret };
+  },
 ];
 
 const planted = fc
