@@ -1,7 +1,7 @@
 // Who wrote an entry (SPEC §6b). Every entry this clone writes carries an
 // `origin` mark: a keyed hash (HMAC-SHA-256) of what the entry says, under
-// the store's own random key, which lives in the git-ignored `.state/` and is
-// never read from a copy git tracks. A teammate can write only committed
+// this clone's random key, kept in its git folder where no commit or pull
+// reaches (store/memory/entry-origin.ts). A teammate can write only committed
 // files, so they can copy a mark but not make one for other text: their
 // entries, and any entry of ours they changed, carry no valid mark and are
 // theirs. The stamp a re-verification changes (`verified`, `confidence`) is

@@ -4,27 +4,64 @@
 // entry — they arrive through a pull, a merge or a clone — so in any other
 // file every entry is this clone's and nothing is checked.
 
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { updateEntryFields } from '../../core/entry/document-edits.ts';
 import { documentEntries, type EchoDocument, parseEchoDocument, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { markedByKey, originMark } from '../../core/team/provenance.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, isTrackedInStore, memoryFile } from '../fs/echo-paths.ts';
+import { findGitDirs } from '../fs/git-dirs.ts';
 import { storeKey } from '../fs/store-key.ts';
 
 const keys = new WeakMap<EchoPaths, string | null>();
 
-/** This store's key, or null when it cannot be read or made (a read-only store: nothing is marked ours). */
+/**
+ * This clone's key, kept in its git folder (`.git/rune-echoes/origin-key`): no commit can hold it and
+ * no pull can replace it, unlike anything under the work tree (git overwrites an ignored file with a
+ * tracked one). Made on first use. Outside a repository nothing is shared, so the store's own key
+ * serves. Null when it can be neither read nor made (nothing is then marked ours).
+ */
 function originKey(paths: EchoPaths): string | null {
   if (keys.has(paths)) return keys.get(paths) ?? null;
   let key: string | null = null;
   try {
-    key = storeKey(paths);
+    const dirs = findGitDirs(paths.project);
+    key = dirs ? gitFolderKey(join(dirs.commonDir, 'rune-echoes', 'origin-key')) : storeKey(paths);
   } catch {
     key = null;
   }
   keys.set(paths, key);
   return key;
+}
+
+const KEY_SHAPE = /^[0-9a-f]{32,}$/;
+
+function gitFolderKey(file: string): string {
+  const read = () => {
+    try {
+      const text = readFileSync(file, 'utf8').trim();
+      return KEY_SHAPE.test(text) ? text : null;
+    } catch {
+      return null;
+    }
+  };
+  const existing = read();
+  if (existing) return existing;
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  const key = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    // The one write of the store outside the memory folders besides the merge driver's: git's own folder.
+    writeFileSync(file, `${key}\n`, { flag: 'wx', mode: 0o600 });
+    return key;
+  } catch {
+    // Made by another process at once: the first file wins.
+    const again = read();
+    if (again) return again;
+    throw new Error(`cannot make ${file}`);
+  }
 }
 
 /** For one memory file: whether an entry of it is a teammate's (no valid mark of this clone in a file git tracks). */
