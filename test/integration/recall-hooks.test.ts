@@ -470,4 +470,7 @@ test('a prompt that continues earlier work, or names a file an earlier session d
   assert.doesNotMatch(context(own) ?? '', /archive-log-001/);
   // Neither going on nor naming anything: the logs are not read, whatever words they share.
   assert.equal(context(prompt(dir, env, 'plan the invoice emails', 's3')), null);
+  // Naming a file no log holds: no log, however many of its words the prompt shares.
+  const other = context(prompt(dir, env, 'plan the invoice reminder emails in src/billing/invoice-pdf.ts', 's4'));
+  assert.doesNotMatch(other ?? '', /archive-log/);
 });

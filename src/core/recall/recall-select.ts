@@ -20,10 +20,11 @@
 // work ("what remains of…", "… again", "pick up where we left") or names a
 // file or an error; they are judged apart from lessons. For a prompt that
 // continues earlier work they meet the lessons' bar and all that clears goes
-// by score. For one that only names something the bar is LOG_FACTOR times
-// higher — a log is a long list of everything a session touched, so ordinary
-// words meet in it by chance — and lessons come first, what was learnt before
-// the log of the session that learnt it. Rarity is the store's own, so the threshold means the same in a
+// by score. For one that only names something, only a log holding the name
+// counts (the store looks the name up before any other word of the logs),
+// the bar is LOG_FACTOR times higher — a log is a long list of everything a
+// session touched, so ordinary words meet in it by chance — and lessons come
+// first, what was learnt before the log of the session that learnt it. Rarity is the store's own, so the threshold means the same in a
 // store of 20 items and one of 2,000. Pure and cheap: it runs on every
 // prompt, before any stored text is read.
 import { wordsOf } from './search-terms.ts';

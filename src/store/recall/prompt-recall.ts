@@ -89,7 +89,12 @@ export async function recallForPrompt(
   // Archive logs are read only for a prompt that goes on with earlier work or names a file or an error:
   // most prompts do neither, and pay nothing for the logs.
   const logRule = logBar(prompt, config.recall.threshold, words.exact.includes(true));
-  const logs = logRule !== null && m.stats.logs.docs > 0 ? openSegments(paths, m, ['logs']) : [];
+  let logs = logRule !== null && m.stats.logs.docs > 0 ? openSegments(paths, m, ['logs']) : [];
+  // A prompt that only names something recalls a log that holds the name: its names are looked up
+  // first, and a store where no log holds one reads no other word of the logs (in 10,000 logs, each costs).
+  const names = terms.filter((_, i) => words.exact[i]);
+  const namedOnly = logRule !== null && !logRule.withLessons;
+  if (namedOnly && !logs.some((seg) => names.some((t) => seg.view.lookup(t) !== null))) logs = [];
   const segments = [...memory, ...logs];
   const limit = config.recall.maxItems + SLACK;
   const ranked = rankDocuments(
@@ -104,13 +109,12 @@ export async function recallForPrompt(
     // and a log's length against the other logs' (a log is long next to an entry: a list of files).
     const docs = m.stats.memory.docs + m.stats.logs.docs;
     const stats = { docs, totalLen: (m.stats.logs.totalLen / m.stats.logs.docs) * docs };
-    tiers.push(
-      rankDocuments(
-        segments.map((s) => s.view),
-        terms,
-        { limit, stats, sources: LOG_SOURCES, coverage: false, weigh: 'rarity', groups },
-      ),
+    const fromLogs = rankDocuments(
+      segments.map((s) => s.view),
+      terms,
+      { limit, stats, sources: LOG_SOURCES, coverage: false, weigh: 'rarity', groups },
     );
+    tiers.push(namedOnly ? fromLogs.filter((r) => r.exact > 0) : fromLogs);
   }
   const bars = [config.recall.threshold, logRule?.threshold ?? Number.POSITIVE_INFINITY];
   if (tiers.every((t, i) => clearingItems(t, bars[i]!).length === 0)) return null;
