@@ -144,7 +144,10 @@ describe('team memory: two clones share etched lessons through git and keep thei
       assert.match(result!.text, /Team memory is on/);
     }
     for (const clone of [a, b])
-      assert.match(git(clone.dir, 'config', '--get', 'merge.rune-echoes.driver'), /\/dist\/cli\.mjs'? merge-file %O %A %B %P \|\| .*git merge-file -L ours/);
+      assert.match(
+        git(clone.dir, 'config', '--get', 'merge.rune-echoes.driver'),
+        /\/dist\/cli\.mjs'? merge-file %O %A %B %P \|\| .*git merge-file -L ours/,
+      );
   });
 
   test('the pull merged both clones\u2019 changes to team/MEMORY.md without a conflict', { timeout: testTimeout }, () => {
