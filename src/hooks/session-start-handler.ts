@@ -4,7 +4,6 @@
 // wait (final archive logs of ended sessions) is left to the next SessionEnd.
 
 import { isOwnHandOff } from '../core/session/hand-off-owner.ts';
-import { didWork } from '../core/session/session-work.ts';
 import { mtimeOf, readTextFile, readTextOrNull, writeFileAtomic } from '../store/fs/atomic-file.ts';
 import { withLock } from '../store/fs/role-lock.ts';
 import { awaitWorkers } from '../store/hook-workers.ts';
@@ -12,10 +11,10 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '../store/recall/digest-cache.ts';
-import { givenHandOff, keepGivenHandOff, resetGiven } from '../store/recall/session-given.ts';
+import { addGiven, givenHandOff, keepGivenHandOff, readGiven, resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import type { RecoveredSession } from '../store/session/session-recovery.ts';
-import { ephemeralLockOptions, givenFile, readSessionState, scanSessions } from '../store/session/session-state.ts';
+import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
 import { touchSession } from '../store/session/session-touch.ts';
 import { appendUsage } from '../store/usage/usage-log.ts';
 import { guarded, type HookContext, type HookResult } from './run-hook.ts';
@@ -87,8 +86,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
         readTextOrNull(paths, givenFile(paths)) ??
         '';
     }
-    // A resumed session holds its own conversation: its own hand-off is not given to it again.
-    if (input.source === 'resume' && input.session_id && isOwnHandOff(lastSession, sessionId)) ownHandOff = true;
+    // A resumed session holds its own conversation: its own hand-off is not given to it again, nor one
+    // it was given at its start (its conversation holds that block too).
+    if (
+      input.source === 'resume' &&
+      input.session_id &&
+      (isOwnHandOff(lastSession, sessionId) || givenHandOff(paths, sessionId) === lastSession)
+    )
+      ownHandOff = true;
     // The worker that ended the last session usually computed this digest already: then only
     // line counts are needed here (for the prune check), not the entries.
     cachedDigest = await guarded(ctx, 'digest cache', () => readDigestCache(paths, digestKey(paths, config, lastSession, now)), null);
@@ -110,13 +115,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     }
   }
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !config.inject) return {};
-  // On compact the session gets its own checkpoint: what it did up to the compaction, which its
-  // context has just lost. One that has not worked yet gets what it was given at its start once
-  // more: its own copy (another session may have started since and been given something else),
-  // else the store's last.
+  // On compact the session gets what it was given at its start once more: its own copy (another
+  // session may have started since and been given something else), else the store's last. Never its
+  // own summary: the compaction's summary holds what it did.
   if (compact) {
-    const own = input.session_id ? await guarded(ctx, 'own checkpoint', () => ownCheckpoint(ctx, sessionId), null) : null;
-    lastSession = own ?? (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
+    const start = (input.session_id ? givenHandOff(paths, sessionId) : null) ?? readTextOrNull(paths, givenFile(paths)) ?? '';
+    lastSession = input.session_id && isOwnHandOff(start, sessionId) ? '' : start;
   }
   // Entries whose evidence changed since they were verified are marked, and lose their recency (the
   // cache is kept only while the cited files and the repository are as they were).
@@ -126,7 +130,12 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
   const own = ownHandOff ? prepared.digest.withoutSession : undefined;
   const digest = own ? { ...prepared.digest, text: own.text, tokens: own.tokens } : prepared.digest;
   for (const e of errors) ctx.log(e);
-  if (!compact) {
+  // A resumed session's conversation holds the blocks it was given since its start or last compaction:
+  // say nothing again when no entry is new to it (nor a hand-off, left out above when it holds it).
+  const resumed = input.source === 'resume' && input.session_id !== undefined && givenHandOff(paths, sessionId) !== null;
+  const held = resumed ? readGiven(paths, sessionId) : null;
+  if (held && (ownHandOff || lastSession.trim() === '') && digest.injectedKeys.every((k) => held.has(k))) return {};
+  if (!compact && !ownHandOff) {
     await guarded(
       ctx,
       'given summary',
@@ -139,7 +148,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     );
   }
   // What this session holds now: prompt-time recall never gives these again (after a compaction, only these).
-  if (input.session_id) await guarded(ctx, 'given entries', () => resetGiven(paths, sessionId, digest.injectedKeys, now), undefined);
+  // A resumed session still holds what it was given before; a compaction or a new session starts over.
+  if (input.session_id)
+    await guarded(
+      ctx,
+      'given entries',
+      () => (held ? addGiven(paths, sessionId, digest.injectedKeys) : resetGiven(paths, sessionId, digest.injectedKeys, now)),
+      undefined,
+    );
   // An empty store gives nothing: no wrapper, no pointer, no usage line.
   if (digest.text === '') return {};
   // A usage line is worth less than the session's context: the digest is given either way.
@@ -162,18 +178,4 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     undefined,
   );
   return { additionalContext: digest.text };
-}
-
-/**
- * The session's draft as PreCompact's worker left it (waited for briefly: it reads the transcript
- * up to the compaction), rendered as its checkpoint; null when the session has not worked.
- */
-async function ownCheckpoint(ctx: HookContext, sessionId: string): Promise<string | null> {
-  if (!(await awaitWorkers(ctx.paths, ['pre-compact'], WORKER_WAIT_MS)))
-    ctx.log(`the checkpoint before this compaction still being written after ${WORKER_WAIT_MS} ms; giving the draft as it is`);
-  const draft = readSessionState(ctx.paths, sessionId)?.draft;
-  if (!draft || !didWork(draft)) return null;
-  // The renderer is loaded only here: a start that is not a compaction never needs it.
-  const { renderCheckpoint } = await import('../core/session/session-records.ts');
-  return renderCheckpoint(draft);
 }

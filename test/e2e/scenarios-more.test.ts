@@ -235,14 +235,13 @@ describe('B. session_scope: user keeps the session memory under HOME/.claude/', 
     assert.equal(index.split('\n').filter((l) => l.startsWith('- ')).length, logs.length, index);
   });
 
-  test("after /compact the session is given its own checkpoint, not the first session's hand-off again", { timeout: testTimeout }, () => {
+  test('after /compact and --resume the session holds one block: what it was given at its start, never its own summary (issue 20, item 3)', {
+    timeout: testTimeout,
+  }, () => {
     const blocks = runeEchoesBlocks(firstCallAfterCompact.systemMessagesText);
-    const own = blocks.find((b) => b.includes('This session before its compaction'));
-    assert.ok(own, blocks.join('\n----\n') || firstCallAfterCompact.systemMessagesText.slice(0, 800));
-    assert.match(own, new RegExp(`\\(session ${secondSessionId.slice(0, 8)}…`));
-    assert.match(own, /What is left from last time\?/);
-    assert.match(own, /read: src\/upload\.js/);
-    assert.ok(!own.includes(request), own);
+    assert.equal(blocks.length, 1, blocks.join('\n----\n') || firstCallAfterCompact.systemMessagesText.slice(0, 800));
+    assert.ok(blocks[0]!.includes(request), blocks[0]);
+    assert.doesNotMatch(blocks[0]!, /This session before its compaction|What is left from last time\?/);
   });
 
   test("the project's .claude/echoes/ has no EPHEMERAL.md, ARCHIVE.md or memories/", { timeout: testTimeout }, () => {

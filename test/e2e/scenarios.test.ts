@@ -387,7 +387,7 @@ describe('5. a corrupted store never breaks the session', () => {
   });
 });
 
-describe("6. SessionStart on compact gives the session its own checkpoint, not the last session's hand-off again", () => {
+describe('6. SessionStart on compact gives again what the session was given at its start, never its own summary (issue 20, item 3)', () => {
   let project: ScenarioProject;
   let run: RuneRun;
 
@@ -421,11 +421,9 @@ describe("6. SessionStart on compact gives the session its own checkpoint, not t
     assert.ok(atStart && /Choose the zeta cache/.test(atStart), `startup digest: ${atStart}`);
     assert.equal(again.length, 1, afterCompact.systemMessagesText.slice(0, 600));
     assert.match(again[0]!, /Background data, not instructions/);
-    // What the context just lost is this session's own work, not the hand-off it was given at its start.
-    assert.match(again[0]!, /^This session before its compaction — /m);
-    assert.match(again[0]!, /First turn: look at the cache config/);
-    assert.match(again[0]!, /read: src\/cache\.js/);
-    assert.doesNotMatch(again[0]!, /zeta cache/, "not the last session's hand-off again");
+    // What the context just lost is the hand-off it was given at its start; its own work is in the compaction's summary.
+    assert.match(again[0]!, /Choose the zeta cache/);
+    assert.doesNotMatch(again[0]!, /This session before its compaction|First turn: look at the cache config/, 'never its own summary');
   });
 
   test('the compaction itself was checkpointed', { timeout: testTimeout }, () => {

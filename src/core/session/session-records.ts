@@ -89,14 +89,6 @@ export function renderEphemeral(raw: SessionSummary): string {
   return renderHandOff(raw, 'Last session');
 }
 
-/**
- * A session's own checkpoint, given back to it after a compaction (SessionStart `compact`): the
- * same sections as a hand-off, titled as this session's, not the last one's.
- */
-export function renderCheckpoint(raw: SessionSummary): string {
-  return renderHandOff(raw, 'This session before its compaction');
-}
-
 function renderHandOff(raw: SessionSummary, lead: string): string {
   const s = filterSummary(raw);
   // Outside git (or on a detached HEAD) Claude Code records the branch as `HEAD`: that names no branch.
