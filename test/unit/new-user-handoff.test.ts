@@ -109,3 +109,62 @@ test('item 5: the hand-off and the digest keep commands as typed; only what coul
   assert.ok(!digest.includes('<system-reminder>') && !digest.includes('</system-reminder>'));
   assert.equal(digest.match(/<\/rune-echoes>/g)?.length, 1);
 });
+
+const NIX_WRAP_UP = [
+  'I added the Forgejo module and enabled it in the host configuration.',
+  '',
+  "You'll need to:",
+  '1. Update the repository details in `hosts/server.nix`',
+  '2. Run `sudo nixos-rebuild switch`',
+].join('\n');
+
+test('item 6: steps handed to the user and edits nothing built, tested or ran are Open', async (t) => {
+  const b = transcript(t)
+    .user('Add a Forgejo service to my NixOS config')
+    .tool('Read', { file_path: '/repo/hosts/server.nix' }, '{ ... }')
+    .tool('Write', { file_path: '/repo/modules/forgejo.nix', content: '{ services.forgejo.enable = true; }' })
+    .tool('Edit', { file_path: '/repo/hosts/server.nix', old_string: 'a', new_string: 'b' })
+    .assistant(NIX_WRAP_UP);
+  const h = await handoff(b);
+  assert.match(h.Open ?? '', /Left to the user: Update the repository details in `hosts\/server\.nix`; Run `sudo nixos-rebuild switch`/);
+  assert.match(h.Open ?? '', /No build, test or run followed the edits of modules\/forgejo\.nix, hosts\/server\.nix/);
+  // Read in parts, as successive Stop hooks read it, the same.
+  const size = (await import('node:fs')).statSync(b.path).size;
+  let draft = null;
+  let offset = 0;
+  for (;;) {
+    const step = await foldTranscript(b.path, draft, { fromOffset: offset, maxBytes: 300 });
+    draft = step.draft;
+    if (step.endOffset <= offset || step.endOffset >= size) break;
+    offset = step.endOffset;
+  }
+  assert.equal(sections(renderEphemeral(draft!)).Open, h.Open);
+});
+
+test('item 6: a build, test or run after the edits checks them; a new prompt answers the handed-on steps; prose is not code', async (t) => {
+  const built = transcript(t)
+    .user('Add a Forgejo service')
+    .tool('Write', { file_path: '/repo/modules/forgejo.nix', content: 'x' })
+    .bash('nix flake check 2>&1 | tail -5', 0, 'all checks passed')
+    .assistant('Added and checked.');
+  assert.equal((await handoff(built)).Open, undefined);
+  const ran = transcript(t)
+    .user('Fix the script')
+    .tool('Edit', { file_path: '/repo/scripts/report.py', old_string: 'a', new_string: 'b' })
+    .bash('python3 scripts/report.py', 0, 'ok')
+    .assistant('Fixed.');
+  assert.equal((await handoff(ran)).Open, undefined);
+  const docs = transcript(t)
+    .user('Document it')
+    .tool('Edit', { file_path: '/repo/README.md', old_string: 'a', new_string: 'b' })
+    .assistant('Documented.');
+  assert.equal((await handoff(docs)).Open, undefined);
+  const answered = transcript(t)
+    .user('Add a Forgejo service')
+    .tool('Write', { file_path: '/repo/modules/forgejo.nix', content: 'x' })
+    .assistant(NIX_WRAP_UP)
+    .user('Done, I rebuilt it and it works')
+    .assistant('Great.');
+  const h = await handoff(answered);
+  assert.doesNotMatch(h.Open ?? '', /Left to the user/);
+});

@@ -11,9 +11,9 @@ import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEve
 import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
 import { ECHOES_PROMPT, isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
-import { type CheckState, checkOf, emptyCheckState, recordCheck } from './summary-checks.ts';
+import { type CheckState, checkOf, emptyCheckState, isCheckOrRun, needsCheck, recordCheck } from './summary-checks.ts';
 import { commandFamily, commandRowKey, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
-import { commitSubject, condenseConclusion, cueSentences, planHeadline } from './summary-decisions.ts';
+import { commitSubject, condenseConclusion, cueSentences, handedOnSteps, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
   type FailedWrite,
@@ -108,6 +108,10 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   let turnText: string | null = opts.carry?.turnText ?? null;
   let lastConclusion: Candidate | null = null;
   let pendingQuestion: string | null = opts.carry?.question ?? null;
+  let pendingSteps: string[] = opts.carry?.steps ?? [];
+  // Code files edited since the last build, test or run: nothing the next session can know checked them.
+  const unchecked = new Set<string>();
+  let ranCheck = false;
   let interruptedRequest: string | null = opts.carry?.interrupted ?? null;
   let lastPlanFile: string | null = opts.carry?.lastPlan ?? null;
   const carriedRequest = opts.carry?.lastRequest ?? null;
@@ -125,6 +129,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const touched = opts.use ? { files: new Set<string>(), commands: new Set<string>(), searches: new Set<string>() } : null;
   const touchFile = (path: string, how: 'read' | 'edit') => {
     activity.touchFile(path, how);
+    if (how === 'edit' && needsCheck(path)) keepLatest(unchecked, path, SUMMARY_LIMITS.files);
     if (touched) addBounded(touched.files, path, USE_CAPS.files);
   };
   const searches: string[] = [];
@@ -190,7 +195,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   }
 
   /** What a turn's last text says: a conclusion (unless the turn answered a notification), and a question left to the user. */
-  function turnOutcome(text: string): { conclusion: string | null; question: string | null } {
+  function turnOutcome(text: string): { conclusion: string | null; question: string | null; steps: string[] } {
     const tail =
       text
         .trim()
@@ -200,6 +205,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     return {
       conclusion: turnFromNotification ? null : condenseConclusion(text),
       question: /\?\s*\**\s*$/.test(tail) ? clip(oneLine(tail.replace(/\*\*/g, '')), 160) : null,
+      steps: handedOnSteps(text),
     };
   }
 
@@ -209,6 +215,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     turnText = null;
     if (outcome.conclusion) lastConclusion = addCandidate(pool, outcome.conclusion, 5);
     pendingQuestion = outcome.question;
+    pendingSteps = outcome.steps;
   }
 
   function showPath(path: string, lineCwd: string | null): string {
@@ -318,6 +325,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     if (normalized && counts) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null, commandRowKey(shown));
     if (normalized && touched) addBounded(touched.commands, shown, USE_CAPS.commands);
     if (check) checks = recordCheck(checks, check, failed);
+    // A build, test or run (passing or not: a failure is reported as such) looked at the edits before it.
+    if (normalized && isCheckOrRun(normalized, check)) {
+      unchecked.clear();
+      ranCheck = true;
+    }
     const subject = failed || benign ? null : commitSubject(call.command);
     if (subject) noteCommit(subject, sidechain);
     if (failed) return;
@@ -408,6 +420,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         flushTurn();
         turnFromNotification = false;
         pendingQuestion = null;
+        pendingSteps = [];
         interruptedRequest = null;
         requests.add(e.text);
         // The user moved on: a compaction summary's pending tasks are no longer the session's open ends.
@@ -546,6 +559,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const openTodos = todos.open(useSide, SUMMARY_LIMITS.openTodos, SUMMARY_LIMITS.todoChars);
 
     if (question) unresolved.push(`Claude asked: ${question}`);
+    const steps = open ? open.steps : pendingSteps;
+    if (steps.length > 0) unresolved.push(clip(`Left to the user: ${steps.join('; ')}`, 300));
     if (interruptedRequest) unresolved.push(`Interrupted: ${clip(interruptedRequest, 160)}`);
 
     // A file deleted (or one in a deleted folder) is no longer an edited file of the session.
@@ -605,9 +620,12 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       // [] once work followed (or none was recalled): a later part's work clears an earlier part's recap.
       ...(recalledOpen ? { recalledOpen: [...recalledOpen] } : {}),
       ...(provisional && decisions.includes(provisional) ? { provisional } : {}),
+      ...(unchecked.size > 0 ? { unchecked: [...unchecked] } : {}),
+      ...(ranCheck ? { ranCheck } : {}),
       carry: {
         awaiting: [...pending.values()].slice(-SUMMARY_LIMITS.awaiting),
         question: pendingQuestion,
+        ...(pendingSteps.length > 0 ? { steps: pendingSteps } : {}),
         turnText,
         mainSeen,
         fromNotification: turnFromNotification,

@@ -150,3 +150,25 @@ export function mergeCheckStates(a: CheckState, b: CheckState): CheckState {
   const passed = a.passed.filter((p) => !b.passed.some((x) => x.key === p.key));
   return { failing: [...failing, ...b.failing].slice(-FAILING_CAP), passed: [...passed, ...b.passed].slice(-PASSED_CAP) };
 }
+
+// Files whose change a build, test or run would check: code and the configuration programs read
+// (a Nix module, a Dockerfile), not prose or data.
+const CHECKED_FILE =
+  /\.(?:[cm]?[jt]sx?|py|rb|rs|go|java|kts?|scala|swift|c|cc|cpp|h|hpp|cs|fs|php|ex|exs|erl|hs|ml|clj|lua|zig|dart|nix|sh|bash|zsh|ps1|sql|vue|svelte|tf|hcl|gradle|cmake)$|(?:^|\/)(?:Dockerfile|Makefile|Justfile|flake\.lock)$/i;
+
+/** Whether an edit of this file is something a build, test or run would check. */
+export function needsCheck(path: string): boolean {
+  return CHECKED_FILE.test(path);
+}
+
+// Commands that run what was written: a script run by its interpreter, a project's run or start
+// script, a system or container rebuilt from its configuration.
+const RUNS =
+  /^(?:node|deno|bun|tsx|ts-node|python[0-9.]*|ruby|perl|php|bash|sh|zsh|elixir|iex|go run|cargo run|dotnet run|mix run|npm (?:start|run)|pnpm (?:start|run)|yarn (?:start|run)|npx|make|just|nix|nix-build|nix-instantiate|nixos-rebuild|home-manager|darwin-rebuild|docker(?:-compose)? (?:build|run|compose)|terraform (?:plan|validate|apply)|kubectl apply|curl|java|gradle|mvn)\b/;
+
+/** Whether a command built, tested or ran the project (then the edits before it were looked at). */
+export function isCheckOrRun(normalized: string, check: CheckRun | null): boolean {
+  if (check && (check.kind === 'test' || check.kind === 'build' || check.kind === 'lint')) return true;
+  const step = unwrapCommand(withoutRedirections(mainStep(normalized).split(/\s*\|\s*/)[0] ?? '')).replace(/^sudo\s+/, '');
+  return RUNS.test(step);
+}

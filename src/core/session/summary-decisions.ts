@@ -195,3 +195,37 @@ export function commitSubject(command: string): string | null {
   subject = oneLine(subject.replace(/\\"/g, '"'));
   return subject ? clip(subject, 120) : null;
 }
+
+// Where the assistant hands steps to the user: "You'll need to:", "Next steps:", "To apply it, run …".
+const HANDED_ON =
+  /\b(?:you(?:'ll| will)? (?:still )?need to|you(?:'ll| will) (?:still )?have to|next steps?(?: for you)?|remaining steps|to (?:finish|apply|activate|deploy) (?:it|this|the changes?)),?\s*:?/i;
+const STEP_ITEM = /^\s*(?:[-*+•]|\d+[.)])\s+(.*)$/;
+const STEPS_MAX = 4;
+
+/**
+ * The steps a turn's text hands to the user ("You'll need to: 1. update … 2. run `sudo nixos-rebuild
+ * switch`"): the list after such a cue, or the rest of the cue's sentence; none when the text hands nothing on.
+ */
+export function handedOnSteps(text: string): string[] {
+  const lines = stripCodeFences(text).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = HANDED_ON.exec(plainMarkdown(lines[i]!));
+    if (!m) continue;
+    const line = plainMarkdown(lines[i]!);
+    const rest = line.slice(m.index + m[0].length).trim();
+    const steps: string[] = [];
+    for (let j = i + 1; j < lines.length && steps.length < STEPS_MAX; j++) {
+      if (lines[j]!.trim() === '') {
+        if (steps.length > 0) break;
+        continue;
+      }
+      const item = STEP_ITEM.exec(lines[j]!);
+      if (!item) break;
+      steps.push(clip(oneLine(plainMarkdown(item[1]!)), 100));
+    }
+    if (steps.length > 0) return steps;
+    // One sentence: "You'll need to run `npm run migrate` on the server."
+    if (rest.length > 3 && !rest.endsWith('?')) return [clip(oneLine(rest.replace(/[.!]\s.*$/, '')), 140)];
+  }
+  return [];
+}

@@ -112,6 +112,16 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     ...(recalledRequests ? { recalledRequests } : {}),
     ...(recalledOpen ? { recalledOpen } : {}),
     ...(b.carry || a.carry ? { carry: b.carry ?? a.carry } : {}),
+    // A build, test or run in `b` looked at `a`'s edits; `b`'s own since its last one are still unchecked.
+    ...uncheckedOf(a, b),
     ...(b.provisional ? { provisional: b.provisional } : {}),
+  };
+}
+
+function uncheckedOf(a: SessionSummary, b: SessionSummary): Pick<SessionSummary, 'unchecked' | 'ranCheck'> {
+  const unchecked = b.ranCheck ? (b.unchecked ?? []) : [...new Set([...(a.unchecked ?? []), ...(b.unchecked ?? [])])].slice(-CAPS.files);
+  return {
+    ...(unchecked.length > 0 ? { unchecked } : {}),
+    ...(a.ranCheck || b.ranCheck ? { ranCheck: true } : {}),
   };
 }

@@ -43,6 +43,8 @@ export interface SummaryCarry {
   awaiting: AwaitingCall[];
   /** The question that ended the last finished turn, while no prompt has answered it. */
   question: string | null;
+  /** The steps the last finished turn handed to the user, while no prompt has come since. */
+  steps?: string[];
   /** The text of a turn that had not ended where the read stopped. */
   turnText?: string | null;
   /** The transcript has main-chain turns (it is not a separate subagent's). */
@@ -105,6 +107,10 @@ export interface SessionSummary {
   recalledOpen?: string[];
   /** What the next read of the transcript continues from. */
   carry?: SummaryCarry;
+  /** Code files edited after the last build, test or run of this part (none ran after them). */
+  unchecked?: string[];
+  /** A build, test or run happened in this part: an earlier part's unchecked edits were checked. */
+  ranCheck?: boolean;
   /** The decision read from a turn that had not ended: the next part, which goes on with that turn, decides it again. */
   provisional?: string;
 }

@@ -118,6 +118,10 @@ export function settleSummary(s: SessionSummary): SettledSummary {
     const what = s.written?.includes(w.path) ? `\`${w.path}\`: its last change was not made` : `\`${w.path}\` not written`;
     open.push(`${what} (${w.why})${yet(claims, todos.slice(0, 1))}`);
   }
+  // Edits no build, test or run followed: nothing the next session can know checked them.
+  const unchecked = (s.unchecked ?? []).filter((f) => s.filesEdited.includes(f) && !failedWrites.some((w) => w.path === f));
+  if (unchecked.length > 0)
+    open.push(`No build, test or run followed the edits of ${unchecked.slice(0, 6).join(', ')}${unchecked.length > 6 ? ' …' : ''}`);
   // Drafts of older versions kept failing commands as text; the check state says it better when present.
   open.push(...(s.checks ? s.unresolved.filter((u) => !LEGACY_FAILING.test(u)) : s.unresolved));
   for (const p of s.recalledOpen ?? []) open.push(`Pending when the conversation was compacted: ${p}`);

@@ -68,6 +68,35 @@ function isWholeJsonObject(text: string): boolean {
   }
 }
 
+interface SubagentQueue {
+  name: string;
+  lines: Array<{ ts: string; text: string; end: number }>;
+}
+
+/** A line's time as written (ISO, so text order is time order); '' when it has none (then it goes first). */
+function timestampOf(line: string): string {
+  return /"timestamp":"([^"]{10,40})"/.exec(line)?.[1] ?? '';
+}
+
+/** The complete lines each subagent transcript holds past its offset, with their times. */
+async function subagentQueues(path: string, offsets: Record<string, number>): Promise<SubagentQueue[]> {
+  const queues: SubagentQueue[] = [];
+  for (const file of await subagentFiles(path)) {
+    const name = file.slice(file.lastIndexOf('/') + 1);
+    let size: number;
+    try {
+      size = await sizeOf(file);
+    } catch {
+      continue; // gone or unreadable: the main transcript still tells the session
+    }
+    const from = (offsets[name] ?? 0) > size ? 0 : (offsets[name] ?? 0);
+    const q: SubagentQueue = { name, lines: [] };
+    await readLines(file, from, size, Infinity, (text, end) => q.lines.push({ ts: timestampOf(text), text, end }));
+    queues.push(q);
+  }
+  return queues;
+}
+
 /** The subagent transcripts beside a session's transcript, by file name; a compaction's summariser is not one. */
 async function subagentFiles(path: string): Promise<string[]> {
   if (!path.endsWith('.jsonl')) return [];
@@ -117,23 +146,26 @@ export async function readTranscript(path: string, opts: ReadTranscriptOptions =
       : {}),
   });
   const limit = opts.maxBytes !== undefined ? Math.max(0, Math.floor(opts.maxBytes)) : Infinity;
-  const main = await readLines(path, start, size, limit, (line) => builder.addLine(line));
-  let subagents: Record<string, number> | undefined;
-  if (opts.subagents) {
-    subagents = { ...opts.subagents };
-    for (const file of await subagentFiles(path)) {
-      const name = file.slice(file.lastIndexOf('/') + 1);
-      let fileSize: number;
-      try {
-        fileSize = await sizeOf(file);
-      } catch {
-        continue; // gone or unreadable: the main transcript still tells the session
-      }
-      const from = (subagents[name] ?? 0) > fileSize ? 0 : (subagents[name] ?? 0);
-      const read = await readLines(file, from, fileSize, Infinity, (line) => builder.addLine(line));
-      subagents[name] = read.endOffset;
+  // A subagent's lines go in among the main transcript's by time, so that what it changed comes before
+  // the check the main session ran after it; those later than the part of the main transcript read wait
+  // for the next read, unless that part reaches its end (a subagent may still be at work).
+  const queues = opts.subagents ? await subagentQueues(path, opts.subagents) : [];
+  const subagents = opts.subagents ? { ...opts.subagents } : undefined;
+  const flush = (until: string | null) => {
+    for (;;) {
+      let next: SubagentQueue | null = null;
+      for (const q of queues) if (q.lines.length > 0 && (next === null || q.lines[0]!.ts < next.lines[0]!.ts)) next = q;
+      if (!next || (until !== null && next.lines[0]!.ts > until)) return;
+      const line = next.lines.shift()!;
+      builder.addLine(line.text);
+      subagents![next.name] = line.end;
     }
-  }
+  };
+  const main = await readLines(path, start, size, limit, (line) => {
+    if (queues.length > 0) flush(timestampOf(line));
+    builder.addLine(line);
+  });
+  if (main.endOffset >= size) flush(null);
   return {
     summary: builder.finish(),
     endOffset: main.endOffset,
@@ -149,7 +181,7 @@ async function readLines(
   start: number,
   size: number,
   limit: number,
-  addLine: (line: string) => void,
+  addLine: (line: string, end: number) => void,
 ): Promise<{ endOffset: number; lineCount: number }> {
   let endOffset = start;
   let lineCount = 0;
@@ -190,11 +222,11 @@ async function readLines(
           break;
         }
         if (overlong) {
-          addLine('\u0000overlong'); // counted as an unreadable line
+          addLine('\u0000overlong', lineEnd); // counted as an unreadable line
         } else {
           const part = chunk.subarray(from, nl);
           const bytes = pieces.length === 0 ? part : Buffer.concat([...pieces, part]);
-          addLine(bytes.toString('utf8'));
+          addLine(bytes.toString('utf8'), lineEnd);
         }
         pieces = [];
         pieceBytes = 0;
@@ -217,7 +249,7 @@ async function readLines(
     if (!stopped && pieces.length > 0 && !overlong && (lineCount === 0 || size <= budgetEnd)) {
       const text = Buffer.concat(pieces).toString('utf8');
       if (isWholeJsonObject(text)) {
-        addLine(text);
+        addLine(text, size);
         lineCount++;
         endOffset = size;
       }
