@@ -170,6 +170,10 @@ export async function executeHook(
   cwd: string,
   opts: ExecuteOptions = {},
 ): Promise<string> {
+  // RUNE_ECHOES_DISABLE=1: the plugin does nothing in this run — nothing captured, handed on, injected or
+  // written — except keep the arguments of a `/rune:echoes` command the user types (its CLI call needs them).
+  const disabled = env.RUNE_ECHOES_DISABLE === '1';
+  if (disabled && spec.event !== 'UserPromptSubmit') return protocolOutput(spec.event, undefined);
   const input = readHookInput(rawInput);
   const now = opts.now ?? new Date();
   const project = resolve(env.CLAUDE_PROJECT_DIR || input.cwd || cwd);
@@ -183,8 +187,10 @@ export async function executeHook(
   setLockTaker({ holder: opts.worker ? `the ${spec.name} hook's background worker` : `the ${spec.name} hook` });
   // Bookkeeping never costs the user what the hook is for (a read-only store, a full disk).
   try {
-    ensureStoreIgnored(paths, config.versionControlled);
-    markHookRun(paths, spec.name, now);
+    if (!disabled) {
+      ensureStoreIgnored(paths, config.versionControlled);
+      markHookRun(paths, spec.name, now);
+    }
   } catch (err) {
     log(`bookkeeping: ${err instanceof Error ? err.message : String(err)}`);
   }

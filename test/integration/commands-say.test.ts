@@ -1,13 +1,15 @@
 // Issue 20, items 9–15: commands do what they say.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { cli } from '../../src/cli/cli.ts';
+import { SOLUTION_CATEGORIES } from '../../src/core/remembrance/solution-doc.ts';
 import { BUILT_CLI, CLI_NOW, cliJson, cliOk, runCli } from '../helpers/cli-run.ts';
-import { REPO } from '../helpers/run-bundle.ts';
+import { REPO, runHookSync } from '../helpers/run-bundle.ts';
 import { makeTempProject } from '../helpers/temp-project.ts';
+import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
 const LOGGER = [
   '<!-- echo-schema: v2 -->',
@@ -216,4 +218,60 @@ test('an option that needs a value never takes a known option as it: the refusal
   const findings = tp.read('.claude/echoes/team/a-findings.md')!;
   assert.match(findings, /Pattern: --dry runs skip the upload/);
   assert.match(findings, /Pattern: --project/);
+});
+
+test('show --layer counts what it shows: no etched entries is not "4 entries"', async (t) => {
+  const tp = makeTempProject(t);
+  for (const text of ['Prefer small pull requests.', 'Run the linter before pushing.']) await cliOk(tp, ['remember', text]);
+  const etched = await cliOk(tp, ['show', '--layer', 'etched']);
+  assert.match(
+    etched,
+    /^## team {2}\(0 etched of 2 entries, \d+\/150 lines\)\n {2}\(no etched entries\)\n\n0 etched entries \(of 2\) in 1 role\n$/,
+  );
+  const inscribed = await cliOk(tp, ['show', '--layer', 'inscribed']);
+  assert.match(inscribed, /^## team {2}\(2 inscribed of 2 entries,/);
+  assert.match(inscribed, /\n2 inscribed entries \(of 2\) in 1 role\n$/);
+  assert.match(await cliOk(tp, ['show']), /^## team {2}\(2 entries,[\s\S]*\n2 entries in 1 role\n$/);
+});
+
+test("the README names every category promote takes, where it lists promote's options", () => {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const row = readme.split('\n').find((l) => l.startsWith('| `promote` |'));
+  assert.ok(row, 'the promote row of the command table');
+  for (const c of SOLUTION_CATEGORIES) assert.ok(row.includes(`\`${c}\``), `${c} is listed`);
+});
+
+test('RUNE_ECHOES_DISABLE=1: no hook captures, hands on, injects or writes anything; a /rune:echoes command still reaches the CLI', (t) => {
+  const tp = makeTempProject(t);
+  const env = { HOME: join(tp.dir, 'home'), RUNE_ECHOES_DISABLE: '1' };
+  tp.write('.claude/echoes/team/MEMORY.md', LOGGER);
+  tp.write('.claude/echoes/EPHEMERAL.md', '# Last session\n## Asked\n- Ship the importer\n');
+  const before = tp.snapshot();
+  const transcript = join(tp.dir, 's.jsonl');
+  new TranscriptBuilder(transcript, 's', tp.dir)
+    .user('Fix the failing build')
+    .bash('npm run build', 1, 'error TS2304: Cannot find name x')
+    .tool('Edit', { file_path: join(tp.dir, 'src/a.ts'), old_string: 'x', new_string: 'y' })
+    .bash('npm run build', 0, 'ok')
+    .assistant('Fixed: the build passes.');
+  const base = { session_id: 's', transcript_path: transcript, cwd: tp.dir };
+  const runs: Array<[string, Record<string, unknown>]> = [
+    ['session-start', { hook_event_name: 'SessionStart', source: 'startup' }],
+    ['user-prompt-submit', { hook_event_name: 'UserPromptSubmit', prompt: 'Fix the failing build in the logger' }],
+    ['subagent-start', { hook_event_name: 'SubagentStart', agent_type: 'team' }],
+    ['stop', { hook_event_name: 'Stop', stop_hook_active: false }],
+    ['subagent-stop', { hook_event_name: 'SubagentStop', stop_hook_active: false }],
+    ['pre-compact', { hook_event_name: 'PreCompact', trigger: 'manual' }],
+    ['session-end', { hook_event_name: 'SessionEnd', reason: 'other' }],
+  ];
+  const snapshotOf = () => new Map([...tp.snapshot()].filter(([k]) => !k.startsWith('s.jsonl') && !k.startsWith('src')));
+  for (const [hook, extra] of runs) {
+    const r = runHookSync(hook, { ...base, ...extra }, { cwd: tp.dir, env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '{"suppressOutput":true}', `${hook} gives nothing`);
+  }
+  assert.deepEqual(snapshotOf(), new Map([...before].filter(([k]) => !k.startsWith('src'))), 'nothing captured, handed on or written');
+  // The user typed a /rune:echoes command: its arguments are kept for the CLI call.
+  runHookSync('user-prompt-submit', { ...base, hook_event_name: 'UserPromptSubmit', prompt: '/rune:echoes status' }, { cwd: tp.dir, env });
+  assert.equal(readdirSync(join(tp.dir, '.claude/echoes/.state/slash')).length, 1, 'the command’s arguments are kept');
 });

@@ -79,7 +79,7 @@ export const showCommand: Command = {
           })),
         })),
       });
-    } else ctx.io.stdout(renderShow(picked));
+    } else ctx.io.stdout(renderShow(picked, layer));
     return 0;
   },
 };

@@ -70,20 +70,23 @@ function notes(rows: Row[]): string[] {
 }
 const COLUMNS = [...COMPUTED, ...FIELD_COLUMNS].sort((a, b) => a.order - b.order);
 
-export function renderShow(roles: ShowRole[]): string {
+/** `layer`: the rows are only that layer's entries (`show --layer`), and the counts say so. */
+export function renderShow(roles: ShowRole[], layer?: string): string {
   if (roles.length === 0)
     return 'No echoes yet. Agents add findings with `rune-echoes record`; you can add one with `rune-echoes remember`.\n';
   const out: string[] = [];
   for (const r of roles) {
+    const count =
+      layer === undefined ? plural(r.total, 'entry', 'entries') : `${r.rows.length} ${layer} of ${plural(r.total, 'entry', 'entries')}`;
     out.push(
-      `## ${r.role}  (${plural(r.total, 'entry', 'entries')}, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${plural(r.verbatimBlocks, 'block')} kept verbatim` : ''})\n`,
+      `## ${r.role}  (${count}, ${r.lines}/${r.maxLines} lines${r.verbatimBlocks ? `, ${plural(r.verbatimBlocks, 'block')} kept verbatim` : ''})\n`,
     );
     if (r.error) {
       out.push(`  ! ${r.error}\n\n`);
       continue;
     }
     if (r.rows.length === 0) {
-      out.push('  (no entries)\n\n');
+      out.push(layer === undefined ? '  (no entries)\n\n' : `  (no ${layer} entries)\n\n`);
       continue;
     }
     // A column only some entries have (captured) is shown where one of them is.
@@ -100,6 +103,11 @@ export function renderShow(roles: ShowRole[]): string {
     );
   }
   const total = roles.reduce((s, r) => s + r.total, 0);
-  out.push(`${plural(total, 'entry', 'entries')} in ${plural(roles.length, 'role')}\n`);
+  const shown = roles.reduce((s, r) => s + r.rows.length, 0);
+  out.push(
+    layer === undefined
+      ? `${plural(total, 'entry', 'entries')} in ${plural(roles.length, 'role')}\n`
+      : `${plural(shown, `${layer} entry`, `${layer} entries`)} (of ${total}) in ${plural(roles.length, 'role')}\n`,
+  );
   return out.join('');
 }
