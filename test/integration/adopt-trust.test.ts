@@ -74,6 +74,7 @@ test("item 8: a project's settings cannot move auto memory (import reads nothing
       `${file} = ${value}: export wrote ${changed.join(', ')}`,
     );
     assert.equal(readFileSync(join(home, 'MEMORY.md'), 'utf8'), '# Memory\n\n- HOME-MEMORY-LINE\n');
+    assert.deepEqual(dry.ignoredSettings, [file], 'and import says so');
     tp.write(file, '{}');
   }
   await json(['import']);
@@ -146,12 +147,16 @@ test('item 10: a huge or hostile source fails alone with a one-line note; every 
   write(autoMemory('project_long_line.md'), `---\nname: long\ntype: project\n---\n\n${'word '.repeat(600_000)}\n`);
   write(autoMemory('MEMORY.md'), '# Memory\n\n## Notes\n- SMALL-AUTO-LINE deploys on Tuesdays\n');
   write(join(tp.dir, 'CLAUDE.md'), '# Project\n\n## Learnings\n- CLAUDE-MD-LINE run the linter first\n');
+  // A role whose memory file git left with conflict markers cannot take entries: that source fails alone too.
+  write(join(tp.dir, '.claude', 'agent-memory', 'helper', 'MEMORY.md'), '# Notes\n\n## Tips\n- HELPER-LINE cache the token\n');
+  tp.write('.claude/echoes/helper/MEMORY.md', '# Helper\n\n<<<<<<< ours\n- a\n=======\n- b\n>>>>>>> theirs\n');
   const r = await cli(['import']);
   assert.equal(r.code, 0, r.stderr);
   const notes = r.stdout.split('notes:\n')[1]!.trimEnd().split('\n');
   const bigNote = notes.filter((n) => n.includes('project_big.md'));
   assert.equal(bigNote.length, 1, notes.join('\n'));
   assert.match(bigNote[0]!, /cannot be read \(.*MB.*\); skipped$/);
+  assert.equal(notes.filter((n) => n.includes('agent-memory/helper/MEMORY.md: not imported into helper')).length, 1, notes.join('\n'));
   const memory = memoryOf(tp);
   assert.match(memory, /SMALL-AUTO-LINE/);
   assert.match(memory, /CLAUDE-MD-LINE/);

@@ -79,7 +79,13 @@ export const importCommand: Command = {
         }
       }
     } else out.push('nothing new to import\n');
-    const notes = report.sources.flatMap((s) => s.notes);
+    const notes = [
+      ...report.ignoredSettings.map(
+        (f) =>
+          `${f}: its autoMemoryDirectory is not followed (a project's settings cannot move auto memory) — set it in ~/.claude/settings.json`,
+      ),
+      ...report.sources.flatMap((s) => s.notes),
+    ];
     if (notes.length) out.push(`notes:\n${notes.map((n) => `  ${n}\n`).join('')}`);
     if (report.oldFormat.length) {
       out.push(

@@ -17,7 +17,7 @@ import { readForeignText } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths } from '../fs/echo-paths.ts';
 import { addEntries } from '../memory/role-edits.ts';
 import { appendLedger, itemKey, readLedger, sha256 } from './import-ledger.ts';
-import { type FoundSource, findSources, namedSource, oldFormatRoleFiles } from './memory-sources.ts';
+import { type FoundSource, findSources, namedSource, oldFormatRoleFiles, projectMemoryDirSettings } from './memory-sources.ts';
 
 export interface SourceReport {
   kind: SourceKind | null;
@@ -38,6 +38,8 @@ export interface ImportReport {
   sources: SourceReport[];
   /** This store's role files still in the old format: `migrate` is their way in. */
   oldFormat: Array<{ role: string; ref: string }>;
+  /** The project's settings files that set `autoMemoryDirectory`, which is not followed (a clone must not move auto memory). */
+  ignoredSettings: string[];
   /** Per role, after a real run: ids added, entries merged into ones already there, forgotten ones left out. */
   roles: Array<{ role: string; added: string[]; merged: number; forgotten: number; stripped: number; linesAfter: number }>;
 }
@@ -181,6 +183,7 @@ export function importMemory(paths: EchoPaths, config: EchoesConfig, opts: Impor
     dryRun: opts.dryRun,
     sources: read.map((r) => r.report),
     oldFormat: oldFormatRoleFiles(paths).map((f) => ({ role: f.role, ref: `.claude/echoes/${f.role}/MEMORY.md` })),
+    ignoredSettings: projectMemoryDirSettings(paths.project),
     roles: [],
   };
   if (opts.dryRun) return report;
@@ -190,15 +193,22 @@ export function importMemory(paths: EchoPaths, config: EchoesConfig, opts: Impor
   for (const [role, group] of byRole) {
     const entries = group.flatMap((r) => r.entries.map((e) => e.entry));
     if (entries.length > 0) {
-      const { report: done, forgotten, stripped } = addEntries(paths, config, role, entries, { keepIds: true, skipForgotten: true });
-      report.roles.push({
-        role,
-        added: done.appended,
-        merged: entries.length - forgotten - done.appended.length,
-        forgotten,
-        stripped,
-        linesAfter: done.linesAfter,
-      });
+      try {
+        const { report: done, forgotten, stripped } = addEntries(paths, config, role, entries, { keepIds: true, skipForgotten: true });
+        report.roles.push({
+          role,
+          added: done.appended,
+          merged: entries.length - forgotten - done.appended.length,
+          forgotten,
+          stripped,
+          linesAfter: done.linesAfter,
+        });
+      } catch (err) {
+        // One role that cannot take its entries (its MEMORY.md has conflict markers, is not text …) fails alone.
+        const why = oneLine(err instanceof Error ? err.message : String(err));
+        for (const r of group) if (r.entries.length) r.report.notes.push(`${r.src.ref}: not imported into ${role} (${why})`);
+        continue;
+      }
     }
     // Only once MEMORY.md holds them: a run killed before this line merges them by evidence next time.
     for (const r of group) {
