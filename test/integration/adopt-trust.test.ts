@@ -318,3 +318,44 @@ test('item 14: what the plugin writes outside its folder can be cleaned up befor
   git('config', '--remove-section', 'merge.rune-echoes');
   assert.throws(() => git('config', '--get', 'merge.rune-echoes.driver'));
 });
+
+test('item 13: prompt-time recall does not give again what auto memory holds from an export', async (t) => {
+  const { hookProject, protocol } = await import('../helpers/hook-process.ts');
+  const { runHookSync } = await import('../helpers/run-bundle.ts');
+  const { dir, home, env } = hookProject(t);
+  const tp = { dir } as TempProject;
+  const opts = { now: NOW, env: { CLAUDE_PROJECT_DIR: dir, HOME: home } };
+  await cliJson(
+    tp,
+    [
+      'remember',
+      '--role',
+      'reviewer',
+      '--pattern',
+      'Payment retries use jittered backoff',
+      'Payment retries are capped at 3 with full jitter backoff.',
+    ],
+    opts,
+  );
+  const ask = (session: string) => {
+    const out = protocol(
+      runHookSync(
+        'user-prompt-submit',
+        {
+          session_id: session,
+          transcript_path: join(dir, `${session}.jsonl`),
+          cwd: dir,
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'The payment retry backoff seems too aggressive, should we raise the cap?',
+        },
+        { cwd: dir, env },
+      ),
+    ) as { hookSpecificOutput?: { additionalContext: string } };
+    return out.hookSpecificOutput?.additionalContext ?? '';
+  };
+  assert.match(ask('s1'), /jittered backoff/, 'recalled before the export');
+  await cliJson(tp, ['export', '--to', 'auto-memory', 'payment-retries-use-jittered-backoff'], opts);
+  assert.doesNotMatch(ask('s2'), /jittered backoff/, 'auto memory gives it already');
+  await cliJson(tp, ['export', '--to', 'auto-memory', '--remove'], opts);
+  assert.match(ask('s3'), /jittered backoff/, 'recalled again once auto memory no longer holds it');
+});

@@ -1,12 +1,13 @@
 // What the current session's context already holds from memory: the digest's
-// entries (written by SessionStart, again after a compaction) and each
-// prompt-time recall's items. Recall never gives an item twice in a session
+// entries (written by SessionStart, again after a compaction), each
+// prompt-time recall's items, and the entries `export` put in Claude Code's
+// auto memory (Claude Code gives those itself). Recall never gives an item twice in a session
 // (SPEC §8). One small file per session in .state/given/, read only when a
 // prompt has something to recall.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendLine, readTextOrNull, removeFile, writeFileAtomic } from '../fs/atomic-file.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { autoMemoryExportFile, type EchoPaths } from '../fs/echo-paths.ts';
 import { safeSessionKey } from '../session/session-state.ts';
 
 const givenDir = (paths: EchoPaths) => join(paths.stateDir, 'given');
@@ -26,10 +27,29 @@ export function givenHandOff(paths: EchoPaths, sessionId: string): string | null
   return readTextOrNull(paths, handOffPath(paths, sessionId));
 }
 
-/** The keys the session's context holds (usage keys of entries, `path:line` of other items). */
+/** The keys the session's context holds (usage keys of entries, `path:line` of other items), auto memory's exported entries too. */
 export function readGiven(paths: EchoPaths, sessionId: string): Set<string> {
   const text = readTextOrNull(paths, givenPath(paths, sessionId));
-  return new Set((text ?? '').split('\n').filter((l) => l !== ''));
+  return new Set([...(text ?? '').split('\n').filter((l) => l !== ''), ...exportedToAutoMemory(paths)]);
+}
+
+/**
+ * The usage keys (`role#id`) of entries `export --to auto-memory` put in auto memory whose topic files are still
+ * there: Claude Code gives them to the model from its own index, so neither the digest nor recall gives them again.
+ */
+export function exportedToAutoMemory(paths: EchoPaths): Set<string> {
+  const keys = new Set<string>();
+  try {
+    const parsed = JSON.parse(readTextOrNull(paths, autoMemoryExportFile(paths)) ?? '{}') as { dir?: unknown; keys?: unknown };
+    if (typeof parsed.dir !== 'string' || !Array.isArray(parsed.keys)) return keys;
+    for (const k of parsed.keys) {
+      const m = typeof k === 'string' ? /^([a-z0-9][a-z0-9-]*)\/(.+)$/.exec(k) : null;
+      if (m && existsSync(join(parsed.dir, `rune-echoes_${m[1]}_${m[2]}.md`))) keys.add(`${m[1]}#${m[2]}`);
+    }
+  } catch {
+    /* none, or torn: nothing is held there */
+  }
+  return keys;
 }
 
 /** Notes items just given to the session. */
