@@ -144,7 +144,8 @@ export function offlineEnv(home: string, server: FakeAnthropic): Record<string, 
 }
 
 export function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  // Only a hang trips it: a loaded machine is slow, not wrong.
+  const timeoutMs = options.timeoutMs ?? 300_000;
   const env: Record<string, string> = {};
   for (const name of inheritedEnv) {
     const value = process.env[name];

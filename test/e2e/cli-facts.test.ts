@@ -23,8 +23,9 @@ import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fa
 import { type HookRecord, readHookLog, writeProbePlugin } from './probe-plugin.ts';
 import { defaultRules } from './script-rules.ts';
 
-const runTimeout = 60_000;
-const testTimeout = 120_000;
+// Bounds that only a hang trips: a loaded machine is slow, not wrong.
+const runTimeout = 300_000;
+const testTimeout = 600_000;
 
 let server: FakeAnthropic;
 let home: string;

@@ -38,7 +38,7 @@ import {
 } from './scenario-kit.ts';
 import { defaultRules } from './script-rules.ts';
 
-const testTimeout = 240_000;
+const testTimeout = 900_000;
 
 let server: FakeAnthropic;
 let home: string;
@@ -57,7 +57,7 @@ const setup: Record<string, ClaudeRun> = {};
 
 /** `claude plugin …` with the temporary HOME; must exit 0. */
 async function pluginCommand(label: string, args: string[], env: Record<string, string> = {}): Promise<ClaudeRun> {
-  const run = await runClaude({ args: ['plugin', ...args], cwd: project.dir, home, server, env, timeoutMs: 120_000 });
+  const run = await runClaude({ args: ['plugin', ...args], cwd: project.dir, home, server, env, timeoutMs: 300_000 });
   setup[label] = run;
   assert.equal(run.timedOut, false, `claude plugin ${args.join(' ')} timed out`);
   assert.equal(run.code, 0, `claude plugin ${args.join(' ')}: ${run.stdout}\n${describeRun(run)}`);

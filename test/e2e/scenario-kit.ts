@@ -148,7 +148,7 @@ export async function runRune(options: RuneRunOptions): Promise<RuneRun> {
     server: options.server,
     env: options.env,
     pacedTurns: options.turns,
-    timeoutMs: options.timeoutMs ?? 60_000,
+    timeoutMs: options.timeoutMs ?? 300_000,
   });
   let result: JsonResult | null = null;
   if (!streaming) {

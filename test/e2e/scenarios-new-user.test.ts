@@ -14,7 +14,8 @@ import type { ScriptRule } from './fake-anthropic-server.ts';
 import { scenarioSuite, transcriptPath } from './scenario-kit.ts';
 import { compactionSummary } from './script-rules.ts';
 
-const testTimeout = 180_000;
+// A bound only a hang trips: a loaded machine is slow, not wrong.
+const testTimeout = 900_000;
 const suite = scenarioSuite();
 
 const ASK = 'The discount total is off by a cent. Have a helper fix the rounding in src/discount.js, then run the tests.';

@@ -37,7 +37,8 @@ export function runHookSync(
     input: typeof input === 'string' ? input : JSON.stringify(input),
     env: baseEnv(opts.env),
     encoding: 'utf8',
-    timeout: 30_000,
+    // Only a hang trips this: a loaded machine may take long, and a hook's own watchdog ends it well before.
+    timeout: 300_000,
   });
   if (opts.background !== false) waitForWorkers(projectOf(input, opts));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -50,8 +51,14 @@ function projectOf(input: unknown, opts: { cwd: string; env?: Record<string, str
   return typeof cwd === 'string' && isAbsolute(cwd) && existsSync(cwd) ? cwd : opts.cwd;
 }
 
+/**
+ * How long a test waits for background workers: past a worker's own budget (120 s), so only a worker
+ * that hangs trips it, never a slow machine.
+ */
+const WORKERS_MAX_MS = 300_000;
+
 /** Blocks until no background worker of the project's store is running (at most `maxMs`). */
-export function waitForWorkers(project: string, maxMs = 60_000): void {
+export function waitForWorkers(project: string, maxMs = WORKERS_MAX_MS): void {
   const paths = echoPaths(project, defaultConfig());
   const until = Date.now() + maxMs;
   const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -67,7 +74,7 @@ export function runCliSync(args: string[], opts: { cwd: string; input?: string; 
     input: opts.input ?? '',
     env: baseEnv(opts.env),
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 300_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -106,7 +113,7 @@ export function runBundle(
 }
 
 /** Waits until no background worker of the project's store is running (at most `maxMs`). */
-export async function waitForWorkersAsync(project: string, maxMs = 60_000): Promise<void> {
+export async function waitForWorkersAsync(project: string, maxMs = WORKERS_MAX_MS): Promise<void> {
   const paths = echoPaths(project, defaultConfig());
   const until = Date.now() + maxMs;
   while (liveWorkers(paths).length > 0) {

@@ -18,7 +18,9 @@ const REFUSED =
   "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file).";
 
 async function run(tp: TempProject, name: string, handler: HookHandler, input: Record<string, unknown>): Promise<Record<string, any>> {
-  return JSON.parse(await executeHook(hookSpec(name), handler, { cwd: tp.dir, ...input }, { HOME: join(tp.dir, 'home') }, tp.dir));
+  // SessionEnd's budget raised as Claude Code's setting does: its steps finish however busy the machine is.
+  const env = { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' };
+  return JSON.parse(await executeHook(hookSpec(name), handler, { cwd: tp.dir, ...input }, env, tp.dir));
 }
 
 function teamEntries(tp: TempProject) {

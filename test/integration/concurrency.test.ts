@@ -93,9 +93,10 @@ test('consolidators killed at random instants lose and double nothing', async (t
   };
   let killed = 0;
   for (let round = 0; round < 4; round++) {
-    const runs = Array.from({ length: 4 }, () => {
+    const runs = Array.from({ length: 4 }, (_, k) => {
       const run = runBundle('cli.mjs', ['consolidate', '--role', 'reviewer'], { cwd: dir, env });
-      const delay = Math.floor(rand() * 700);
+      // The first of each round is killed before it can have finished, however fast the machine: kills are certain.
+      const delay = k === 0 ? 0 : Math.floor(rand() * 700);
       let finished = false;
       const timer = setTimeout(() => {
         if (finished) return;
@@ -111,7 +112,7 @@ test('consolidators killed at random instants lose and double nothing', async (t
     await Promise.all(runs);
   }
   t.diagnostic(`killed ${killed} of 16 consolidators while running`);
-  assert.ok(killed > 0, 'some consolidators were killed mid-run');
+  assert.ok(killed >= 4, 'consolidators were killed while they ran');
   const final = runCliSync(['consolidate', '--role', 'reviewer'], { cwd: dir, env });
   assert.equal(final.code, 0, final.stderr);
   assertAllOnce(dir);

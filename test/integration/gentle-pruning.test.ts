@@ -25,7 +25,14 @@ const REVIEWER = join(REAL, 'vinhnxv__rune__.claude__echoes__reviewer__MEMORY.md
 const PLANNER = join(REAL, 'vinhnxv__rune__.claude__echoes__planner__MEMORY.md');
 
 async function hook(tp: TempProject, name: string, handler: HookHandler, input: unknown): Promise<void> {
-  await executeHook(hookSpec(name), handler, input, { HOME: join(tp.dir, 'home') }, tp.dir);
+  // SessionEnd's budget raised as Claude Code's setting does: pruning runs however busy the machine is.
+  await executeHook(
+    hookSpec(name),
+    handler,
+    input,
+    { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' },
+    tp.dir,
+  );
 }
 
 /** Entry blocks in pruned.md, each the text between two `## Archived` header lines. */

@@ -498,7 +498,7 @@ test('a resumed session is given nothing its conversation holds: after /compact 
       runHookSync(
         'session-end',
         { session_id: sid, transcript_path: join(dir, `${sid}.jsonl`), cwd: dir, hook_event_name: 'SessionEnd', reason: 'other' },
-        { cwd: dir, env: { ...env, RUNE_ECHOES_INLINE: '1' } },
+        { cwd: dir, env: { ...env, RUNE_ECHOES_INLINE: '1', CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' } },
       ),
     );
   const given = (out: Record<string, unknown>) =>

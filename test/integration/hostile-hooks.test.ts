@@ -240,10 +240,10 @@ EOF`,
   // The work runs in the hooks' own processes (no background workers), so all of it meets the full
   // disk before the mount goes, and none of it is still writing when the test cleans up.
   const r = spawnSync('unshare', ['-rm', 'sh', '-c', script], {
-    env: { ...baseEnv(env), RUNE_ECHOES_INLINE: '1' },
+    env: { ...baseEnv(env), RUNE_ECHOES_INLINE: '1', CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' },
     encoding: 'utf8',
     cwd: dir,
-    timeout: 120_000,
+    timeout: 600_000,
   });
   assert.equal(r.status, 0, `a private tmpfs mount is needed for this test: ${r.stderr.slice(0, 300)}`);
   assert.deepEqual(

@@ -182,7 +182,8 @@ test('item 19: SessionEnd writes the hand-off before it reads the store, whateve
     hookSpec('session-end'),
     sessionEnd,
     { session_id: 'sess-big', transcript_path: transcript, cwd: tp.dir, reason: 'other' },
-    { HOME: join(tp.dir, 'home') },
+    // SessionEnd's budget raised as Claude Code's setting does: its use step runs however busy the machine is.
+    { HOME: join(tp.dir, 'home'), CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' },
     tp.dir,
   );
   await new Promise<void>((resolve) => (helper.exitCode === null ? helper.on('exit', () => resolve()) : resolve()));

@@ -281,7 +281,8 @@ const usedLines = (dir: string): Array<[string, string[]]> =>
 
 test('use is told from all of a long session: a name said in a part Stop read, a file and a command beyond the summary’s caps', (t) => {
   const { dir, env } = hookProject(t);
-  const inline = { ...env, RUNE_ECHOES_INLINE: '1' };
+  // Work in the hooks' own processes, SessionEnd's budget raised as Claude Code's setting does: however busy the machine is.
+  const inline = { ...env, RUNE_ECHOES_INLINE: '1', CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' };
   reviewerMemory(dir, [
     ['ledger-rounding-rule', '`docs/money.md:1` — rounding', 'Round half to even in the ledger.'],
     ['early-file', '`src/early/config.ts:3` — defaults', 'Defaults live in one file.'],
@@ -315,7 +316,8 @@ test('use is told from all of a long session: a name said in a part Stop read, a
 
 test('a session that crashed counts what it used once the next start recovers it', (t) => {
   const { dir, env } = hookProject(t);
-  const inline = { ...env, RUNE_ECHOES_INLINE: '1' };
+  // Work in the hooks' own processes, SessionEnd's budget raised as Claude Code's setting does: however busy the machine is.
+  const inline = { ...env, RUNE_ECHOES_INLINE: '1', CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' };
   reviewerMemory(dir, [['retry-backoff', '`src/retry.ts:10` — backoff', 'Retries are capped at 3.']]);
   new TranscriptBuilder(join(dir, 'b.jsonl'), 'b', dir)
     .user('Tighten the retry code')
@@ -334,7 +336,11 @@ test('a resumed session is not handed its own summary again; another session, re
     .user('Move the cron jobs to the worker queue')
     .tool('Edit', { file_path: join(dir, 'src/cron.ts'), old_string: 'a', new_string: 'b' });
   protocol(hook(dir, env, 'session-start', 'SessionStart', a, { source: 'startup' }));
-  protocol(hook(dir, { ...env, RUNE_ECHOES_INLINE: '1' }, 'session-end', 'SessionEnd', a, { reason: 'other' }));
+  protocol(
+    hook(dir, { ...env, RUNE_ECHOES_INLINE: '1', CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' }, 'session-end', 'SessionEnd', a, {
+      reason: 'other',
+    }),
+  );
   assert.match(readFileSync(echoesPath(dir, 'EPHEMERAL.md'), 'utf8'), /\(session 3f2c9a10…/);
 
   const cache = echoesPath(dir, '.state', 'digest-cache.json');

@@ -47,7 +47,8 @@ async function hook(origin: Origin, clone: Clone, name: string, handler: HookHan
     hookSpec(name),
     handler,
     { cwd: clone.dir, ...input },
-    { HOME: origin.env.HOME, CLAUDE_PROJECT_DIR: clone.dir },
+    // SessionEnd's budget raised as Claude Code's setting does: its steps finish however busy the machine is.
+    { HOME: origin.env.HOME, CLAUDE_PROJECT_DIR: clone.dir, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '600000' },
     clone.dir,
     { now: NOW },
   );

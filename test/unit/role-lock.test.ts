@@ -60,6 +60,8 @@ async function deadPid(): Promise<number> {
 }
 
 const lockFile = (tp: TempProject, name: string) => join(tp.paths.locksDir, `${name}.lock`);
+/** A recovery takes no waiting: the bound only ends a hang, never a slow machine's run. */
+const RECOVERY_BOUND_MS = 60_000;
 const isLocked = (err: unknown) => err instanceof EchoesError && err.code === 'locked' && !err.message.includes('\n');
 
 test('withLock runs the function, returns its value and removes the lock afterwards', (t) => {
@@ -204,7 +206,7 @@ test('a lock file naming a dead pid is recovered', async (t) => {
   const pid = await deadPid();
   writeFileSync(lockFile(tp, 'role-reviewer'), `${pid} 0123456789ab ${new Date().toISOString()}`);
   assert.equal(
-    withLock(tp.paths, 'role-reviewer', () => 'recovered', { waitMs: 3000 }),
+    withLock(tp.paths, 'role-reviewer', () => 'recovered', { waitMs: RECOVERY_BOUND_MS }),
     'recovered',
   );
   assert.deepEqual(readdirSync(tp.paths.locksDir), [], 'no stale or recovery files left');
@@ -221,7 +223,7 @@ test('recovery left half-done by a killed recoverer does not block the lock for 
     utimesSync(join(tp.paths.locksDir, extra), old, old);
   }
   assert.equal(
-    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 5000 }),
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: RECOVERY_BOUND_MS }),
     'ok',
   );
 });
@@ -231,7 +233,7 @@ test('a lock file with junk instead of a pid is recovered', (t) => {
   mkdirSync(tp.paths.locksDir, { recursive: true });
   writeFileSync(lockFile(tp, 'role-reviewer'), 'not-a-pid at all');
   assert.equal(
-    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }),
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: RECOVERY_BOUND_MS }),
     'ok',
   );
 });
@@ -241,6 +243,9 @@ test('an empty lock file (a taker killed before writing its pid) is recovered on
   mkdirSync(tp.paths.locksDir, { recursive: true });
   const f = lockFile(tp, 'role-reviewer');
   writeFileSync(f, '');
+  // Dated an hour ahead: it cannot age while this taker waits, however slow the machine.
+  const ahead = new Date(Date.now() + 3_600_000);
+  utimesSync(f, ahead, ahead);
   assert.throws(
     () => withLock(tp.paths, 'role-reviewer', () => 0, { waitMs: 100 }),
     isLocked,
@@ -249,7 +254,7 @@ test('an empty lock file (a taker killed before writing its pid) is recovered on
   const old = new Date(Date.now() - 60_000);
   utimesSync(f, old, old);
   assert.equal(
-    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000 }),
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: RECOVERY_BOUND_MS }),
     'ok',
   );
 });
@@ -262,7 +267,7 @@ test('a lock older than staleMs is taken over even if its pid looks alive (pid r
   const old = new Date(Date.now() - 10 * 60_000);
   utimesSync(f, old, old);
   assert.equal(
-    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: 3000, staleMs: 60_000 }),
+    withLock(tp.paths, 'role-reviewer', () => 'ok', { waitMs: RECOVERY_BOUND_MS, staleMs: 60_000 }),
     'ok',
   );
 });
@@ -338,7 +343,7 @@ test('a holder killed with SIGKILL leaves its lock behind, and the next taker re
   assert.equal(r.signal, 'SIGKILL');
   assert.match(readFileSync(lockFile(tp, 'role-team'), 'utf8'), new RegExp(`^${holder.pid} `), "the dead holder's lock is still there");
   assert.equal(
-    withLock(tp.paths, 'role-team', () => 'recovered', { waitMs: 3000 }),
+    withLock(tp.paths, 'role-team', () => 'recovered', { waitMs: RECOVERY_BOUND_MS }),
     'recovered',
   );
 });
