@@ -12,6 +12,8 @@ export interface RoleEntry {
   entry: EchoEntry;
   /** A teammate's entry (SPEC §6b: it came through git without this clone's mark), as the store judged it. */
   teammate?: boolean;
+  /** This clone's etched entry as it wrote it, given again because a teammate's commit changed or removed it. */
+  restored?: 'changed' | 'removed';
 }
 
 const NONE = /^(?:none|n\/a|-|—)?$/i;

@@ -22,6 +22,8 @@ export interface DigestEntry {
   teammate?: boolean;
   /** This clone's etched entry a teammate's entry claims to supersede (shown, not applied): that entry's key. */
   heldBy?: string;
+  /** This clone's etched entry as it wrote it: a teammate's commit changed or removed it. */
+  restored?: 'changed' | 'removed';
 }
 
 export interface DigestInput {
@@ -232,7 +234,11 @@ function sessionLines(markdown: string, share: number): string[] {
 export function entryLine(d: DigestEntry, withScore: boolean, clean: Map<string, string> = new Map()): string {
   const by = d.teammate ? ", a teammate's" : '';
   const meta = withScore ? `${d.role}${by}, ${d.score.toFixed(2)}` : `${d.role}${by}`;
-  const held = d.heldBy ? ` (a teammate's ${d.heldBy} says it supersedes this: not applied, only you retire an etched entry)` : '';
+  const held = d.heldBy
+    ? ` (a teammate's ${d.heldBy} says it supersedes this: not applied, only you retire an etched entry)`
+    : d.restored
+      ? ` (as you etched it: a teammate's commit ${d.restored} it)`
+      : '';
   const stale = `${d.staleSince ? ` ${staleNote(d.staleSince)}` : ''}${held}`;
   const title = oneLine(d.entry.title);
   const body = oneLine(d.entry.learning);
@@ -424,7 +430,7 @@ export function digestCandidates(
   const etched: DigestEntry[] = [];
   const lessons: DigestEntry[] = [];
   const traced: DigestEntry[] = [];
-  live.forEach(({ entry, role, teammate }, i) => {
+  live.forEach(({ entry, role, teammate, restored }, i) => {
     const heldBy = held.get(usageKey(role, entry.id));
     const d: DigestEntry = {
       entry,
@@ -433,6 +439,7 @@ export function digestCandidates(
       ...(stale[i] ? { staleSince: stale[i] } : {}),
       ...(teammate ? { teammate } : {}),
       ...(heldBy ? { heldBy } : {}),
+      ...(restored ? { restored } : {}),
     };
     // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs
     // first. One given again and again and never used fades back to traced (searched and recalled at a prompt

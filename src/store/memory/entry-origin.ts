@@ -4,15 +4,22 @@
 // entry — they arrive through a pull, a merge or a clone — so in any other
 // file every entry is this clone's and nothing is checked.
 
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { updateEntryFields } from '../../core/entry/document-edits.ts';
-import { documentEntries, type EchoDocument, parseEchoDocument, serializeEchoDocument } from '../../core/entry/echo-document.ts';
+import {
+  documentEntries,
+  type EchoDocument,
+  parseEchoDocument,
+  renderEntry,
+  serializeEchoDocument,
+} from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { markedByKey, originMark } from '../../core/team/provenance.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, isTrackedInStore, memoryFile } from '../fs/echo-paths.ts';
 import { findGitDirs } from '../fs/git-dirs.ts';
+import { withLock } from '../fs/role-lock.ts';
 import { storeKey } from '../fs/store-key.ts';
 
 const keys = new WeakMap<EchoPaths, string | null>();
@@ -98,7 +105,93 @@ export function markOwn(
     const mark = originMark(e, key);
     if (e.origin !== mark) doc = updateEntryFields(doc, e.id, { origin: mark });
   }
+  // This clone's etched entries, as it wrote them, are kept beside its key: a teammate's commit that
+  // changes or removes one cannot take it from this clone's digest.
+  const role = basename(dirname(file));
+  const etched = documentEntries(doc).filter((e) => own.has(e.id));
+  if (etched.length) {
+    updateOwnEtched(paths, (rec) => {
+      for (const e of etched) {
+        const k = `${role}#${e.id}`;
+        if (e.layer === 'etched' && e.status === undefined) rec[k] = renderEntry(e);
+        else delete rec[k];
+      }
+    });
+  }
   return doc;
+}
+
+type OwnEtched = Record<string, string>;
+
+/** Where this clone keeps its etched entries for the store (null outside a repository: nothing is shared). */
+function ownEtchedFile(paths: EchoPaths): string | null {
+  const dirs = findGitDirs(paths.project);
+  return dirs ? join(dirs.commonDir, 'rune-echoes', 'etched.json') : null;
+}
+
+function readOwnEtched(paths: EchoPaths): OwnEtched {
+  const file = ownEtchedFile(paths);
+  if (file === null) return {};
+  try {
+    const all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, OwnEtched>;
+    const mine = all?.[paths.echoes];
+    return mine && typeof mine === 'object' ? mine : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Changes this store's record under a lock (temp file and rename beside it); a failure only costs the safeguard. */
+export function updateOwnEtched(paths: EchoPaths, change: (rec: OwnEtched) => void): void {
+  const file = ownEtchedFile(paths);
+  if (file === null) return;
+  try {
+    withLock(
+      paths,
+      'own-etched',
+      () => {
+        let all: Record<string, OwnEtched> = {};
+        try {
+          all = JSON.parse(readFileSync(file, 'utf8')) as Record<string, OwnEtched>;
+        } catch {
+          /* none yet */
+        }
+        const rec = { ...(all[paths.echoes] ?? {}) };
+        change(rec);
+        all[paths.echoes] = rec;
+        mkdirSync(dirname(file), { recursive: true });
+        const tmp = `${file}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify(all), { mode: 0o600 });
+        renameSync(tmp, file);
+      },
+      { waitMs: 2000 },
+    );
+  } catch {
+    /* the record is a safeguard; memory itself is written */
+  }
+}
+
+/**
+ * This clone's etched entries that a teammate's commit changed (they no longer carry its mark, or
+ * were given a status) or removed: as this clone wrote them, to be given beside whatever the file holds now.
+ */
+export function rewrittenOwnEtched(
+  paths: EchoPaths,
+  items: ReadonlyArray<{ role: string; entry: EchoEntry; teammate?: boolean }>,
+): Array<{ role: string; entry: EchoEntry; restored: 'changed' | 'removed' }> {
+  const rec = readOwnEtched(paths);
+  const keys = Object.keys(rec);
+  if (keys.length === 0) return [];
+  const out: Array<{ role: string; entry: EchoEntry; restored: 'changed' | 'removed' }> = [];
+  for (const k of keys) {
+    const at = k.indexOf('#');
+    const [role, id] = [k.slice(0, at), k.slice(at + 1)];
+    const now = items.filter((it) => it.role === role && it.entry.id === id);
+    if (now.some((it) => !it.teammate && it.entry.layer === 'etched' && it.entry.status === undefined)) continue;
+    const entry = documentEntries(parseEchoDocument(rec[k] ?? '')).find((e) => e.id === id);
+    if (entry) out.push({ role, entry, restored: now.length ? 'changed' : 'removed' });
+  }
+  return out;
 }
 
 /**

@@ -14,7 +14,7 @@ import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-
 import { withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
-import { markOwn } from './entry-origin.ts';
+import { markOwn, updateOwnEtched } from './entry-origin.ts';
 import { appendToEchoFile, day, forgottenMatcher, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
@@ -61,6 +61,10 @@ export function forgetEntry(paths: EchoPaths, role: string, id: string, now: Dat
     };
     appendToEchoFile(paths, forgottenPath(paths, role), `${roleTitle(role)} — forgotten entries`, [tomb]);
     writeFileAtomic(paths, path, serializeEchoDocument(rest));
+    // Forgotten by this clone: no longer one of its etched entries to keep.
+    updateOwnEtched(paths, (rec) => {
+      delete rec[`${role}#${id}`];
+    });
     return entry;
   });
 }
@@ -197,6 +201,9 @@ export function resetRole(paths: EchoPaths, role: string, now: Date): { backup: 
     if (text === null) return { backup: null };
     const backup = writeBackup(paths, role, `MEMORY-${day(now)}-reset`, text);
     writeFileAtomic(paths, path, newMemoryDocumentText(roleTitle(role)));
+    updateOwnEtched(paths, (rec) => {
+      for (const k of Object.keys(rec)) if (k.startsWith(`${role}#`)) delete rec[k];
+    });
     return { backup };
   });
 }

@@ -10,12 +10,13 @@
 // the role digests it made out of date. A torn or foreign cache is a miss.
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import type { RoleEntry } from '../../core/lifecycle/supersession.ts';
 import { type RelevanceIndex, relevanceIndex, type UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import type { Digest } from '../../core/recall/digest.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { roleSummaries } from '../memory/entry-cache.ts';
-import { teammateCheck } from '../memory/entry-origin.ts';
+import { rewrittenOwnEtched, teammateCheck } from '../memory/entry-origin.ts';
 import { listRoles } from '../memory/role-listing.ts';
 import { readStaleEntries, staleEntriesFile } from '../memory/stale-entries.ts';
 import { fileStamp, readUsage } from '../usage/usage-log.ts';
@@ -133,10 +134,11 @@ async function computeRoleDigest(
   if (!summaries.some((r) => r.role === role && r.entries.length > 0)) return null;
   // The digest code (and its secret filter) loads only when the cache misses.
   const { buildRoleDigest, digestCandidates } = await import('../../core/recall/digest.ts');
-  const items = summaries.flatMap((r) => {
+  const items: RoleEntry[] = summaries.flatMap((r) => {
     const theirs = teammateCheck(paths, memoryFile(paths, r.role));
     return r.entries.map((entry) => ({ role: r.role, entry, teammate: theirs(entry) }));
   });
+  items.push(...rewrittenOwnEtched(paths, items));
   // Supersession looks across every role; scoring and staleness as for the session digest.
   const { etched, lessons, traced } = digestCandidates(items, events, now, config.relevanceWindow, readStaleEntries(paths));
   return buildRoleDigest({
