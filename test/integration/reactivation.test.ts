@@ -83,4 +83,5 @@ test('an archived entry a session uses again is brought back into MEMORY.md, ver
   const back = shown.find((i: { id: string }) => i.id === 'cache-key-locale');
   assert.equal(back.used, 1);
   assert.equal(back.ageDays, 0);
+  assert.equal(tp.read('.claude/echoes/.log'), null, 'bringing an entry back is no problem to log');
 });
