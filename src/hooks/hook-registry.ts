@@ -82,11 +82,26 @@ export function hookSpec(name: string): HookSpec {
   return spec;
 }
 
+/**
+ * How Claude Code starts a hook: `node` on its bundle. Claude Code's native installer brings no Node.js
+ * (issue 20, item 16), and then only the session's start may say so, once. SessionStart is in exec form
+ * (no shell: Claude Code spawns `node` itself and, when it is not on PATH, reports that plainly at the
+ * start). Every other hook runs through the shell Claude Code picks (bash, or PowerShell on Windows
+ * without Git Bash) as `node "…"; exit 0`: `;` and `exit 0` read the same in both, so a missing `node`
+ * leaves them silent, and the runner exits 0 anyway.
+ */
+export function hookCommand(h: HookSpec): { type: 'command'; command: string; args?: string[]; timeout: number } {
+  const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
+  return h.event === 'SessionStart'
+    ? { type: 'command', command: 'node', args: [bundle], timeout: h.timeoutSec }
+    : { type: 'command', command: `node "${bundle}"; exit 0`, timeout: h.timeoutSec };
+}
+
 /** hooks/hooks.json as Claude Code reads it: `node` on the bundle, nothing else. */
 export function renderHooksJson(): string {
   const hooks: Record<string, unknown[]> = {};
   for (const h of HOOKS) {
-    const command = { type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs"`, timeout: h.timeoutSec };
+    const command = hookCommand(h);
     const group = h.matcher === null ? { hooks: [command] } : { matcher: h.matcher, hooks: [command] };
     const groups = hooks[h.event] ?? [];
     groups.push(group);

@@ -1,14 +1,14 @@
 // What a new user met (issue 20), through the real Claude Code CLI 2.1.330:
 // a background subagent's edits and a piped failing `node --test` run reach the
-// hand-off.
+// hand-off; on a machine without Node.js only the session's start says so.
 //
 // The hooks and the CLI run from dist/: rebuild (npm run build) after changing src/.
 // RUNE_E2E_SAVE_TRANSCRIPT=<dir> copies the subagent session's transcript (with its
 // subagents/ folder) there: that is how test/fixtures/handoff-transcripts/ was made.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { ScriptRule } from './fake-anthropic-server.ts';
 import { scenarioSuite, transcriptPath } from './scenario-kit.ts';
@@ -113,5 +113,45 @@ describe('20. a new user on Claude Code 2.1.330', () => {
       for (const f of readdirSync(subagents))
         writeFileSync(join(save, sessionId, 'subagents', f), shortened(readFileSync(join(subagents, f), 'utf8')));
     }
+  });
+
+  test('item 16: with no node on PATH, the session’s start says so once and the other hooks stay silent', {
+    timeout: testTimeout,
+  }, async () => {
+    const project = await suite.project('no-node');
+    // A PATH with a shell for Claude Code's shell-form hooks, and no node (claude itself is a native binary here).
+    const bin = project.path('.no-node-bin');
+    mkdirSync(bin);
+    for (const tool of ['sh', 'bash']) {
+      const found = (process.env.PATH ?? '')
+        .split(delimiter)
+        .map((d) => join(d, tool))
+        .find((p) => existsSync(p));
+      if (found) symlinkSync(found, join(bin, tool));
+    }
+    suite.server.setRules([compactionSummary, () => 'Hello.']);
+    const first = await suite.rune(project, ['-p', 'Fix the discount rounding, please.'], { env: { PATH: bin } });
+    const second = await suite.rune(project, ['-p', 'And again.'], { env: { PATH: bin } });
+    for (const run of [first, second]) {
+      assert.doesNotMatch(run.stderr, /hook|node/i, `nothing printed on stderr: ${run.stderr}`);
+      const lines = readFileSync(transcriptPath(suite.home, project, run.result?.session_id ?? ''), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      const hookLines = lines
+        .map((l) => JSON.parse(l) as { attachment?: { type?: string; hookEvent?: string; stderr?: string } })
+        .flatMap((o) => (o.attachment?.type?.startsWith('hook_') ? [o.attachment] : []));
+      const problems = hookLines.filter((a) => a.type !== 'hook_success');
+      assert.deepEqual(
+        problems.map((a) => a.hookEvent),
+        ['SessionStart'],
+        `one problem, at the start: ${JSON.stringify(problems)}`,
+      );
+      assert.match(problems[0]!.stderr ?? '', /not found in \$PATH: "node"/, 'it names what is missing');
+      assert.ok(
+        hookLines.some((a) => a.type === 'hook_success' && a.hookEvent === 'Stop'),
+        'Stop ran and was quiet',
+      );
+    }
+    assert.equal(existsSync(project.path('.claude/echoes/EPHEMERAL.md')), false, 'memory did nothing');
   });
 });
