@@ -400,3 +400,23 @@ test("a teammate's commit that rewrites or retires this clone's etched entry in 
   await ok(origin, b, 'forget', ids[0] as string, '--role', 'team', '--yes');
   assert.doesNotMatch((await digestLines(origin, b, 'sess-b-forgot')).join('\n'), /Fridays/);
 });
+
+test("entries written before team init stay this clone's once shared; a fresh clone of them sees a teammate's", async (t) => {
+  const origin = setup(t);
+  const a = origin.clone('a');
+  a.write('README.md', '# Project\n');
+  a.write('.claude/rune-config.yml', 'echoes:\n  version_controlled: false\n');
+  a.git('add', '-A');
+  a.git('commit', '--quiet', '-m', 'start');
+  await ok(origin, a, 'remember', 'Release notes are written before the tag', '--title', 'Notes before tag');
+  assert.doesNotMatch(readFileSync(join(a.dir, '.claude/echoes/team/MEMORY.md'), 'utf8'), /origin/, 'private memory is not marked');
+  await ok(origin, a, 'team', 'init');
+  assert.match(readFileSync(join(a.dir, '.claude/echoes/team/MEMORY.md'), 'utf8'), /- \*\*origin\*\*: [0-9a-f]{20}/);
+  commitAll(a, 'share');
+  a.git('push', '--quiet', 'origin', 'main');
+  const mine = (await digestLines(origin, a, 'sess-a-shared')).find((l) => l.includes('Release notes')) ?? '';
+  assert.ok(mine !== '' && !mine.includes("a teammate's"), mine);
+  const b = origin.clone('b');
+  await ok(origin, b, 'team', 'init');
+  assert.match((await digestLines(origin, b, 'sess-b-fresh')).find((l) => l.includes('Release notes')) ?? '', /a teammate's/);
+});
