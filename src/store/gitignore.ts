@@ -41,7 +41,12 @@ export function syncGitignore(paths: EchoPaths, versionControlled: boolean): boo
  * (SPEC §3, "on first write"). One existsSync when the store is there.
  */
 export function ensureStoreIgnored(paths: EchoPaths, versionControlled: boolean): void {
-  if (existsSync(paths.echoes)) return;
+  if (existsSync(paths.echoes)) {
+    // Shared memory: a pulled .gitignore that lost a personal line would let the next `git add -A`
+    // commit this clone's hand-off or usage; the lines come back before anything is written.
+    if (versionControlled) ensureStoreGitignore(paths);
+    return;
+  }
   syncGitignore(paths, versionControlled);
 }
 

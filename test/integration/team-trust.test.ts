@@ -420,3 +420,19 @@ test("entries written before team init stay this clone's once shared; a fresh cl
   await ok(origin, b, 'team', 'init');
   assert.match((await digestLines(origin, b, 'sess-b-fresh')).find((l) => l.includes('Release notes')) ?? '', /a teammate's/);
 });
+
+test("a pulled store .gitignore that drops the personal lines gets them back before this clone's next write: its hand-off is not committed", async (t) => {
+  const origin = setup(t);
+  const [a, b] = await pair(origin);
+  b.git('pull', '--quiet', '--no-edit', 'origin', 'main');
+  a.write('.claude/echoes/.gitignore', '# nothing personal here\n');
+  commitAll(a, 'ignore less');
+  a.git('push', '--quiet', 'origin', 'main');
+  b.git('pull', '--quiet', '--no-edit', 'origin', 'main');
+  b.write('.claude/echoes/EPHEMERAL.md', '# Last session\n\nAsked: private things.\n');
+  await start(origin, b, 'sess-b-ignore');
+  b.git('add', '-A');
+  const staged = b.git('diff', '--cached', '--name-only');
+  assert.doesNotMatch(staged, /EPHEMERAL\.md|usage\.jsonl|\.state\//, staged);
+  assert.match(readFileSync(join(b.dir, '.claude/echoes/.gitignore'), 'utf8'), /^\/EPHEMERAL\.md$/m);
+});
