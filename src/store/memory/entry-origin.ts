@@ -199,23 +199,27 @@ export function rewrittenOwnEtched(
  * copied in by its user); they are marked as this clone's before sharing begins. Entries that carry
  * a mark already, and every file git tracks (the team's), are left as they are.
  */
-export function markUntrackedEntries(paths: EchoPaths, files: readonly string[]): number {
+export function markUntrackedEntries(paths: EchoPaths, roles: readonly string[]): number {
   const key = originKey(paths);
   if (key === null) return 0;
   let marked = 0;
-  for (const file of files) {
+  for (const role of roles) {
+    const file = memoryFile(paths, role);
     if (isTrackedInStore(paths, file)) continue;
-    const text = readTextOrNull(paths, file);
-    if (text === null) continue;
-    let doc = parseEchoDocument(text);
-    if (doc.issues.some((i) => i.code === 'merge-conflict')) continue;
-    for (const e of documentEntries(doc)) {
-      if (e.origin !== undefined) continue;
-      doc = updateEntryFields(doc, e.id, { origin: originMark(e, key) });
-      marked++;
-    }
-    const out = serializeEchoDocument(doc);
-    if (out !== text) writeFileAtomic(paths, file, out);
+    // Under the role's lock, as every write of MEMORY.md.
+    withLock(paths, `role-${role}`, () => {
+      const text = readTextOrNull(paths, file);
+      if (text === null) return;
+      let doc = parseEchoDocument(text);
+      if (doc.issues.some((i) => i.code === 'merge-conflict')) return;
+      for (const e of documentEntries(doc)) {
+        if (e.origin !== undefined) continue;
+        doc = updateEntryFields(doc, e.id, { origin: originMark(e, key) });
+        marked++;
+      }
+      const out = serializeEchoDocument(doc);
+      if (out !== text) writeFileAtomic(paths, file, out);
+    });
   }
   return marked;
 }

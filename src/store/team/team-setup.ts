@@ -18,7 +18,7 @@ import {
   planStoreGitignore,
 } from '../../core/team/shared-files.ts';
 import { ensureDir, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import { type EchoPaths, type FromGit, fromGitFile, memoryFile, readFromGit } from '../fs/echo-paths.ts';
+import { type EchoPaths, type FromGit, fromGitFile, readFromGit } from '../fs/echo-paths.ts';
 import { ensureStoreGitignore, syncGitignore } from '../gitignore.ts';
 import { markUntrackedEntries } from '../memory/entry-origin.ts';
 import { listRoles } from '../memory/role-listing.ts';
@@ -106,10 +106,7 @@ export async function teamInit(paths: EchoPaths, self: CliSelf): Promise<TeamIni
   // Personal files committed before this (the store used to be committed whole): git
   // stops tracking them and the files stay; the next commit takes them out of the shared tip.
   // Entries written here before sharing began are marked as this clone's; the team's tracked files are not.
-  markUntrackedEntries(
-    paths,
-    listRoles(paths).map((role) => memoryFile(paths, role)),
-  );
+  markUntrackedEntries(paths, listRoles(paths));
   const untracked = trackedButIgnored(paths.project, storeRel(paths));
   rememberFromGit(paths, untracked);
   untrack(paths.project, untracked);
