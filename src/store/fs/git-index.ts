@@ -3,7 +3,7 @@
 // that git tracks came from a commit — a teammate's force-add, a cloned
 // repository — and git replaces it on the next pull as it likes: it is never
 // read as this clone's session state (SPEC §6b).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { findGitDirs, readPlain } from './git-dirs.ts';
 
@@ -19,17 +19,28 @@ export function trackedUnder(under: string): Set<string> {
   const rel = relative(dirs.root, under).split(sep).join('/');
   if (rel.startsWith('..')) return out;
   const prefix = rel === '' ? '' : `${rel}/`;
+  const indexFile = join(dirs.gitDir, 'index');
   let buf: Buffer;
+  let stamp: string;
   try {
-    buf = readFileSync(join(dirs.gitDir, 'index'));
+    const st = statSync(indexFile);
+    stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+    // One read per state of the index in a process, however many stores' paths ask.
+    const known = lastRead.get(`${indexFile}\u0000${prefix}`);
+    if (known && known.stamp === stamp) return new Set(known.paths);
+    buf = readFileSync(indexFile);
   } catch {
     return out;
   }
+  const done = (paths: Set<string>) => {
+    lastRead.set(`${indexFile}\u0000${prefix}`, { stamp, paths: [...paths] });
+    return paths;
+  };
   if (buf.length < 12 || buf.toString('latin1', 0, 4) !== 'DIRC') return out;
   const version = buf.readUInt32BE(4);
   if (version < 2 || version > 4) return out;
   // Most repositories track nothing under the store: in versions 2 and 3 every path is written whole.
-  if (version !== 4 && prefix !== '' && buf.indexOf(prefix, 12, 'utf8') < 0) return out;
+  if (version !== 4 && prefix !== '' && buf.indexOf(prefix, 12, 'utf8') < 0) return done(out);
   const sha256 = /objectformat\s*=\s*sha256/i.test(readPlain(join(dirs.commonDir, 'config')) ?? '');
   const hashSize = sha256 ? 32 : 20;
   const count = buf.readUInt32BE(8);
@@ -67,5 +78,7 @@ export function trackedUnder(under: string): Set<string> {
     previous = path;
     if (path.startsWith(prefix)) out.add(path.slice(prefix.length));
   }
-  return out;
+  return done(out);
 }
+
+const lastRead = new Map<string, { stamp: string; paths: string[] }>();
