@@ -172,3 +172,19 @@ test('a captured lesson a later session uses is seen again and rises, without be
   assert.equal(fix.sessions, 'sess-aaa, sess-fff');
   assert.equal(fix.layer, 'inscribed');
 });
+
+test("in team mode the user's own words stay out of the committed team memory; the project's commands and fixes go in", async (t) => {
+  const tp = makeTempProject(t);
+  tp.write('.claude/rune-config.yml', 'echoes:\n  version_controlled: true\n');
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-team1111',
+    transcript_path: workingSession(tp, 'sess-team1111'),
+    reason: 'exit',
+  });
+  assert.deepEqual(
+    teamEntries(tp)
+      .map((e) => e.captured)
+      .sort(),
+    ['commands', 'fix'],
+  );
+});

@@ -42,7 +42,8 @@ function captureKinds(config: EchoesConfig): Set<CaptureKind> {
   const kinds = new Set<CaptureKind>();
   if (config.capture.commands) kinds.add('commands');
   if (config.capture.fixes) kinds.add('fix');
-  if (config.capture.corrections) kinds.add('correction');
+  // The user's own words are theirs: with version-controlled memory team/MEMORY.md is committed, so they stay out.
+  if (config.capture.corrections && !config.versionControlled) kinds.add('correction');
   if (config.capture.obstacles) kinds.add('obstacle');
   return kinds;
 }
