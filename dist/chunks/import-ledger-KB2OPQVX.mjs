@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{B as a,C as b,D as c,E as d,F as e,G as f}from"./chunk-T4A7HWOI.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-H4K6EAZ5.mjs";import"./chunk-EWNZ2HKD.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{e as appendLedger,c as itemKey,a as ledgerFile,d as readLedger,b as sha256,f as sourcesNotImported};

@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{c as a,d as b,e as c,f as d,g as e,h as f,i as g,j as h}from"./chunk-H4K6EAZ5.mjs";import"./chunk-EWNZ2HKD.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{d as autoMemoryDir,c as autoMemoryDirs,b as claudeConfigDir,a as claudeProjectSlug,f as findSources,h as namedSource,g as oldFormatRoleFiles,e as refOf};

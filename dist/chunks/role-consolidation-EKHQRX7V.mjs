@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{d as a}from"./chunk-UDWYWJGM.mjs";import"./chunk-KYH35ZJW.mjs";import"./chunk-JHBWEVNR.mjs";import"./chunk-Q3GK3KNH.mjs";import"./chunk-3N6UDQYL.mjs";import"./chunk-LEBCLEZY.mjs";import"./chunk-FBADNK5S.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-KVKMWBTU.mjs";import"./chunk-VTGWCH23.mjs";import"./chunk-AWU5EDAA.mjs";import"./chunk-EWNZ2HKD.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{a as consolidateRole};
