@@ -4,7 +4,7 @@
 // plus test/fixtures/recall/ (see test/helpers/recall-benchmark.ts). Part of `npm run bench`; on its own,
 // `npm run bench:recall` prints the section and puts it in BENCHMARKS.md in
 // place of the previous one.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import {
   scoreDigest,
   scorePromptRecall,
 } from '../test/helpers/recall-benchmark.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const START = '<!-- recall-benchmark:start -->';
 const END = '<!-- recall-benchmark:end -->';
@@ -118,9 +119,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   });
   const file = join(fileURLToPath(new URL('..', import.meta.url)), 'BENCHMARKS.md');
   const section = lines.join('\n');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = old.indexOf(START);
-  const end = old.indexOf(END);
-  const next = at >= 0 && end > at ? `${old.slice(0, at)}${section}${old.slice(end + END.length)}` : `${old.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  writeBenchSection(file, START, END, section);
 }

@@ -7,13 +7,14 @@
 // tokens injected. On the default folder it also puts the section in
 // BENCHMARKS.md in place of the previous one; `--json` prints the numbers
 // instead, `--verbose` adds each session's needs (covered or not) to the output.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_HISTORIES, historyFolders, replayHistory } from '../test/helpers/history-replay.ts';
 import { NEED_KINDS, type Share, share } from '../test/helpers/replay-metrics.ts';
 import { CAPTURE_KINDS, type HistoryReport, historyReport, loadLabels, pooledReport, TARGETS } from '../test/helpers/replay-report.ts';
 import { DIST, REPO } from '../test/helpers/run-bundle.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const START = '<!-- replay-benchmark:start -->';
 const END = '<!-- replay-benchmark:end -->';
@@ -168,11 +169,7 @@ async function main(argv: string[]): Promise<void> {
   if (dirs.length === 0 && reports.length > 0) {
     const file = resolve(REPO, 'BENCHMARKS.md');
     const section = lines.join('\n');
-    const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-    const at = old.indexOf(START);
-    const end = old.indexOf(END);
-    const next = at >= 0 && end > at ? `${old.slice(0, at)}${section}${old.slice(end + END.length)}` : `${old.trimEnd()}\n\n${section}\n`;
-    writeFileSync(file, next);
+    writeBenchSection(file, START, END, section);
   }
 }
 

@@ -8,7 +8,7 @@
 // `npm run bench:report -- --screenshot` also writes docs/report-typical.png,
 // the README's picture of the typical store's report (needs chromium).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { echoPaths } from '../src/store/fs/echo-paths.ts';
 import { gatherReport } from '../src/store/report/report-data.ts';
 import { findChromium, loadPage } from '../test/helpers/headless-chromium.ts';
 import { largeReportStore, type StoreFacts, typicalReportStore } from '../test/helpers/report-stores.ts';
+import { writeBenchSection } from './bench-section.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(REPO, 'dist', 'cli.mjs');
@@ -145,9 +146,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   );
   const file = join(REPO, 'BENCHMARKS.md');
   const section = lines.join('\n');
-  const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const at = old.indexOf(START);
-  const end = old.indexOf(END);
-  const next = at >= 0 && end > at ? `${old.slice(0, at)}${section}${old.slice(end + END.length)}` : `${old.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
+  writeBenchSection(file, START, END, section);
 }

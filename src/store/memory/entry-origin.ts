@@ -15,6 +15,7 @@ import {
   serializeEchoDocument,
 } from '../../core/entry/echo-document.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
+import { consolidateDocument, type DocumentConsolidation } from '../../core/lifecycle/consolidation.ts';
 import { markedByKey, originMark } from '../../core/team/provenance.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, isTrackedInStore, memoryFile } from '../fs/echo-paths.ts';
@@ -76,6 +77,20 @@ export function teammateCheck(paths: EchoPaths, file: string): (entry: EchoEntry
   if (!isTrackedInStore(paths, file)) return () => false;
   const key = originKey(paths);
   return (entry) => !markedByKey(entry, key);
+}
+
+/** Findings merged into a memory document by the one consolidation (SPEC §6), this clone's mark on what it wrote. */
+export function consolidateOwn(
+  paths: EchoPaths,
+  file: string,
+  doc: EchoDocument,
+  findings: EchoEntry[],
+  versionControlled: boolean,
+  opts: { keepIds?: boolean } = {},
+): DocumentConsolidation {
+  const merged = consolidateDocument(doc, findings, opts);
+  const changed = { appended: merged.appends.map((e) => e.id), updated: merged.updates.map((e) => e.id) };
+  return { ...merged, doc: markOwn(paths, file, doc, merged.doc, changed, versionControlled) };
 }
 
 /**

@@ -10,7 +10,6 @@ import { countLines, documentEntries, serializeEchoDocument } from '../../core/e
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { readFindingsText } from '../../core/entry/findings-file.ts';
 import { EchoesError } from '../../core/errors.ts';
-import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
 import type { PrunePlan } from '../../core/lifecycle/pruning.ts';
 import type { UsageEvent } from '../../core/lifecycle/usage-events.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
@@ -19,7 +18,7 @@ import { moveAside, readTextFile, removeFile, writeFileAtomic } from '../fs/atom
 import { archiveDir, assertSafeName, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
-import { markOwn } from './entry-origin.ts';
+import { consolidateOwn } from './entry-origin.ts';
 import { appendToEchoFile, day, forgottenMatcher, readEchoFile, roleTitle, supersededPath, writeBackup } from './memory-files.ts';
 import { listFindingsFiles } from './role-listing.ts';
 import { applyPrune, planPruneOf } from './role-pruning.ts';
@@ -88,16 +87,9 @@ export function consolidateRole(paths: EchoPaths, config: EchoesConfig, role: st
       const findings = sanitized.filter((e) => !isForgotten(e));
       const dropped = sanitized.filter((e) => isForgotten(e)).map((e) => e.title);
 
-      const { updates, appends, doc: merged } = consolidateDocument(doc, findings);
       // What this clone wrote carries its mark (SPEC §6b): the findings are its own agents'.
-      let next = markOwn(
-        paths,
-        path,
-        doc,
-        merged,
-        { appended: appends.map((e) => e.id), updated: updates.map((e) => e.id) },
-        config.versionControlled,
-      );
+      const { updates, appends, doc: merged } = consolidateOwn(paths, path, doc, findings, config.versionControlled);
+      let next = merged;
 
       // Superseded entries leave between sessions, for the archive, with a pointer to what replaced them
       // (archived first: a kill in between leaves a copy in both, which a re-run settles, never none).

@@ -7,14 +7,13 @@ import { appendEntries, removeEntries, updateEntryFields } from '../../core/entr
 import { countLines, documentEntries, newMemoryDocumentText, serializeEchoDocument } from '../../core/entry/echo-document.ts';
 import type { EchoEntry, Layer } from '../../core/entry/echo-entry.ts';
 import { slugifyTitle } from '../../core/entry/entry-ids.ts';
-import { consolidateDocument } from '../../core/lifecycle/consolidation.ts';
 import { sanitizeEntry } from '../../core/security/entry-sanitize.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { assertSafeName, type EchoPaths, memoryFile, roleDir } from '../fs/echo-paths.ts';
 import { withLock } from '../fs/role-lock.ts';
 import { storeFingerprint } from '../fs/store-key.ts';
 import { ensureStoreIgnored } from '../gitignore.ts';
-import { markOwn, updateOwnEtched } from './entry-origin.ts';
+import { consolidateOwn, markOwn, updateOwnEtched } from './entry-origin.ts';
 import { appendToEchoFile, day, forgottenMatcher, forgottenPath, readEchoFile, roleTitle, writeBackup } from './memory-files.ts';
 import type { ConsolidationReport } from './role-consolidation.ts';
 
@@ -167,15 +166,11 @@ export function addEntries(
     });
     const isForgotten = opts.skipForgotten ? forgottenMatcher(paths, role) : () => false;
     const kept = clean.filter((e) => !isForgotten(e));
-    const { updates, appends, doc: merged } = consolidateDocument(doc, kept, { keepIds: opts.keepIds === true });
-    const next = markOwn(
-      paths,
-      path,
-      doc,
-      merged,
-      { appended: appends.map((e) => e.id), updated: updates.map((e) => e.id) },
-      config.versionControlled,
-    );
+    const {
+      updates,
+      appends,
+      doc: next,
+    } = consolidateOwn(paths, path, doc, kept, config.versionControlled, { keepIds: opts.keepIds === true });
     const out = serializeEchoDocument(next);
     if (out !== text) writeFileAtomic(paths, path, out);
     return {
