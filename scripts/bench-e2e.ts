@@ -129,7 +129,7 @@ export async function benchEndToEnd(repo: string, makeStore: StoreMaker, runs: n
     for (const row of table) say(`| ${row.join(' | ')} |`);
   } finally {
     await server.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

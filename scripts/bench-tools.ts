@@ -168,7 +168,7 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     say(END);
   } finally {
     await server.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

@@ -432,7 +432,7 @@ try {
     `\nMachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}, Claude Code ${claudeVersion}. This run took ${((Date.now() - benchStarted) / 60_000).toFixed(1)} minutes.`,
   );
 } finally {
-  rmSync(root, { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 const command = `npm run bench${BASELINE ? ' -- --baseline <a checkout of the baseline commit>/dist' : ''}${ONLY ? ` -- --only ${ONLY.join(',')}` : ''}`;
