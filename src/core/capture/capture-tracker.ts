@@ -79,8 +79,8 @@ export interface CaptureState {
   corrections: Correction[];
   /** A refused main-chain call the user has not spoken after yet. */
   refused: string | null;
-  /** The assistant's latest action since the user last spoke. */
-  acted: string | null;
+  /** The assistant's latest action since the user last spoke (described only when a correction needs it). */
+  acted: PendingCall | null;
   runs: number;
 }
 
@@ -141,7 +141,8 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       return !s.root && e.cwd ? { ...s, root: e.cwd } : s;
     case 'prompt': {
       if (e.sidechain) return s;
-      const c = readCorrection(e.text, { refused: s.refused, acted: s.acted });
+      const acted = s.acted;
+      const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
       if (!c) for (const rule of statedRules(e.text)) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
       return { ...s, corrections, refused: null, acted: null };
@@ -149,9 +150,12 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
     case 'tool-use': {
       if (e.hidden || !e.call.id) return s;
       const call = e.call;
-      const cd = call.command !== null ? shellEffects(call.command).cd : null;
+      // Most commands do not start with a `cd`: only those are parsed for it.
+      const cd = call.command !== null && /^\s*(?:cd|pushd)\s/.test(call.command) ? shellEffects(call.command).cd : null;
       const dir = cd ? absolutePath(cd, e.cwd) : e.cwd;
-      const file = call.file ? absolutePath(call.file.path, e.cwd) : null;
+      // Only an edited file matters to capture (files edited before a check passed, the action a correction
+      // is about); it is spelled relative to the project only when one of those asks (projectPath resolves it).
+      const file = call.file?.access === 'edit' ? call.file.path : null;
       const p: PendingCall = {
         id: call.id,
         tool: call.name,
@@ -199,9 +203,10 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (p.command !== null) return onCommand(s, p, p.command, r);
   if (p.file && p.edit) {
     if (!r.isError) {
+      if (s.open.length === 0) return { ...s, acted: p.sidechain ? s.acted : p };
       const path = projectPath(p.file, p.dir, s.root);
       const open = isAbsolutePath(path) ? s.open : s.open.map((f) => ({ ...f, edits: addUnique(f.edits, path, CAPTURE_CAPS.edits) }));
-      return { ...s, open, acted: p.sidechain ? s.acted : describe(s, p) };
+      return { ...s, open, acted: p.sidechain ? s.acted : p };
     }
   }
   if (r.isError && !NOTHING_TO_CHANGE.test(r.text)) {
@@ -232,7 +237,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A pipe or `|| true` hides the status of a check: its printed totals decide.
   if (!failed && kind && r.exitCode === null && /\||;\s*\S/.test(command))
     failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
-  const acted = p.sidechain || isInspection(normalized) ? s.acted : describe(s, p);
+  const acted = p.sidechain || isInspection(normalized) ? s.acted : p;
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
   if (!failed && MASKED.test(command)) return { ...s, runs, acted };
   let next: CaptureState = { ...s, runs, acted };

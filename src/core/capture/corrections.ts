@@ -59,13 +59,17 @@ export function correctionText(raw: string): string | null {
  * The user's message read as a correction, given what came just before it: a refused call, or an action
  * of the assistant in the turn it answers. Null when it is not one.
  */
-export function readCorrection(message: string, before: { refused: string | null; acted: string | null }): Correction | null {
+export function readCorrection(
+  message: string,
+  before: { refused: string | null; acted: (() => string) | string | null },
+): Correction | null {
   const words = correctionText(message);
   if (!words) return null;
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
   if (words.length > STEP_RULE_MAX) return null;
   if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
-  if (before.acted && OPENS_NEGATIVE.test(words) && DIRECTIVE.test(words)) return { words, about: before.acted, how: 'after-action' };
+  if (before.acted && OPENS_NEGATIVE.test(words) && DIRECTIVE.test(words))
+    return { words, about: typeof before.acted === 'function' ? before.acted() : before.acted, how: 'after-action' };
   return null;
 }
 
@@ -83,17 +87,23 @@ export function isRefusal(resultText: string): boolean {
 // A standing rule addressed to the assistant. Either the sentence opens with "always …", "never …",
 // "from now on …" (an instruction, not a description: "the function always returns" is a spec), or it
 // speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …".
-const RULE_OPENER =
-  /^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\s+)?(?:always|never|from now on|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи)(?=[\s,.;:!)»"]|$)/iu;
+const OPENER_WORDS =
+  "always|never|from now on|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
+const RULE_OPENER = new RegExp(
+  `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)`,
+  'iu',
+);
 const RULE_ADDRESSED =
   /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
 
 const RULE_MAX = 220;
+// Any of the rule words anywhere: most prompts hold none and are not split into sentences at all.
+const RULE_WORDS = new RegExp(`(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}`, 'iu');
 
 /** Sentences of a prompt that set a standing rule for the assistant (at most `max`), each as the user wrote it. */
 export function statedRules(prompt: string, max = 3): Correction[] {
   const text = prompt.trim();
-  if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text)) return [];
+  if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text) || !RULE_WORDS.test(text)) return [];
   const out: Correction[] = [];
   for (const part of text.split(/(?<=[.!?;])\s+|\r?\n+/)) {
     const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, ''));
