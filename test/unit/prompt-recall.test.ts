@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { itemParts, RECALL_NOTE, type RecallItem, renderRecall } from '../../src/core/recall/recall-render.ts';
-import { clearingItems, continuesEarlierWork, LOG_FACTOR, logBar } from '../../src/core/recall/recall-select.ts';
+import { BAR_WORDS, clearingItems, continuesEarlierWork, LOG_FACTOR, logBar, promptBar } from '../../src/core/recall/recall-select.ts';
 import { rankDocuments, type SegmentView } from '../../src/core/recall/search-rank.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 
@@ -24,6 +24,16 @@ test('an item holding a rare exact name of the prompt (a file, an error code) ne
   assert.deepEqual(clearingItems([named], 1.5), [named]);
   assert.deepEqual(clearingItems([item(1.2, 1.2, 2, 0.2)], 1.5), [], 'a name met only in passing in a long item');
   assert.deepEqual(clearingItems([item(1.2, 1.2, 1, 1.2)], 1.5), [], 'a name alone is one word');
+});
+
+test('the bar rises with the length of the prompt: a long prompt shares words with any item by chance', () => {
+  assert.equal(promptBar(1.5, 3), 1.5, 'a short prompt meets the threshold as it is');
+  assert.equal(promptBar(1.5, BAR_WORDS), 1.5);
+  assert.equal(promptBar(1.5, BAR_WORDS * 2), 3, 'twice the words, twice the bar');
+  const twoRareWords = item(2.2, 2.2, 2);
+  assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 6)), [twoRareWords], 'two rare words of a one-line prompt');
+  assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 30)), [], 'the same two words in a pasted page are chance');
+  assert.ok(promptBar(1.5, 30) > promptBar(1.5, 20), 'monotone');
 });
 
 test('archive logs are looked at for a prompt that continues earlier work or names something, at a higher bar for the latter', () => {

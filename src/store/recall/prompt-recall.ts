@@ -11,7 +11,7 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
-import { clearingItems, logBar } from '../../core/recall/recall-select.ts';
+import { clearingItems, logBar, promptBar } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
 import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -88,7 +88,9 @@ export async function recallForPrompt(
   const memory = openSegments(paths, m, ['memory']);
   // Archive logs are read only for a prompt that goes on with earlier work or names a file or an error:
   // most prompts do neither, and pay nothing for the logs.
-  const logRule = logBar(prompt, config.recall.threshold, words.exact.includes(true));
+  // A long prompt shares more words with any item by chance: its bar is higher.
+  const threshold = promptBar(config.recall.threshold, words.of[words.of.length - 1]! + 1);
+  const logRule = logBar(prompt, threshold, words.exact.includes(true));
   let logs = logRule !== null && m.stats.logs.docs > 0 ? openSegments(paths, m, ['logs']) : [];
   // A prompt that only names something recalls a log that holds the name: its names are looked up
   // first, and a store where no log holds one reads no other word of the logs (in 10,000 logs, each costs).
@@ -116,7 +118,7 @@ export async function recallForPrompt(
     );
     tiers.push(namedOnly ? fromLogs.filter((r) => r.exact > 0) : fromLogs);
   }
-  const bars = [config.recall.threshold, logRule?.threshold ?? Number.POSITIVE_INFINITY];
+  const bars = [threshold, logRule?.threshold ?? Number.POSITIVE_INFINITY];
   if (tiers.every((t, i) => clearingItems(t, bars[i]!).length === 0)) return null;
 
   // Something clears the bar (a few prompts): what reads, filters, renders and logs it loads only now.
