@@ -88,6 +88,9 @@ export interface QueryWords {
   exact: boolean[];
 }
 
+/** The extension of a file's name at the end of a name: a dot, then a letter and up to five letters or digits. */
+const FILE_EXTENSION = /[A-Za-z0-9_-]\.([A-Za-z][A-Za-z0-9]{0,5})[.,:;!?)'"]*$/;
+
 /** Long capitals (`ECONNREFUSED`, `ENOENT` is too short to be sure): an error code, not a word. */
 const CAPITALS_CODE = /^[A-Z][A-Z0-9]{5,}$/;
 
@@ -131,8 +134,12 @@ export function queryWords(query: string): QueryWords {
     const chunk = text.slice(start, i);
     start = -1;
     added = 0;
-    for (const name of compoundTerms(chunk)) add(name, 1, true);
+    const names = compoundTerms(chunk);
+    for (const name of names) add(name, 1, true);
     const words = textTerms(chunk);
+    // A file's extension says what kind of file it is, not what it is about: `text.ts` is found by its name, never by `ts`.
+    const ext = names.length > 0 ? FILE_EXTENSION.exec(chunk) : null;
+    if (ext !== null && words[words.length - 1] === foldStem(ext[1]!.toLowerCase())) words.pop();
     const whole = wordsOf(chunk).filter((w) => isIdentifierWord(w.word));
     const exactWords = new Set(whole.map((w) => foldStem(w.word.toLowerCase())));
     for (const t of words) add(t, 1, exactWords.has(t));
