@@ -45,6 +45,19 @@ test('archive logs are looked at for a prompt that continues earlier work or nam
   assert.equal(logBar('Add a dark mode toggle', 1.5, false), null, 'most prompts do not read the logs at all');
 });
 
+test('a prompt asking about the state of earlier work continues it: "… yet?", "did we…", "carry on", "next step"', () => {
+  for (const p of [
+    'Is the staging certificate renewed yet?',
+    'Did we ever merge the retry fix?',
+    'have we already switched the invoices to the new queue',
+    "Let's carry on with the invoice export",
+    'what was the next step for the CSV importer',
+  ])
+    assert.ok(continuesEarlierWork(p), p);
+  for (const p of ['Add a next button to the signup wizard', 'Why did the build fail?', 'We need a carry flag in the adder', 'Show the last login time'])
+    assert.ok(!continuesEarlierWork(p), p);
+});
+
 test('ranking by groups: a group counts once, by its best term, a synonym at its weight; exact names are reported', () => {
   // Two documents: 0 holds "db" and "database"; 1 holds "database" only.
   const list = (ids: number[]) => ({ ids: Uint32Array.from(ids), tfs: Uint16Array.from(ids.map(() => 1)) });

@@ -17,7 +17,8 @@
 //   3. it scores at least half of the best item that passed: a weak third
 //      item does not ride along with two strong ones.
 // Archive logs are looked at only for a prompt that says it continues earlier
-// work ("what remains of…", "… again", "pick up where we left") or names a
+// work ("what remains of…", "… again", "pick up where we left", "is … done
+// yet", "did we ever…", "carry on with…") or names a
 // file or an error; they are judged apart from lessons. For a prompt that
 // continues earlier work they meet the lessons' bar and all that clears goes
 // by score. For one that only names something, only a log holding the name
@@ -80,14 +81,22 @@ export function clearingItems<T extends RankedItem>(items: readonly T[], thresho
 
 /** Words by which a prompt says it goes on with earlier work (`again`, a stop word elsewhere, among them). */
 const CONTINUATION = new Set(
-  'again still remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously'.split(
+  'again still yet already remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously'.split(
     ' ',
   ),
 );
 
+/**
+ * Pairs of words by which a prompt asks about work done together before
+ * ("did we…", "have we…", "carry on", "last time", "next step"): each word
+ * alone is common, the pair is not.
+ */
+const CONTINUATION_PAIRS = new Set(['did we', 'have we', 'had we', 'carry on', 'last time', 'next step', 'next steps', 'follow up']);
+
 /** True when the prompt says it continues earlier work: archive logs then meet the lessons' bar. */
 export function continuesEarlierWork(prompt: string): boolean {
-  return wordsOf(prompt.slice(0, 4000)).some((w) => CONTINUATION.has(w.word.toLowerCase()));
+  const words = wordsOf(prompt.slice(0, 4000)).map((w) => w.word.toLowerCase());
+  return words.some((w, i) => CONTINUATION.has(w) || (i > 0 && CONTINUATION_PAIRS.has(`${words[i - 1]} ${w}`)));
 }
 
 /**
