@@ -54,7 +54,12 @@ test('a prompt asking about the state of earlier work continues it: "… yet?", 
     'what was the next step for the CSV importer',
   ])
     assert.ok(continuesEarlierWork(p), p);
-  for (const p of ['Add a next button to the signup wizard', 'Why did the build fail?', 'We need a carry flag in the adder', 'Show the last login time'])
+  for (const p of [
+    'Add a next button to the signup wizard',
+    'Why did the build fail?',
+    'We need a carry flag in the adder',
+    'Show the last login time',
+  ])
     assert.ok(!continuesEarlierWork(p), p);
 });
 
