@@ -4,7 +4,9 @@
 // the word, its camelCase parts, the whole name it is part of, or a synonym
 // from a short general table (at half weight). Exact names (a file, dotted or
 // snake_case name, a long camelCase identifier, an error code) are marked: an
-// item holding one needs less. Pure and cheap: it runs on every prompt.
+// item holding one needs less. A file's extension is not a word, and an
+// absolute path or a URL counts by its last two parts. Pure and cheap: it
+// runs on every prompt.
 import { camelParts, compoundTerms, foldStem, isWordCode, MAX_QUERY_TERMS, textTerms, wordsOf } from './search-terms.ts';
 
 /**
@@ -91,6 +93,19 @@ export interface QueryWords {
 /** The extension of a file's name at the end of a name: a dot, then a letter and up to five letters or digits. */
 const FILE_EXTENSION = /[A-Za-z0-9_-]\.([A-Za-z][A-Za-z0-9]{0,5})[.,:;!?)'"]*$/;
 
+/**
+ * An absolute path or a URL (`/Users/me/work/app/docs/plan.md`,
+ * `file:///…`, `https://host/…`) by its last two parts: the folders above
+ * them say where the project lives on a machine — every file of the
+ * project shares them — not what the prompt is about, and a pasted path
+ * would spend the prompt's terms on them.
+ */
+function locallyNamed(chunk: string): string {
+  if (chunk.charCodeAt(0) !== 0x2f) return chunk;
+  const parts = chunk.split('/').filter((p) => p.length > 0);
+  return parts.length > 2 ? parts.slice(-2).join('/') : chunk;
+}
+
 /** Long capitals (`ECONNREFUSED`, `ENOENT` is too short to be sure): an error code, not a word. */
 const CAPITALS_CODE = /^[A-Z][A-Z0-9]{5,}$/;
 
@@ -131,7 +146,7 @@ export function queryWords(query: string): QueryWords {
       continue;
     }
     if (start < 0) continue;
-    const chunk = text.slice(start, i);
+    const chunk = locallyNamed(text.slice(start, i));
     start = -1;
     added = 0;
     const names = compoundTerms(chunk);
