@@ -309,3 +309,87 @@ test('a run of another target settles nothing; a pre-commit check fixed by runni
   assert.match(fix!.title, /^git commit: Pre-commit validation failed/);
   assert.match(fix!.learning, /after running `mix format` first/);
 });
+
+test('met in two sessions, a check that failed on the code, git refusing a commit and Claude Code’s own tool errors are not obstacles; a missing tool met by a check is', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user('fix the tests and commit')
+        .bash('npx vitest run', 1, ' Test Files  1 failed (1)\n      Tests  1 failed | 11 passed (12)')
+        .bash('git commit -m "wip"', 1, 'husky - pre-commit hook exited with code 1 (error)')
+        .tool(
+          'Edit',
+          { file_path: `${id}/src/a.ts`, old_string: 'x', new_string: 'y' },
+          '<tool_use_error>String to replace not found in file.</tool_use_error>',
+          true,
+        )
+        .tool(
+          'Write',
+          { file_path: `${id}/src/b.ts`, content: 'z' },
+          '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>',
+          true,
+        )
+        .tool(
+          'Bash',
+          { command: 'curl -sL https://example.com/readme' },
+          'Permission to use Bash with command curl -sL https://example.com/readme has been denied.',
+          true,
+        )
+        .bash('npm run lint', 127, 'sh: 1: eslint: command not found'),
+    );
+  const first = await session('a');
+  let ledger = updateSightings({}, first, meta('s-one'));
+  const second = await session('b');
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  assert.ok(
+    !first.errors.some((e) => /String to replace|has not been read|Permission to use/.test(e.error.line)),
+    'the harness’s errors are not the project’s',
+  );
+  const obstacles = lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.deepEqual(
+    obstacles.map((l) => l.symptom),
+    ['sh: 1: eslint: command not found'],
+    'only the missing tool: a failing test and a refused commit are the state of the work',
+  );
+});
+
+test('a rule stated as such or as the user’s own habit is kept; pasted code, quoted copy and wrapped lines are not rules', () => {
+  const rules = (t: string) => statedRules(t).map((r) => r.words);
+  assert.deepEqual(rules('Colloquial language is a blocker. I never use that language, I always say impediment.'), [
+    'I never use that language, I always say impediment.',
+  ]);
+  assert.deepEqual(rules('As a rule this repo is the only source of truth for the website.'), [
+    'As a rule this repo is the only source of truth for the website.',
+  ]);
+  assert.deepEqual(rules('Under no circumstances ever will I use PRs.'), ['Under no circumstances ever will I use PRs.']);
+  assert.deepEqual(rules('Fix q7. Sprint should be capitalized throughout.'), ['Sprint should be capitalized throughout.']);
+  assert.deepEqual(rules('1. Leave them.\n2. I almost never write comments, the ones in the repo were generated'), [
+    'I almost never write comments, the ones in the repo were generated',
+  ]);
+  assert.deepEqual(rules('Я всегда использую pnpm, а не npm.'), ['Я всегда использую pnpm, а не npm.']);
+  assert.deepEqual(rules('I always thought this was odd.'), [], 'a past habit is a story, not a rule');
+  assert.deepEqual(rules('Blog titles: "Why Scrum Masters Should Never Be the Manager" and more'), [], 'quoted copy');
+  assert.deepEqual(
+    rules('/**\n * The date can\n * never drift out of step with what the site advertises.\n */\nexport const x = 1;'),
+    [],
+    'pasted code',
+  );
+  assert.deepEqual(
+    rules('the schedule is resolved by the config, so the date can\nnever drift out of step with the site'),
+    [],
+    'a wrapped line',
+  );
+});
+
+test('after an action, a message that turns it down or puts one thing of the code in place of another is a correction; an answer to options or a fact is not', () => {
+  const read = (t: string) => readCorrection(t, { refused: null, acted: 'editing src/a.ts' })?.words ?? null;
+  assert.equal(read('надо использовать не button а Button из @src/shared/ui/shadcn/button.tsx')?.startsWith('надо'), true);
+  assert.equal(read('Should go in document_schema'), 'Should go in document_schema');
+  assert.equal(
+    read('нет, ты не можешь изменять миграцию, надо новую создавать'),
+    'нет, ты не можешь изменять миграцию, надо новую создавать',
+  );
+  assert.equal(read('A - except instead of uncategorized it keeps what it already had.'), null, 'an answer to options');
+  assert.equal(read('No signups via forms recently. So instead document this.'), null, 'a fact that opens with "no"');
+  assert.equal(read('The table is wide. Instead of naming the dates just use named labels.'), null, 'nothing of the code named');
+});

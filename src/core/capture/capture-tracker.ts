@@ -12,7 +12,7 @@ import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transc
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature } from './error-signature.ts';
+import { type ErrorSignature, errorSignature, isEnvironmentError } from './error-signature.ts';
 import { type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -90,11 +90,11 @@ export function emptyCaptureState(): CaptureState {
   return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
 }
 
-// An edit that changed nothing: the model's own slip, never a lesson. (A string not found, or found
-// twice, is kept: met again in a later session it is an obstacle worth knowing — re-read, quote more.)
-const NOTHING_TO_CHANGE = /\bno changes to make\b/i;
 // A line that points into source code, or a test's assertion: the fix is an edit of that code, not a lesson.
 const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
+// A tool or script that is not there, said in a run's output whatever its exit status showed.
+const MISSING_TOOL =
+  /^.*(?:command not found|: not found$|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -209,17 +209,20 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       return { ...s, open, acted: p.sidechain ? s.acted : p };
     }
   }
-  if (r.isError && !NOTHING_TO_CHANGE.test(r.text)) {
-    const error = errorSignature(r.text, true);
-    if (error) return noteError(s, error, p.tool);
-  }
+  // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
+  // slips and say how to go on: the harness's rules, not this project's, so never an obstacle.
   return s;
 }
 
-function noteError(s: CaptureState, error: ErrorSignature, what: string): CaptureState {
+/**
+ * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git: what it
+ * reports is the state of the code or of the change, fixed by working on them, unless the machine is in the way.
+ */
+function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
-  return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code: CODE_ERROR.test(error.line) }, CAPTURE_CAPS.errors) };
+  const code = CODE_ERROR.test(error.line) || (checks && !isEnvironmentError(error.line));
+  return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
 }
 
 function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result): CaptureState {
@@ -238,16 +241,22 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (!failed && kind && r.exitCode === null && /\||;\s*\S/.test(command))
     failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
   const acted = p.sidechain || isInspection(normalized) ? s.acted : p;
-  // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
-  if (!failed && MASKED.test(command)) return { ...s, runs, acted };
   let next: CaptureState = { ...s, runs, acted };
+  // A pipe or a fallback can hide that a tool was missing (`tsc … | head`): what the output says is met all the same.
+  if (!failed && !isInspection(normalized)) {
+    const hidden = MISSING_TOOL.exec(`${r.text}\n${r.tail}`);
+    const error = hidden ? errorSignature(hidden[0], true) : null;
+    if (error) next = noteError(next, error, family, false);
+  }
+  // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
+  if (!failed && MASKED.test(command)) return next;
   if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
     if (isInspection(normalized)) return next;
     const error = errorSignature(`${r.text}\n${r.tail}`);
     if (!error) return next;
-    next = noteError(next, error, family);
+    next = noteError(next, error, family, (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized));
     if (!next.open.some((f) => f.key === key))
       next = { ...next, open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [] }, CAPTURE_CAPS.open) };
     return next;

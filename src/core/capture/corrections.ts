@@ -21,12 +21,22 @@ export interface Correction {
 }
 
 // A message that opens by turning something down.
+// "No, …" turns something down; "No signups came in" states a fact: a bare no or wrong needs its comma or stop.
 const OPENS_NEGATIVE =
-  /^(?:no|nope|not|don'?t|do not|never|stop|wait|wrong|actually|instead|não|nao|nunca|pare|errado|na verdade|no,|nunca|non|nein|nicht|niet|нет|не|ні|стоп|подожди|неправильно|вообще-то)(?=[\s,.!:;]|$)/iu;
+  /^(?:(?:no|nope|wrong|não|nao|errado|non|nein|niet|нет|не|ні|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|instead|nunca|pare|na verdade|nicht|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
+
+// An answer to the assistant's options ("A - except …", "2. yes"): a choice, not a correction.
+const OPTION_ANSWER = /^\s*(?:[A-Ea-e]|\d{1,2})\s*(?:[-–—.):]\s|$)/;
+// Something a codebase names: a path, a file, an identifier (snake_case, camelCase, PascalCase), code in backticks.
+const NAMES_CODE = /[\w@.-]+\/[\w@./-]+|\b\w+\.[a-z]{1,5}\b|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b|`[^`]+`/;
+
+// A message that puts one thing in place of another: "use Button, not button", "не X, а Y", "should go in db/".
+const REPLACES =
+  /\b(?:instead of|rather than|should go (?:in|into|under)|belongs? (?:in|into|under))\b|\bnot\s+\S+(?:\s+\S+)?\s*,?\s+but\b|(?:^|[\s,])не\s+\S+(?:\s+\S+)?\s*,?\s+а\s|\b(?:em vez de|ao inv[ée]s de|en (?:vez|lugar) de|au lieu de|statt|anstatt|invece di)\b|(?:^|\s)вместо\s/iu;
 
 // What a directive or preference carries, in any of those languages.
 const DIRECTIVE =
-  /(?:^|[\s,.;:!(])(?:don'?t|do not|never|always|instead|rather|we need|you need|should|must|please|use|prefer|only|before|after|avoid|make sure|be aware|keep|não|nao|nunca|sempre|em vez|ao invés|usa|use|prefira|precisa|deve|antes|depois|só|somente|siempre|en vez|debe|hay que|solo|toujours|jamais|au lieu|il faut|utilise|immer|statt|anstatt|muss|benutze|sempre|invece|usa|всегда|никогда|вместо|нужно|надо|должен|используй|сначала|только|не надо|не нужно|завжди|ніколи|замість|потрібно)(?=[\s,.;:!?)]|$)/iu;
+  /(?:^|[\s,.;:!(])(?:don'?t|do not|never|always|instead|rather|we need|you need|should|must|please|use|belongs?|prefer|only|before|after|avoid|make sure|be aware|keep|não|nao|nunca|sempre|em vez|ao invés|usa|use|prefira|precisa|deve|antes|depois|só|somente|siempre|en vez|debe|hay que|solo|toujours|jamais|au lieu|il faut|utilise|immer|statt|anstatt|muss|benutze|sempre|invece|usa|всегда|никогда|вместо|нужно|надо|должен|используй|сначала|только|не надо|не нужно|завжди|ніколи|замість|потрібно)(?=[\s,.;:!?)]|$)/iu;
 
 // Consent and small talk: moving on, not a lesson ("continue", "ok", "sim", "да").
 const ACKNOWLEDGEMENT =
@@ -68,7 +78,10 @@ export function readCorrection(
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
   if (words.length > STEP_RULE_MAX) return null;
   if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
-  if (before.acted && OPENS_NEGATIVE.test(words) && DIRECTIVE.test(words))
+  if (OPTION_ANSWER.test(words)) return null;
+  // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
+  const turned = OPENS_NEGATIVE.test(words) || (REPLACES.test(words) && NAMES_CODE.test(words));
+  if (before.acted && turned && DIRECTIVE.test(words))
     return { words, about: typeof before.acted === 'function' ? before.acted() : before.acted, how: 'after-action' };
   return null;
 }
@@ -86,7 +99,8 @@ export function isRefusal(resultText: string): boolean {
 
 // A standing rule addressed to the assistant. Either the sentence opens with "always …", "never …",
 // "from now on …" (an instruction, not a description: "the function always returns" is a spec), or it
-// speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …".
+// speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …", or it
+// states a rule or the user's habit (below).
 const OPENER_WORDS =
   "always|never|from now on|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
 const RULE_OPENER = new RegExp(
@@ -96,24 +110,44 @@ const RULE_OPENER = new RegExp(
 const RULE_ADDRESSED =
   /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
 
+// A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
+// "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
+const RULE_STATED =
+  /(?:^|[\s,.;:!(«"])(?:as a rule|the rule is|(?:as )?per our rules?|under no circumstances|here ?after|i (?:almost )?(?:always|never)(?!\s+(?:\w+ed|thought|knew|felt|was|were|had|found|got|heard|saw|said|made)\b)|i strongly prefer|eu (?:sempre|nunca)|yo (?:siempre|nunca)|je (?:n'|ne )?(?:\S+ )?(?:toujours|jamais)|ich (?:\S+ )?(?:immer|nie)|я (?:всегда|никогда)|впредь|de agora em diante|daqui (?:pra|para a) frente|de ahora en adelante|por regra|como regla)(?=[\s,.;:!?)»"]|$)/iu;
+// A should or must that holds everywhere: "Sprint should be capitalised throughout."
+const RULE_EVERYWHERE = /\b(?:should|must)\b.*\b(?:throughout|everywhere|in every (?:file|page|place))\b/i;
+// Quoted text is somebody's words being discussed (a title, a line of copy), not the user's rule.
+const QUOTED = /"[^"]{2,}"|“[^”]{2,}”|«[^»]{2,}»|`[^`]+`/g;
+
 const RULE_MAX = 220;
 // Any of the rule words anywhere: most prompts hold none and are not split into sentences at all.
-const RULE_WORDS = new RegExp(`(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}`, 'iu');
+const RULE_WORDS = new RegExp(
+  `(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}|${RULE_STATED.source}|\\bthroughout\\b|\\beverywhere\\b|\\bin every\\b`,
+  'iu',
+);
+
+const isRule = (sentence: string): boolean => {
+  const own = sentence.replace(QUOTED, ' … ');
+  return RULE_OPENER.test(own) || RULE_ADDRESSED.test(own) || RULE_STATED.test(own) || RULE_EVERYWHERE.test(own);
+};
+
+// Lines of pasted code: comment lines, declarations, lines ending in a brace or a semicolon.
+const CODE_LINE =
+  /^\s*(?:\*\s|\/\/|\/\*|#include|import\s|export\s|const\s|let\s|var\s|def\s|class\s|function\s|return\s|<\/?[a-z][\w-]*[\s>])|[;{}]\s*$/;
+
+/** The prompt holds pasted code (two lines of it or more): its words are the code's, not the user's rules. */
+const pastedCode = (text: string): boolean => text.split(/\r?\n/).filter((l) => CODE_LINE.test(l)).length >= 2;
 
 /** Sentences of a prompt that set a standing rule for the assistant (at most `max`), each as the user wrote it. */
 export function statedRules(prompt: string, max = 3): Correction[] {
   const text = prompt.trim();
-  if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text) || !RULE_WORDS.test(text)) return [];
+  if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text) || !RULE_WORDS.test(text) || pastedCode(text)) return [];
   const out: Correction[] = [];
-  for (const part of text.split(/(?<=[.!?;])\s+|\r?\n+/)) {
+  // A line that goes on in lower case continues the sentence before it (a wrapped line, not a new one).
+  const unwrapped = text.replace(/([^\s.!?;:])[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, '$1 ');
+  for (const part of unwrapped.split(/(?<=[.!?;])\s+|\r?\n+/)) {
     const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, ''));
-    if (
-      sentence.length < 12 ||
-      sentence.length > RULE_MAX ||
-      /[?？]$/.test(sentence) ||
-      !(RULE_OPENER.test(sentence) || RULE_ADDRESSED.test(sentence))
-    )
-      continue;
+    if (sentence.length < 12 || sentence.length > RULE_MAX || /[?？]$/.test(sentence) || !isRule(sentence)) continue;
     if (sentence.split(/\s+/).length < MIN_WORDS) continue;
     out.push({ words: sentence, about: 'how to work with them', how: 'stated' });
     if (out.length >= max) break;

@@ -37,8 +37,16 @@ const STRONG = [
 const NOISE =
   /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*)$/i;
 
-// Claude Code's own tool refusals and interruptions are the user's choices, not errors of the project.
-const NOT_AN_ERROR = /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b/i;
+// Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
+const NOT_AN_ERROR =
+  /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b/i;
+
+// What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
+const ENVIRONMENT =
+  /\b(?:permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
+
+/** The error lies in the environment (a missing tool, a permission, the network), not in the code. */
+export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
 /**
  * The signature of a failure's output, or null when no line says what failed. `failed`: the output is

@@ -9,6 +9,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import type { CaptureState, ErrorSeen, FailureSeen, FixSeen } from './capture-tracker.ts';
 import type { Correction } from './corrections.ts';
+import { isEnvironmentError } from './error-signature.ts';
 import { WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
@@ -126,10 +127,6 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
-// What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
-const ENVIRONMENT =
-  /\b(?:permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
-
 // A package manager's own operation: when it fails, the tool or the machine is in the way, not the code.
 const PACKAGE_OP =
   /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|poetry|uv|pipx|cargo|gem|bundle|brew|apt|apt-get|pacman|dnf|go|composer) (?:install|i|add|ci|get|sync|update|upgrade)\b/;
@@ -141,7 +138,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
     const packages = PACKAGE_OP.test(familyOf(f.command));
     return (
       !CODE_LINE.test(f.error.line) &&
-      (ENVIRONMENT.test(f.error.line) || packages) &&
+      (isEnvironmentError(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
       kind !== 'typecheck' &&
