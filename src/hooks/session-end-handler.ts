@@ -73,6 +73,10 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
       if (items.length + archived.length === 0) return;
       const watch = await useWatch([...items, ...archived], paths.project);
       const used = new Set(usedKeys(watch, state.draft));
+      // A captured lesson this session met again (its error, its commands, the user's rule said anew) mattered to it.
+      const metAgain = new Set(state.captured ?? []);
+      for (const { role, entry } of items)
+        if (role === CAPTURE_ROLE && entry.captured && entry.signature && metAgain.has(entry.signature)) used.add(usageKey(role, entry.id));
       // Earlier parts were read for use by the hooks that read them; the part this end added is read again.
       const from = before?.transcriptPath === state.transcriptPath ? before.offset : 0;
       if (state.offset > from) {

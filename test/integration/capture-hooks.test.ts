@@ -188,3 +188,36 @@ test("in team mode the user's own words stay out of the committed team memory; t
     ['commands', 'fix'],
   );
 });
+
+test('the files two sessions worked on are named at a later start when the last hand-off does not name them; an error met again counts as use', async (t) => {
+  const tp = makeTempProject(t);
+  const touching = (file: string) => (b: TranscriptBuilder) =>
+    b
+      .tool('Edit', { file_path: join(tp.dir, file), old_string: 'a', new_string: 'b' }, 'The file has been updated.')
+      .bash('npm run build', 0, 'built');
+  for (const [id, file] of [
+    ['sess-aaaa1111', 'lib/core.ts'],
+    ['sess-bbbb2222', 'lib/core.ts'],
+    ['sess-cccc3333', 'README.md'],
+  ] as const)
+    await run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: workingSession(tp, id, touching(file)), reason: 'exit' });
+  const start = await run(tp, 'session-start', sessionStart, {
+    session_id: 'sess-dddd4444',
+    transcript_path: join(tp.dir, 'next.jsonl'),
+    source: 'startup',
+  });
+  const context: string = start.hookSpecificOutput.additionalContext;
+  assert.match(context, /^Files the work keeps coming back to: lib\/core\.ts$/m);
+  assert.doesNotMatch(context, /coming back to:.*README\.md/, 'the last session’s own file is in its hand-off already');
+
+  // Each later session met the npm error again: the lesson about it mattered to them, whatever else they touched.
+  const fix = teamEntries(tp).find((e) => e.signature?.startsWith('error:npm error cannot read properties'));
+  assert.ok(fix);
+  const used = (tp.read('.claude/echoes/usage.jsonl') ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { session: string; event: string; ids: string[] })
+    .filter((e) => e.event === 'used' && e.ids.includes(`team#${fix.id}`))
+    .map((e) => e.session);
+  assert.deepEqual(used, ['sess-bbbb2222', 'sess-cccc3333']);
+});

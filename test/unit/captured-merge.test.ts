@@ -115,3 +115,38 @@ test('a traced captured lesson given in three sessions and never used fades from
     'it is still there, a search or a prompt away',
   );
 });
+
+test('a captured lesson of any layer given three times since its last use fades from the digest, and comes back when used again', () => {
+  const now = new Date('2026-11-27T12:00:00Z');
+  const item = (id: string, captured?: string) =>
+    ({
+      role: 'team',
+      entry: makeEntry({
+        id,
+        title: id,
+        layer: 'inscribed',
+        ...(captured ? { captured, signature: `sig:${id}` } : {}),
+        verified: '2026-11-26',
+      }),
+    }) as const;
+  const items = [item('old-obstacle', 'obstacle'), item('plain-lesson'), item('rule', 'correction')];
+  const ids = ['team#old-obstacle', 'team#plain-lesson', 'team#rule'];
+  const at = (day: number, hour: number) => `2026-11-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`;
+  // Used once early on, then given at four starts after that use.
+  const events = [
+    { ts: at(10, 9), session: 's0', event: 'injected' as const, ids },
+    { ts: at(10, 10), session: 's0', event: 'used' as const, ids: ['team#old-obstacle'] },
+    ...[11, 12, 13].flatMap((d) => [
+      { ts: at(d, 9), session: `s${d}`, event: 'injected' as const, ids },
+      { ts: at(d, 10), session: `s${d}`, event: 'used' as const, ids: [] },
+    ]),
+  ];
+  const lessons = (evs: typeof events) =>
+    digestCandidates(items, evs, now, 20)
+      .lessons.map((d) => d.entry.id)
+      .sort();
+  assert.deepEqual(lessons(events.slice(0, 6)), ['old-obstacle', 'plain-lesson', 'rule'], 'given twice since its use: still given');
+  assert.deepEqual(lessons(events), ['plain-lesson', 'rule'], 'three times since: faded; a lesson not captured and the user’s words stay');
+  const usedAgain = [...events, { ts: at(14, 10), session: 's14', event: 'used' as const, ids: ['team#old-obstacle'] }];
+  assert.deepEqual(lessons(usedAgain), ['old-obstacle', 'plain-lesson', 'rule'], 'used again: back');
+});

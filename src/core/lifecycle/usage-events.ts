@@ -138,6 +138,8 @@ export function formatUsageEvent(e: UsageEvent): string {
 export interface UsageTotals {
   injected: number;
   used: number;
+  /** Times given after its latest use (all of them when never used): what "given again and again, unused" counts. */
+  sinceUse: number;
 }
 
 export interface RelevanceIndex {
@@ -193,7 +195,7 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
     for (const key of e.ids) {
       let t = totals.get(key);
       if (t === undefined) {
-        t = { injected: 0, used: 0 };
+        t = { injected: 0, used: 0, sinceUse: 0 };
         totals.set(key, t);
       }
       t[e.event] += n;
@@ -215,6 +217,15 @@ export function relevanceIndex(events: UsageEvent[], window = DEFAULT_RELEVANCE_
     }
     if (e.event === 'used') for (const key of e.ids) used.add(key);
   });
+  // Given since the latest use, by time (a carried line counts whole when its latest giving is after it).
+  for (const e of events) {
+    if (e.event !== 'injected' || (!isCarried(e) && !worked.has(e.session))) continue;
+    const ms = Date.parse(e.ts);
+    for (const key of e.ids) {
+      const last = lastMs.get(key);
+      if (last === undefined || !Number.isFinite(ms) || ms > last) totals.get(key)!.sinceUse += e.count ?? 1;
+    }
+  }
 
   // A session without any valid timestamp sorts right after the session that
   // precedes it in the file, which keeps the order total and deterministic.

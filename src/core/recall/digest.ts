@@ -5,7 +5,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { scoreWithIndex } from '../lifecycle/echo-score.ts';
 import { staleNote } from '../lifecycle/evidence-staleness.ts';
 import { heldSupersessions, type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
-import { relevanceIndex, type UsageEvent, usageKey } from '../lifecycle/usage-events.ts';
+import { relevanceIndex, type UsageEvent, type UsageTotals, usageKey } from '../lifecycle/usage-events.ts';
 import { filterMany, filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
 import { clip as clipText, compareText, estimateTokens, oneLine, plural } from '../text.ts';
@@ -34,6 +34,8 @@ export interface DigestInput {
   lessons: DigestEntry[];
   counts: { entries: number; archiveLogs: number; solutions: number };
   budgetTokens: number;
+  /** Files earlier sessions kept coming back to that the last session does not name (worked-files.ts). */
+  workedFiles?: readonly string[];
 }
 
 export interface Digest {
@@ -309,6 +311,19 @@ function lineWriter(budget: number): { parts: string[]; take: (line: string) => 
   return { parts, take, remaining: () => remaining };
 }
 
+/** The line naming the files sessions keep coming back to, whole names as many as fit. */
+const WORKED_LINE = 320;
+function workedFilesLine(files: readonly string[]): string | null {
+  if (files.length === 0) return null;
+  let line = 'Files the work keeps coming back to:';
+  for (const [i, f] of files.entries()) {
+    const next = `${line}${i ? ',' : ''} ${clipMiddle(oneLine(f), MAX_NAME)}`;
+    if (next.length > WORKED_LINE) return i === 0 ? null : line;
+    line = next;
+  }
+  return line;
+}
+
 export function buildDigest(input: DigestInput): Digest {
   const budgetChars = Math.max(400, input.budgetTokens * 4);
   const open = `<rune-echoes note="${DIGEST_NOTE}">`;
@@ -326,6 +341,10 @@ export function buildDigest(input: DigestInput): Digest {
     if (!/^(?:last|this) session/i.test(lines[0]!)) take('Last session:');
     for (const line of lines) if (!take(line)) break;
   }
+
+  // Where the work lives: named after the last session, before the lessons, in one short line.
+  const worked = workedFilesLine(input.workedFiles ?? []);
+  if (worked) take(worked);
 
   const sessionParts = parts.length;
 
@@ -395,20 +414,25 @@ export interface DigestCandidates {
   live: number;
 }
 
+/** Times a captured lesson is given after its latest use (or ever, unused) before it fades from the digest. */
+export const CAPTURED_FADE_AFTER = 3;
+
+/**
+ * A captured lesson (not the user's own words) given again and again since it last mattered fades from the
+ * session digest: it stays in memory, found by search and recalled at a prompt that concerns it, and
+ * comes back when a session uses it or meets its error again (both count as use).
+ */
+function fadedCapture(entry: RoleEntry['entry'], totals: UsageTotals | undefined): boolean {
+  if (entry.captured === undefined || entry.captured === 'correction' || !totals) return false;
+  return totals.sinceUse >= CAPTURED_FADE_AFTER;
+}
+
 /**
  * The entries a digest may give: every role's live entries, less those a
  * `supersedes` retired, scored against the usage log (only use raises
  * Relevance; a stale entry has no recency), by layer. The session digest
  * gives etched facts and inscribed lessons (and captured ones, traced or not); other traced ones are a search away.
  */
-/** Sessions a traced captured lesson is given in, unused, before it fades from the digest. */
-export const CAPTURED_FADE_AFTER = 3;
-
-function fadedCapture(entry: RoleEntry['entry'], totals: { injected: number; used: number } | undefined): boolean {
-  if (entry.captured === 'correction' || !totals) return false;
-  return totals.used === 0 && totals.injected >= CAPTURED_FADE_AFTER;
-}
-
 export function digestCandidates(
   items: readonly RoleEntry[],
   events: UsageEvent[],
@@ -442,11 +466,10 @@ export function digestCandidates(
       ...(restored ? { restored } : {}),
     };
     // A captured lesson (SPEC §6a) is given while still traced: what sessions did is what the next one needs
-    // first. One given again and again and never used fades back to traced (searched and recalled at a prompt
-    // that concerns it, no longer given at every start), until a session uses it; the user's own words do not.
-    const given =
-      entry.captured !== undefined && entry.layer === 'traced' && !fadedCapture(entry, index.totals.get(usageKey(role, entry.id)));
-    (entry.layer === 'etched' ? etched : entry.layer === 'inscribed' || given ? lessons : traced).push(d);
+    // first. One that has faded is a search away, whatever its layer, until a session uses it again.
+    const faded = entry.layer !== 'etched' && fadedCapture(entry, index.totals.get(usageKey(role, entry.id)));
+    const given = entry.captured !== undefined && entry.layer === 'traced';
+    (entry.layer === 'etched' ? etched : !faded && (entry.layer === 'inscribed' || given) ? lessons : traced).push(d);
   });
   return { etched, lessons, traced, live: live.length };
 }

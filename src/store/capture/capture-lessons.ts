@@ -19,6 +19,7 @@ import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 import { recordFindings } from '../memory/role-edits.ts';
+import { noteWorkedFiles } from '../recall/worked-files-ledger.ts';
 
 /** Captured lessons belong to every role: the cross-role memory. */
 export const CAPTURE_ROLE = 'team';
@@ -68,7 +69,16 @@ export function captureLessons(
   deadline: Deadline = NO_DEADLINE,
 ): { recorded: EchoEntry[]; given: string[] } {
   const kinds = captureKinds(config);
-  if (kinds.size === 0 || !input.capture || !input.draft || !didWork(input.draft)) return { recorded: [], given: [...input.given] };
+  if (!input.draft || !didWork(input.draft)) return { recorded: [], given: [...input.given] };
+  // Where the work lives, with how the project is worked: the files this session read and edited.
+  if (config.capture.commands)
+    noteWorkedFiles(
+      paths,
+      shortSession(input.sessionId),
+      { touched: [...input.draft.filesEdited, ...input.draft.filesRead], gone: input.draft.filesDeleted ?? [] },
+      deadline,
+    );
+  if (kinds.size === 0 || !input.capture) return { recorded: [], given: [...input.given] };
   const meta = { sessionId: input.sessionId, day: now.toISOString().slice(0, 10), kinds, given: input.given };
   const sightings = withLock(
     paths,

@@ -1,6 +1,6 @@
 // The SessionStart digest, computed once per state of the store. Its key is
 // everything the digest reads: each role's MEMORY.md (size, mtime, inode), the
-// usage log, the archive-log folder, the solutions, the settings that shape
+// usage log, the worked-files ledger, the archive-log folder, the solutions, the settings that shape
 // it, the text handed on as the last session, and the day (scores age by
 // days), and the stamps of the files entries cite (staleness marks). The worker that ends a session computes it for the next start, so a
 // start usually only checks the stamps and prints. A torn, foreign or older
@@ -19,9 +19,10 @@ import { type EvidenceStamp, evidenceUnchanged, staleWithStamp } from '../memory
 import { listRoles } from '../memory/role-listing.ts';
 import { latestLogSince } from '../session/archive-logs.ts';
 import { givenFile } from '../session/session-state.ts';
+import { workedFilesFile } from './worked-files-ledger.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'digest-cache.json');
 
@@ -100,6 +101,7 @@ export function digestKey(paths: EchoPaths, config: EchoesConfig, lastSession: s
     textHash(lastSession),
     roles,
     stamp(paths.usageLog),
+    stamp(workedFilesFile(paths)),
     stamp(paths.memoriesDir),
     solutionsStamp(paths),
     // What export put in auto memory is left out of the digest while its topic files are there.

@@ -3,12 +3,14 @@ import { readdirSync } from 'node:fs';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
+import { filesComingBack } from '../../core/recall/worked-files.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import type { RoleSummary } from '../memory/entry-cache.ts';
 import { rewrittenOwnEtched, teammateCheck } from '../memory/entry-origin.ts';
 import { listArchiveLogs } from '../session/archive-logs.ts';
 import { readUsage } from '../usage/usage-log.ts';
 import { exportedToAutoMemory } from './session-given.ts';
+import { readWorkedFiles } from './worked-files-ledger.ts';
 
 function countSolutions(paths: EchoPaths): number {
   try {
@@ -41,8 +43,11 @@ export function digestFromStore(
   const restored = rewrittenOwnEtched(paths, items);
   // One scoring pass over every role: the relevance index is built once.
   const { etched, lessons, live } = digestCandidates([...items, ...restored], readUsage(paths), now, config.relevanceWindow, staleSince);
+  // Files sessions kept coming back to, less those the last session names (deleted and moved ones left the ledger).
+  const workedFiles = config.capture.commands ? filesComingBack(readWorkedFiles(paths), (path) => lastSession.includes(path)) : [];
   const digest = buildDigest({
     lastSession,
+    workedFiles,
     etched,
     lessons,
     counts: { entries: live, archiveLogs: listArchiveLogs(paths).length, solutions: countSolutions(paths) },

@@ -1,0 +1,88 @@
+// The files the work keeps coming back to (SPEC §6a): counted per working session, weighted to the
+// recent, named at a start once two sessions touched them, less what the hand-off already names.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildDigest } from '../../src/core/recall/digest.ts';
+import {
+  countsAsWorked,
+  emptyWorkedFiles,
+  filesComingBack,
+  MAX_NAMED,
+  parseWorkedFiles,
+  updateWorkedFiles,
+} from '../../src/core/recall/worked-files.ts';
+
+const none = () => false;
+
+test('a file is named once two sessions touched it; one session read twice (a compaction, then the end) counts once', () => {
+  let ledger = updateWorkedFiles(emptyWorkedFiles(), ['src/a.ts', 'src/b.ts'], 's1');
+  ledger = updateWorkedFiles(ledger, ['src/a.ts', 'src/b.ts', 'src/c.ts'], 's1');
+  assert.equal(ledger.seq, 1);
+  assert.equal(ledger.files['src/a.ts']!.sessions, 1);
+  assert.deepEqual(filesComingBack(ledger, none), [], 'one session is not a habit');
+  ledger = updateWorkedFiles(ledger, ['src/a.ts'], 's2');
+  assert.equal(ledger.seq, 2);
+  assert.deepEqual(filesComingBack(ledger, none), ['src/a.ts']);
+  assert.deepEqual(
+    filesComingBack(ledger, (p) => p === 'src/a.ts'),
+    [],
+    'the hand-off names it already',
+  );
+});
+
+test('recent sessions weigh more than old ones; deleted files leave; outside paths and the memory itself never count', () => {
+  let ledger = emptyWorkedFiles();
+  // old.ts: three early sessions; new.ts: the last two.
+  for (const s of ['s1', 's2', 's3']) ledger = updateWorkedFiles(ledger, ['src/old.ts'], s);
+  for (const s of ['s4', 's5', 's6', 's7', 's8', 's9', 's10']) ledger = updateWorkedFiles(ledger, ['README.md'], s);
+  for (const s of ['s11', 's12']) ledger = updateWorkedFiles(ledger, ['src/new.ts'], s);
+  assert.deepEqual(filesComingBack(ledger, none), ['README.md', 'src/new.ts', 'src/old.ts']);
+  ledger = updateWorkedFiles(ledger, [], 's13', ['src/new.ts']);
+  assert.deepEqual(filesComingBack(ledger, none), ['README.md', 'src/old.ts'], 'a deleted file is not named');
+  for (const p of [
+    '/etc/hosts',
+    '../other/x.ts',
+    '~/.zshrc',
+    'C:\\x\\y.ts',
+    '.claude/echoes/team/MEMORY.md',
+    'CLAUDE.md',
+    'docs/CLAUDE.md',
+  ])
+    assert.equal(countsAsWorked(p), false, p);
+  assert.equal(countsAsWorked('src/CLAUDE-notes.md'), true);
+});
+
+test('at most a few files are named, and the ledger stays bounded', () => {
+  let ledger = emptyWorkedFiles();
+  const files = Array.from({ length: 400 }, (_, i) => `src/f${i}.ts`);
+  for (const s of ['s1', 's2']) ledger = updateWorkedFiles(ledger, files, s);
+  assert.ok(Object.keys(ledger.files).length <= 300);
+  assert.equal(filesComingBack(ledger, none).length, MAX_NAMED);
+});
+
+test('a torn or foreign ledger reads as empty, and bad records are dropped', () => {
+  assert.deepEqual(parseWorkedFiles('{"seq": 3, "files": {"a'), emptyWorkedFiles());
+  assert.deepEqual(parseWorkedFiles('[]'), emptyWorkedFiles());
+  const mixed = parseWorkedFiles(
+    JSON.stringify({ seq: 2, files: { 'a.ts': { sessions: 2, weight: 1.8, seq: 2, last: 's2' }, 'b.ts': { sessions: 'x' } } }),
+  );
+  assert.deepEqual(Object.keys(mixed.files), ['a.ts']);
+});
+
+test('the digest names them in one line after the last session, whole names as many as fit', () => {
+  const long = `src/${'deep/'.repeat(30)}file.ts`;
+  const digest = buildDigest({
+    lastSession: '# Last session — 2026-11-27\n## Asked\n- fix the importer',
+    etched: [],
+    lessons: [],
+    counts: { entries: 0, archiveLogs: 1, solutions: 0 },
+    budgetTokens: 1500,
+    workedFiles: ['src/importer.ts', long, ...Array.from({ length: 30 }, (_, i) => `src/module-${i}/index.ts`)],
+  });
+  const line = digest.text.split('\n').find((l) => l.startsWith('Files the work keeps coming back to:'));
+  assert.ok(line, digest.text);
+  assert.match(line, /src\/importer\.ts, src\/…\/(?:deep\/)+file\.ts, /, 'a long path is shortened in its middle');
+  assert.ok(line.length <= 320);
+  assert.ok(digest.text.indexOf('fix the importer') < digest.text.indexOf(line), 'after the last session');
+  assert.equal(digest.withoutSession?.text.includes('keeps coming back'), false, 'a resumed session had them already');
+});
