@@ -221,3 +221,26 @@ test('the files two sessions worked on are named at a later start when the last 
     .map((e) => e.session);
   assert.deepEqual(used, ['sess-bbbb2222', 'sess-cccc3333']);
 });
+
+test('a Claude Code tool error two sessions met is named at the next start, and is no lesson in team memory', async (t) => {
+  const tp = makeTempProject(t);
+  const slip = (b: TranscriptBuilder) =>
+    b.tool(
+      'Edit',
+      { file_path: join(tp.dir, 'src/a.ts'), old_string: 'a', new_string: 'b' },
+      '<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>',
+      true,
+    );
+  for (const id of ['sess-aaaa1111', 'sess-bbbb2222'])
+    await run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: workingSession(tp, id, slip), reason: 'exit' });
+  const start = await run(tp, 'session-start', sessionStart, {
+    session_id: 'sess-cccc3333',
+    transcript_path: join(tp.dir, 'next.jsonl'),
+    source: 'startup',
+  });
+  assert.match(
+    start.hookSpecificOutput.additionalContext,
+    /tool errors earlier sessions here kept meeting:\n- Edit: File has been modified since read, either by the user or by a linter \(2 sessions\)/,
+  );
+  assert.ok(!teamEntries(tp).some((e) => /modified since read/.test(e.title)));
+});

@@ -11,6 +11,7 @@ import {
   type CaptureKind,
   LESSONS_PER_SESSION,
   lessonsOf,
+  recurringToolErrors,
   type Sightings,
   updateSightings,
 } from '../../src/core/capture/lesson-candidates.ts';
@@ -72,6 +73,9 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('npm install --save-dev vitest'), null, 'adding a package is a change, not how the project is worked');
   assert.equal(workKind('pip install requests'), null);
   assert.equal(workKind('git commit -m x'), null);
+  assert.equal(workKind('npm ls eslint-plugin-mdx'), null, 'looking a package up is not linting');
+  assert.equal(workKind('npx astro check'), 'typecheck');
+  assert.equal(workKind('npx svelte-check --threshold error'), 'typecheck');
   assert.equal(workKind('rune-echoes show'), null);
   assert.equal(workKind('ls -la'), null);
   assert.equal(workKind('cargo clippy -- -D warnings'), 'lint');
@@ -392,4 +396,43 @@ test('after an action, a message that turns it down or puts one thing of the cod
   assert.equal(read('A - except instead of uncategorized it keeps what it already had.'), null, 'an answer to options');
   assert.equal(read('No signups via forms recently. So instead document this.'), null, 'a fact that opens with "no"');
   assert.equal(read('The table is wide. Instead of naming the dates just use named labels.'), null, 'nothing of the code named');
+});
+
+test('Claude Code tool errors are counted apart: met in two sessions they are named, never made a lesson', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user('tidy the module')
+        .tool(
+          'Edit',
+          { file_path: `${id}/src/a.ts`, old_string: 'x', new_string: 'y' },
+          '<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>',
+          true,
+        )
+        .bash('npm run build', 0, 'built'),
+    );
+  const first = await session('a');
+  let ledger = updateSightings({}, first, meta('s-one'));
+  assert.deepEqual(recurringToolErrors(ledger), [], 'once is a slip');
+  const second = await session('b');
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const [named] = recurringToolErrors(ledger);
+  assert.equal(named?.tool, 'Edit');
+  assert.equal(named?.sessions, 2);
+  assert.match(named!.line, /modified since read/);
+  assert.equal(lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle').length, 0);
+});
+
+test('the commands entry keeps a few commands per kind, the latest first', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('check everything')
+      .bash('npm run lint', 0, 'ok')
+      .bash('npx eslint .', 0, 'ok')
+      .bash('npm run lint:tw', 0, 'ok')
+      .bash('npm run lint', 0, 'ok')
+      .bash('npx biome check', 0, 'ok'),
+  );
+  const entry = lessons(state).find((l) => l.captured === 'commands');
+  assert.equal(entry?.learning, 'lint: `npx biome check`, `npm run lint`, `npm run lint:tw`');
 });

@@ -65,10 +65,15 @@ test('a retired or retracted captured lesson stays as it is when seen again', ()
   assert.equal(r.appends.length, 0);
 });
 
-test("the project's commands are one living entry: a newer command for a kind replaces the older", () => {
+test("the project's commands are one living entry: kind by kind, the newer commands first and a few at most", () => {
   assert.equal(
     mergeCommandLines('build: `npm run build`\ntest: `npm test`', 'test: `npm run test:run`\nlint: `npm run lint`'),
-    'build: `npm run build`\ntest: `npm run test:run`\nlint: `npm run lint`',
+    'build: `npm run build`\nlint: `npm run lint`\ntest: `npm run test:run`, `npm test`',
+  );
+  assert.equal(
+    mergeCommandLines('lint: `npm run lint`, `npx eslint`, `npm run lint:tw`', 'lint: `npx biome check`, `npm run lint`'),
+    'lint: `npx biome check`, `npm run lint`, `npx eslint`',
+    'a command the project stopped using drops off',
   );
   const commands = (session: string, learning: string) =>
     makeEntry({
@@ -82,7 +87,7 @@ test("the project's commands are one living entry: a newer command for a kind re
   const doc = docWith([commands('s1', 'build: `npm run build`\ntest: `npm test`')]);
   const r = consolidateDocument(doc, [commands('s2', 'test: `npm run test:run`')]);
   const [e] = documentEntries(r.doc);
-  assert.equal(e!.learning, 'build: `npm run build`\ntest: `npm run test:run`');
+  assert.equal(e!.learning, 'build: `npm run build`\ntest: `npm run test:run`, `npm test`');
   assert.equal(documentEntries(r.doc).length, 1);
 });
 

@@ -76,6 +76,8 @@ export interface CaptureState {
   open: FailureSeen[];
   fixes: FixSeen[];
   errors: ErrorSeen[];
+  /** Errors of Claude Code's own tools (an edit's text not found, a file not read first): never a lesson of the project. */
+  toolErrors?: ErrorSeen[];
   corrections: Correction[];
   /** A refused main-chain call the user has not spoken after yet. */
   refused: string | null;
@@ -84,7 +86,17 @@ export interface CaptureState {
   runs: number;
 }
 
-export const CAPTURE_CAPS = { pending: 32, works: 24, open: 12, fixes: 8, errors: 24, corrections: 6, edits: 6, steps: 4 } as const;
+export const CAPTURE_CAPS = {
+  pending: 32,
+  works: 24,
+  open: 12,
+  fixes: 8,
+  errors: 24,
+  toolErrors: 8,
+  corrections: 6,
+  edits: 6,
+  steps: 4,
+} as const;
 
 export function emptyCaptureState(): CaptureState {
   return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
@@ -210,8 +222,19 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
     }
   }
   // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
-  // slips and say how to go on: the harness's rules, not this project's, so never an obstacle.
+  // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
+  // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
+  if (r.isError) {
+    const error = errorSignature(r.text, true);
+    if (error) return { ...s, toolErrors: noteToolError(s.toolErrors ?? [], error, p.tool) };
+  }
   return s;
+}
+
+function noteToolError(list: ErrorSeen[], error: ErrorSignature, tool: string): ErrorSeen[] {
+  const i = list.findIndex((x) => x.error.key === error.key);
+  if (i >= 0) return list.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x));
+  return pushBounded(list, { error, what: tool, count: 1, code: false }, CAPTURE_CAPS.toolErrors);
 }
 
 /**

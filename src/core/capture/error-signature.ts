@@ -57,6 +57,8 @@ export function errorSignature(output: string, failed = false): ErrorSignature |
   if (!output || NOT_AN_ERROR.test(output)) return null;
   const lines = output
     .replace(ANSI, '')
+    // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
+    .replace(/<\/?tool_use_error>/g, '')
     // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
     .replace(/\\n/g, '\n')
     .split(/\r?\n/)

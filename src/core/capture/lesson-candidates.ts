@@ -39,6 +39,8 @@ export interface Sighting {
   sessions: string[];
   /** How it was fixed, when a session showed it. */
   fix?: string;
+  /** An error of Claude Code's own tools: named at a start when it recurs, never a lesson. */
+  harness?: boolean;
 }
 export type Sightings = Record<string, Sighting>;
 
@@ -79,19 +81,24 @@ function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'ed
   return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
 }
 
+/** Commands kept per kind (and folder) in the commands entry, the latest first. */
+export const COMMANDS_PER_KIND = 3;
+
 function commandsLesson(state: CaptureState, meta: CaptureMeta): EchoEntry | null {
-  // The latest command of each kind (and folder) that succeeded and did not fail after.
-  const best = new Map<string, { line: string; order: number }>();
+  // Per kind (and folder), the commands that succeeded and did not fail after, the latest first.
+  const byLabel = new Map<string, Array<{ command: string; order: number }>>();
   for (const w of state.works) {
     if (w.ok === 0 || !w.lastOk) continue;
     const label = w.dir ? `${w.kind} (in ${w.dir}/)` : w.kind;
-    const have = best.get(label);
-    if (!have || w.last > have.order) best.set(label, { line: `${label}: ${code(w.command)}`, order: w.last });
+    byLabel.set(label, [...(byLabel.get(label) ?? []), { command: w.command, order: w.last }]);
   }
-  if (best.size === 0) return null;
-  const lines = [...best.entries()]
+  if (byLabel.size === 0) return null;
+  const lines = [...byLabel.entries()]
     .sort(([a], [b]) => WORK_KINDS.indexOf(a.split(' ')[0] as never) - WORK_KINDS.indexOf(b.split(' ')[0] as never))
-    .map(([, v]) => v.line);
+    .map(([label, runs]) => {
+      const latest = runs.sort((x, y) => y.order - x.order).slice(0, COMMANDS_PER_KIND);
+      return `${label}: ${latest.map((r) => code(r.command)).join(', ')}`;
+    });
   const ran = state.works.filter((w) => w.ok > 0 && w.lastOk).map((w) => `${code(w.command)}${w.ok > 1 ? ` ×${w.ok}` : ''}`);
   return finding(meta, 'commands', {
     kind: 'Workflow',
@@ -209,6 +216,18 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
       ...(fix && fix.change !== 'edits' ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
     };
   }
+  for (const e of state.toolErrors ?? []) {
+    const had = next[e.error.key];
+    if (had && !had.harness) continue;
+    const sessions = had
+      ? had.sessions.includes(session)
+        ? had.sessions
+        : [...had.sessions, session].slice(-SIGHTING_SESSIONS)
+      : [session];
+    // Moved to the end: the most recently met come last, and the oldest leave first when the ledger is full.
+    delete next[e.error.key];
+    next[e.error.key] = { line: had?.line ?? e.error.line, what: had?.what ?? e.what, sessions, harness: true };
+  }
   const keys = Object.keys(next);
   if (keys.length > SIGHTINGS_KEPT) for (const k of keys.slice(0, keys.length - SIGHTINGS_KEPT)) delete next[k];
   return next;
@@ -272,4 +291,14 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     out.push(e);
   }
   return out;
+}
+
+/** Claude Code tool errors met in two sessions or more, most sessions first (then the latest met), at most `max`. */
+export function recurringToolErrors(ledger: Sightings, max = 3): Array<{ tool: string; line: string; sessions: number }> {
+  return Object.values(ledger)
+    .map((s, order) => ({ s, order }))
+    .filter(({ s }) => s.harness === true && s.sessions.length >= 2)
+    .sort((a, b) => b.s.sessions.length - a.s.sessions.length || b.order - a.order)
+    .slice(0, max)
+    .map(({ s }) => ({ tool: s.what, line: s.line, sessions: s.sessions.length }));
 }

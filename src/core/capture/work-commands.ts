@@ -12,7 +12,7 @@ export type WorkKind = (typeof WORK_KINDS)[number];
 // By the family's words (program and subcommand, or an npm script's name). The order matters:
 // `npm run test:coverage` is a test, `npm run typecheck` a type check before a check.
 const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
-  ['typecheck', /\b(?:tsc|typecheck|type-check|types|mypy|pyright|check-types|vue-tsc)\b|^cargo check\b/],
+  ['typecheck', /\b(?:tsc|typecheck|type-check|types|mypy|pyright|check-types|vue-tsc|svelte-check)\b|^cargo check\b|\bastro check\b/],
   ['format', /\b(?:format|fmt|prettier|black|gofmt|isort)\b/],
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|biome|credo|rubocop|golangci-lint|stylelint|shellcheck|hadolint|dialyzer)\b/],
   ['test', /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|tox|nox|ctest|coverage|e2e)\b|test:|:test\b/],
@@ -34,7 +34,8 @@ const INSTALL =
   /^(?:(?:npm|pnpm|bun) (?:install|i|ci)|yarn(?: install)?|pip[0-9.]* install (?:-r|--requirement|-e|--editable)\s+\S+|uv sync|poetry install|pipenv install|bundle(?: install)?|composer install|mix deps\.get|go mod (?:download|tidy)|cargo fetch|dotnet restore)(?:\s+--?[\w-]+(?:=\S+)?)*$/;
 
 // What runs tools but says nothing about the project's own commands: the plugin's CLI, git, package lookups.
-const NOT_WORK = /^(?:rune-echoes|git|gh|npx? (?:view|info|ls|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo)\b/;
+const NOT_WORK =
+  /^(?:rune-echoes|git|gh|(?:npm|npx|pnpm|yarn|bun) (?:view|info|ls|list|why|explain|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo)\b/;
 
 /** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
 function workStep(normalized: string): string {

@@ -2,7 +2,7 @@
 // by signature, the sessions that saw it grow, and with them confidence and
 // layer — traced until a second session sees it, inscribed from then on,
 // never etched (only the user etches). The project's commands are one living
-// entry whose lines the newer sighting replaces kind by kind. Pure.
+// entry whose commands merge kind by kind, the newer first. Pure.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
 
@@ -21,22 +21,38 @@ export function sessionList(value: string | undefined): string[] {
 // `- build: \`npm run build\`` — one line per kind (and folder) in the commands entry.
 const COMMAND_LINE = /^(?:-\s*)?([\p{L}-]+(?: \(in [^)]*\))?):\s*(.+)$/u;
 
-/** The commands entry's lines merged: the newer sighting's line for a kind replaces the older, the rest stay. */
+/** Commands a commands-entry line keeps per kind (the newest first). */
+const COMMANDS_KEPT = 3;
+const commandsOf = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+/**
+ * The commands entry's lines merged kind by kind: the newer sighting's commands first, then the older
+ * line's others, a few at most (a command the project stopped using drops off as new ones come).
+ */
 export function mergeCommandLines(older: string, newer: string): string {
-  const lines = new Map<string, string>();
+  const lines = new Map<string, string[]>();
   const loose: string[] = [];
-  for (const text of [older, newer])
+  for (const text of [newer, older])
     for (const raw of text.split(/\r?\n/)) {
       const line = raw.trim();
       if (!line) continue;
       const m = COMMAND_LINE.exec(line);
       if (m) {
-        lines.delete(m[1]!);
-        lines.set(m[1]!, line.replace(/^-\s*/, ''));
+        const had = lines.get(m[1]!) ?? [];
+        const cmds = commandsOf(m[2]!);
+        lines.set(m[1]!, [...had, ...(cmds.length ? cmds : [m[2]!]).filter((c) => !had.includes(c))].slice(0, COMMANDS_KEPT));
       } else if (!loose.includes(line)) loose.push(line);
     }
-  return [...loose, ...lines.values()].join('\n');
+  const ordered = [...lines.entries()].sort(([a], [b]) => order(a) - order(b));
+  return [...loose, ...ordered.map(([label, cmds]) => `${label}: ${cmds.map((c) => `\`${c}\``).join(', ')}`)].join('\n');
 }
+
+// Kinds in the order the entry lists them (install first, apply last); anything else after.
+const KIND_ORDER = ['install', 'build', 'typecheck', 'lint', 'format', 'test', 'run', 'apply'];
+const order = (label: string): number => {
+  const i = KIND_ORDER.indexOf(label.split(' ')[0] ?? '');
+  return i < 0 ? KIND_ORDER.length : i;
+};
 
 function laterDay(a: string, b: string): string {
   return b > a ? b : a;

@@ -36,6 +36,8 @@ export interface DigestInput {
   budgetTokens: number;
   /** Files earlier sessions kept coming back to that the last session does not name (worked-files.ts). */
   workedFiles?: readonly string[];
+  /** Claude Code tool errors sessions here met again and again (capture's sightings). */
+  toolErrors?: ReadonlyArray<{ tool: string; line: string; sessions: number }>;
 }
 
 export interface Digest {
@@ -324,6 +326,17 @@ function workedFilesLine(files: readonly string[]): string | null {
   return line;
 }
 
+/** Claude Code tool errors met again and again here (a formatter rewriting files, edits of files not read), a line each. */
+function toolErrorLines(errors: NonNullable<DigestInput['toolErrors']>): string[] {
+  if (errors.length === 0) return [];
+  // The first sentence says what went wrong; the rest is the tool's advice on it.
+  const first = (line: string) => oneLine(line).split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
+  return [
+    'Claude Code tool errors earlier sessions here kept meeting:',
+    ...errors.map((e) => `- ${oneLine(e.tool)}: ${clipText(first(e.line), 140)} (${e.sessions} sessions)`),
+  ];
+}
+
 export function buildDigest(input: DigestInput): Digest {
   const budgetChars = Math.max(400, input.budgetTokens * 4);
   const open = `<rune-echoes note="${DIGEST_NOTE}">`;
@@ -345,6 +358,7 @@ export function buildDigest(input: DigestInput): Digest {
   // Where the work lives: named after the last session, before the lessons, in one short line.
   const worked = workedFilesLine(input.workedFiles ?? []);
   if (worked) take(worked);
+  for (const line of toolErrorLines(input.toolErrors ?? [])) if (!take(line)) break;
 
   const sessionParts = parts.length;
 

@@ -6,7 +6,6 @@
 // an error met in a second session becomes an obstacle lesson. Runs in the
 // background worker of SessionEnd and PreCompact, never in a prompt's path.
 
-import { join } from 'node:path';
 import type { CaptureState } from '../../core/capture/capture-tracker.ts';
 import { type CaptureKind, lessonsOf, type Sightings, shortSession, updateSightings } from '../../core/capture/lesson-candidates.ts';
 import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
@@ -15,29 +14,17 @@ import { sessionList } from '../../core/lifecycle/captured-merge.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
-import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
+import { writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 import { recordFindings } from '../memory/role-edits.ts';
 import { noteWorkedFiles } from '../recall/worked-files-ledger.ts';
+import { readSightings, sightingsFile } from './error-sightings.ts';
 
 /** Captured lessons belong to every role: the cross-role memory. */
 export const CAPTURE_ROLE = 'team';
 /** The findings file capture writes, as an agent of the role would. */
 export const CAPTURE_AGENT = 'capture';
-
-const sightingsFile = (paths: EchoPaths) => join(paths.stateDir, 'error-sightings.json');
-
-function readSightings(paths: EchoPaths): Sightings {
-  const text = readTextOrNull(paths, sightingsFile(paths));
-  if (!text) return {};
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Sightings) : {};
-  } catch {
-    return {}; // torn or hand-edited: the next sightings start it again
-  }
-}
 
 function captureKinds(config: EchoesConfig): Set<CaptureKind> {
   const kinds = new Set<CaptureKind>();

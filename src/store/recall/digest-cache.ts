@@ -1,6 +1,6 @@
 // The SessionStart digest, computed once per state of the store. Its key is
 // everything the digest reads: each role's MEMORY.md (size, mtime, inode), the
-// usage log, the worked-files ledger, the archive-log folder, the solutions, the settings that shape
+// usage log, the worked-files and error-sightings ledgers, the archive-log folder, the solutions, the settings that shape
 // it, the text handed on as the last session, and the day (scores age by
 // days), and the stamps of the files entries cite (staleness marks). The worker that ends a session computes it for the next start, so a
 // start usually only checks the stamps and prints. A torn, foreign or older
@@ -10,6 +10,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { Digest } from '../../core/recall/digest.ts';
+import { sightingsFile } from '../capture/error-sightings.ts';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { autoMemoryExportFile, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
@@ -102,6 +103,7 @@ export function digestKey(paths: EchoPaths, config: EchoesConfig, lastSession: s
     roles,
     stamp(paths.usageLog),
     stamp(workedFilesFile(paths)),
+    stamp(sightingsFile(paths)),
     stamp(paths.memoriesDir),
     solutionsStamp(paths),
     // What export put in auto memory is left out of the digest while its topic files are there.

@@ -1,9 +1,11 @@
 // Gathers what the SessionStart digest needs from the store and builds it.
 import { readdirSync } from 'node:fs';
-import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import { recurringToolErrors } from '../../core/capture/lesson-candidates.ts';
+import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
 import { filesComingBack } from '../../core/recall/worked-files.ts';
+import { readSightings } from '../capture/error-sightings.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import type { RoleSummary } from '../memory/entry-cache.ts';
 import { rewrittenOwnEtched, teammateCheck } from '../memory/entry-origin.ts';
@@ -45,9 +47,11 @@ export function digestFromStore(
   const { etched, lessons, live } = digestCandidates([...items, ...restored], readUsage(paths), now, config.relevanceWindow, staleSince);
   // Files sessions kept coming back to, less those the last session names (deleted and moved ones left the ledger).
   const workedFiles = config.capture.commands ? filesComingBack(readWorkedFiles(paths), (path) => lastSession.includes(path)) : [];
+  const toolErrors = captureOn(config) ? recurringToolErrors(readSightings(paths)) : [];
   const digest = buildDigest({
     lastSession,
     workedFiles,
+    toolErrors,
     etched,
     lessons,
     counts: { entries: live, archiveLogs: listArchiveLogs(paths).length, solutions: countSolutions(paths) },

@@ -1,0 +1,21 @@
+// The error-sightings ledger (`.state/error-sightings.json`, personal, never
+// committed): errors by signature with the sessions that met them. Capture
+// turns one met in a second session into an obstacle; the digest names the
+// Claude Code tool errors sessions here keep meeting.
+import { join } from 'node:path';
+import type { Sightings } from '../../core/capture/lesson-candidates.ts';
+import { readTextOrNull } from '../fs/atomic-file.ts';
+import type { EchoPaths } from '../fs/echo-paths.ts';
+
+export const sightingsFile = (paths: EchoPaths): string => join(paths.stateDir, 'error-sightings.json');
+
+export function readSightings(paths: EchoPaths): Sightings {
+  const text = readTextOrNull(paths, sightingsFile(paths));
+  if (!text) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Sightings) : {};
+  } catch {
+    return {}; // torn or hand-edited: the next sightings start it again
+  }
+}
