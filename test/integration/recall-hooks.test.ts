@@ -474,3 +474,29 @@ test('a prompt that continues earlier work, or names a file an earlier session d
   const other = context(prompt(dir, env, 'plan the invoice reminder emails in src/billing/invoice-pdf.ts', 's4'));
   assert.doesNotMatch(other ?? '', /archive-log/);
 });
+
+test('an entry given at three prompts since it was last used needs a plainer match to be given again; used again, it is back', (t) => {
+  const { dir, env } = hookProject(t);
+  const fillers = ['invoice', 'ledger', 'export', 'report', 'billing', 'refund'].map((w, i) =>
+    entry({ id: `filler-${i}`, title: `The ${w} payment path`, learning: `The ${w} payment path checks the cap before it writes.` }),
+  );
+  seed(dir, fillers);
+  const worked = (session: string, ids: string[] = []) =>
+    writeFileSync(
+      echoesPath(dir, 'usage.jsonl'),
+      `${readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')}${JSON.stringify({ ts: new Date().toISOString(), session, event: 'used', ids })}\n`,
+    );
+  const loose = 'the retry cap';
+  const given = (text: string, session: string) => /retry-backoff-jitter/.test(context(prompt(dir, env, text, session)) ?? '');
+  for (const s of ['s1', 's2', 's3']) {
+    assert.ok(given(loose, s), `${s}: a loose match gives it`);
+    worked(s);
+  }
+  assert.equal(given(loose, 's4'), false, 'given three times since its last use: a loose match no longer gives it');
+  assert.ok(
+    given('Payment retries use jittered backoff with full jitter and a capped retry exhaustion metric', 's5'),
+    'a plain one still does',
+  );
+  worked('s5', ['reviewer#retry-backoff-jitter']);
+  assert.ok(given(loose, 's6'), 'used again: a loose match gives it again');
+});

@@ -96,7 +96,7 @@ test('a forgotten captured lesson is known by its signature, so capture never wr
   assert.deepEqual(identityKeys(sighting('cccc3333', { title: 'another title' })), keys);
 });
 
-test('a traced captured lesson given in three sessions and never used fades from the digest; a used one and the user’s words stay', () => {
+test('a traced captured lesson given in three sessions and never used fades from the digest, the user’s words said once too; a used one stays', () => {
   const now = new Date('2026-11-27T12:00:00Z');
   const lesson = (id: string, captured: string) =>
     ({
@@ -113,10 +113,10 @@ test('a traced captured lesson given in three sessions and never used fades from
       .lessons.map((d) => d.entry.id)
       .sort();
   assert.deepEqual(given(events.slice(0, 2)), ['said', 'unused-fix', 'used-fix'], 'given twice: still given');
-  assert.deepEqual(given(events), ['said', 'used-fix']);
+  assert.deepEqual(given(events), ['used-fix']);
   assert.deepEqual(
     digestCandidates(items, events, now, 20).traced.map((d) => d.entry.id),
-    ['unused-fix'],
+    ['unused-fix', 'said'],
     'it is still there, a search or a prompt away',
   );
 });

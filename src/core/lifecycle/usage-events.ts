@@ -50,6 +50,9 @@ export const CARRIED_SESSION = 'compacted';
 
 export const DEFAULT_RELEVANCE_WINDOW = 20;
 
+/** Times an entry may be given after its latest use before it counts as worn: fading from the digest, a plainer match at a prompt. */
+export const WORN_AFTER = 3;
+
 /** The key usage.jsonl names an entry by. */
 export const usageKey = (role: string, id: string): string => `${role}#${id}`;
 

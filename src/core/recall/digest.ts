@@ -5,7 +5,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { scoreWithIndex } from '../lifecycle/echo-score.ts';
 import { staleNote } from '../lifecycle/evidence-staleness.ts';
 import { heldSupersessions, type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
-import { relevanceIndex, type UsageEvent, type UsageTotals, usageKey } from '../lifecycle/usage-events.ts';
+import { relevanceIndex, type UsageEvent, type UsageTotals, usageKey, WORN_AFTER } from '../lifecycle/usage-events.ts';
 import { filterMany, filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
 import { clip as clipText, compareText, estimateTokens, oneLine, plural } from '../text.ts';
@@ -429,15 +429,17 @@ export interface DigestCandidates {
 }
 
 /** Times a captured lesson is given after its latest use (or ever, unused) before it fades from the digest. */
-export const CAPTURED_FADE_AFTER = 3;
+export const CAPTURED_FADE_AFTER = WORN_AFTER;
 
 /**
- * A captured lesson (not the user's own words) given again and again since it last mattered fades from the
- * session digest: it stays in memory, found by search and recalled at a prompt that concerns it, and
- * comes back when a session uses it or meets its error again (both count as use).
+ * A captured lesson given again and again since it last mattered fades from the session digest: it stays
+ * in memory, found by search and recalled at a prompt that concerns it, and comes back when a session uses
+ * it or meets it again (its error, its commands, the user saying it anew). The user's words said in two
+ * sessions or more are a standing rule and never fade; said once, they fade like the rest.
  */
 function fadedCapture(entry: RoleEntry['entry'], totals: UsageTotals | undefined): boolean {
-  if (entry.captured === undefined || entry.captured === 'correction' || !totals) return false;
+  if (entry.captured === undefined || !totals) return false;
+  if (entry.captured === 'correction' && entry.layer !== 'traced') return false;
   return totals.sinceUse >= CAPTURED_FADE_AFTER;
 }
 

@@ -7,7 +7,7 @@
 // background worker of SessionEnd and PreCompact, never in a prompt's path.
 
 import type { CaptureState } from '../../core/capture/capture-tracker.ts';
-import { type CaptureKind, lessonsOf, type Sightings, shortSession, updateSightings } from '../../core/capture/lesson-candidates.ts';
+import { type CaptureKind, lessonsOf, shortSession, updateSightings } from '../../core/capture/lesson-candidates.ts';
 import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { sessionList } from '../../core/lifecycle/captured-merge.ts';

@@ -4,8 +4,10 @@
 // the bar again without them, so a retired entry never crowds out its
 // successor, nor an item given earlier a weaker one — mark what is stale,
 // render the lines within the budget, note them as given for the session and
-// log them to usage.jsonl (`injected`, via prompt).
+// log them to usage.jsonl (`injected`, via prompt). An entry given again and
+// again since it was last used needs a plainer match (twice the bar).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
+import { relevanceIndex, WORN_AFTER } from '../../core/lifecycle/usage-events.ts';
 import { renderRecall } from '../../core/recall/recall-render.ts';
 import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
@@ -13,11 +15,14 @@ import type { StoredDoc } from '../../core/recall/search-segment.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readStaleEntries } from '../memory/stale-entries.ts';
-import { appendUsage } from '../usage/usage-log.ts';
+import { appendUsage, readUsage } from '../usage/usage-log.ts';
 import { givenKey, type PromptRecall } from './prompt-recall.ts';
 import { type Manifest, type OpenSegment, readStored, retiredKeys } from './search-index.ts';
 import { heldChecker } from './search-indexer.ts';
 import { addGiven, readGiven } from './session-given.ts';
+
+/** How much more plainly a worn entry (usage-events.ts) must match a prompt: this many times the bar. */
+const WORN_BAR = 2;
 
 export function giveRecall(
   paths: EchoPaths,
@@ -46,18 +51,26 @@ export function giveRecall(
   };
   // A log of this very session (a checkpoint before a compaction) tells it nothing it did not do.
   const ownLog = session.id ? `- session: ${session.id}\n` : null;
-  const eligible = (r: RankedDoc) => {
+  // Entries given again and again since they last mattered (the usage log read only on this path).
+  let worn: Map<string, { sinceUse: number }> | null = null;
+  const wornOut = (key: string) => {
+    worn ??= relevanceIndex(readUsage(paths), config.relevanceWindow).totals;
+    return (worn.get(key)?.sinceUse ?? 0) >= WORN_AFTER;
+  };
+  const eligible = (r: RankedDoc, threshold: number) => {
     const d = read(r);
     if (ownLog !== null && d.source === 'log' && d.text.includes(ownLog)) return false;
-    return !d.status && !retired.has(d.key) && !given.has(d.key) && held(d);
+    if (!(!d.status && !retired.has(d.key) && !given.has(d.key) && held(d))) return false;
+    // An entry given at three starts or prompts since it was last used must be asked for more plainly.
+    return d.source !== 'memory' || r.raw >= WORN_BAR * threshold || !wornOut(d.key);
   };
   // The bar among the items that may be given, tier by tier: each round drops those that may not and judges again.
   const clearing: RankedDoc[] = [];
   for (const { ranked, threshold } of tiers) {
     let candidates = [...ranked];
     let passing = clearingItems(candidates, threshold);
-    while (passing.some((r) => !eligible(r))) {
-      candidates = candidates.filter((r) => !passing.includes(r) || eligible(r));
+    while (passing.some((r) => !eligible(r, threshold))) {
+      candidates = candidates.filter((r) => !passing.includes(r) || eligible(r, threshold));
       passing = clearingItems(candidates, threshold);
     }
     clearing.push(...passing);
