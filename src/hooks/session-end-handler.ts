@@ -93,7 +93,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
         );
       // A captured lesson this session used is seen again: it rises as if captured anew (merged with the findings below).
       const team = summaries.find((r) => r.role === CAPTURE_ROLE)?.entries ?? [];
-      reinforceUsed(paths, config, sessionId, [...used], team, now);
+      reinforceUsed(paths, config, sessionId, [...used], team, now, state.captured ?? []);
     });
   } else {
     ctx.log('no session_id or transcript_path on stdin; no summary written');

@@ -210,6 +210,10 @@ test('the files two sessions worked on are named at a later start when the last 
   assert.match(context, /^Files the work keeps coming back to: lib\/core\.ts$/m);
   assert.doesNotMatch(context, /coming back to:.*README\.md/, 'the last session’s own file is in its hand-off already');
 
+  // The commands entry, met again by every session, stays one line per kind.
+  const commands = teamEntries(tp).find((e) => e.captured === 'commands');
+  for (const line of commands!.learning.split('\n')) assert.match(line, /^[a-z]+(?: \(in [^)]+\))?: `[^`]+`(?:, `[^`]+`)*$/, line);
+
   // Each later session met the npm error again: the lesson about it mattered to them, whatever else they touched.
   const fix = teamEntries(tp).find((e) => e.signature?.startsWith('error:npm error cannot read properties'));
   assert.ok(fix);

@@ -75,6 +75,8 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('git commit -m x'), null);
   assert.equal(workKind('npm ls eslint-plugin-mdx'), null, 'looking a package up is not linting');
   assert.equal(workKind('npx astro check'), 'typecheck');
+  assert.equal(workKind(`python3 -c "import json; print(json.load(open('package.json'))['scripts'])"`), null, 'inline code');
+  assert.equal(workKind('test -f build/index.html'), null, 'the shell’s test');
   assert.equal(workKind('npx svelte-check --threshold error'), 'typecheck');
   assert.equal(workKind('rune-echoes show'), null);
   assert.equal(workKind('ls -la'), null);

@@ -33,9 +33,12 @@ const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
 const INSTALL =
   /^(?:(?:npm|pnpm|bun) (?:install|i|ci)|yarn(?: install)?|pip[0-9.]* install (?:-r|--requirement|-e|--editable)\s+\S+|uv sync|poetry install|pipenv install|bundle(?: install)?|composer install|mix deps\.get|go mod (?:download|tidy)|cargo fetch|dotnet restore)(?:\s+--?[\w-]+(?:=\S+)?)*$/;
 
-// What runs tools but says nothing about the project's own commands: the plugin's CLI, git, package lookups.
+const INLINE_CODE = /^(?:python[0-9.]*|node|ruby|perl|php|bun|deno)\s+(?:-\S+\s+)*(?:-c|-e|--eval|-p|--print)\s/;
+
+// What runs tools but says nothing about the project's own commands: the plugin's CLI, git, package lookups,
+// code given inline (`python3 -c "…"`, `node -e`), the shell's own `test`.
 const NOT_WORK =
-  /^(?:rune-echoes|git|gh|(?:npm|npx|pnpm|yarn|bun) (?:view|info|ls|list|why|explain|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo)\b/;
+  /^(?:rune-echoes|git|gh|(?:npm|npx|pnpm|yarn|bun) (?:view|info|ls|list|why|explain|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo|test|\[)(?:\s|$)/;
 
 /** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
 function workStep(normalized: string): string {
@@ -65,7 +68,8 @@ export function workFamily(normalized: string): string {
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
 export function workKind(normalized: string): WorkKind | null {
   const step = workStep(normalized);
-  if (!step || NOT_WORK.test(step)) return null;
+  // Inline code (`python3 -c "a; b"`) is judged whole: its own `;` are not steps of a command line.
+  if (!step || NOT_WORK.test(step) || INLINE_CODE.test(normalized.trim())) return null;
   if (INSTALL.test(step)) return 'install';
   const family = workFamily(normalized);
   if (!family) return null;

@@ -95,14 +95,23 @@ export function reinforceUsed(
   used: readonly string[],
   teamEntries: readonly EchoEntry[],
   now: Date,
+  /** Signatures this session's own capture gave: their sightings are written already. */
+  captured: readonly string[] = [],
 ): EchoEntry[] {
   if (!captureOn(config) || used.length === 0) return [];
+  const given = new Set(captured);
   const keys = new Set(used);
   const session = shortSession(sessionId);
   const day = now.toISOString().slice(0, 10);
   const sightings = teamEntries
     .filter(
-      (e) => e.captured && e.signature && !e.status && keys.has(usageKey(CAPTURE_ROLE, e.id)) && !sessionList(e.sessions).includes(session),
+      (e) =>
+        e.captured &&
+        e.signature &&
+        !given.has(e.signature) &&
+        !e.status &&
+        keys.has(usageKey(CAPTURE_ROLE, e.id)) &&
+        !sessionList(e.sessions).includes(session),
     )
     .map((e): EchoEntry => ({ ...e, sessions: session, verified: day, evidence: `session ${session} used it` }));
   if (sightings.length === 0) return [];
