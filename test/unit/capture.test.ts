@@ -77,6 +77,7 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('npx astro check'), 'typecheck');
   assert.equal(workKind(`python3 -c "import json; print(json.load(open('package.json'))['scripts'])"`), null, 'inline code');
   assert.equal(workKind('test -f build/index.html'), null, 'the shell’s test');
+  assert.equal(workKind('yarn test_webdb --grep="sync"'), 'test', 'a script named test_…');
   assert.equal(workKind('npx svelte-check --threshold error'), 'typecheck');
   assert.equal(workKind('rune-echoes show'), null);
   assert.equal(workKind('ls -la'), null);
@@ -437,4 +438,22 @@ test('the commands entry keeps a few commands per kind, the latest first', async
   );
   const entry = lessons(state).find((l) => l.captured === 'commands');
   assert.equal(entry?.learning, 'lint: `npx biome check`, `npm run lint`, `npm run lint:tw`');
+});
+
+test('a wrong command (a script or option the project does not have) is settled by another command for the same purpose that worked', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('run the web tests')
+      .bash('yarn test:web', 1, 'Usage Error: Couldn\'t find a script named "test:web".\n\n$ yarn run [--inspect] <scriptName> ...')
+      .bash('cd web && yarn test --filter=budget', 0, '12 passing'),
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.ok(fix, JSON.stringify(state.fixes));
+  assert.match(fix.learning, /`yarn test:web` failed with "Usage Error: Couldn't find a script named "test:web"\."/);
+  assert.match(fix.learning, /`cd web && yarn test --filter=budget` worked instead/, 'in another folder too');
+  // A failing check settled by another check is not a fix: a test that fails on the code stays open.
+  const other = await gather(t, (b) =>
+    b.user('check').bash('npm test', 1, 'FAIL src/a.test.ts\n  Tests  1 failed | 3 passed (4)').bash('npx vitest run src/b.test.ts', 0, 'ok'),
+  );
+  assert.deepEqual(other.fixes, []);
 });

@@ -107,6 +107,9 @@ const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.
 // A tool or script that is not there, said in a run's output whatever its exit status showed.
 const MISSING_TOOL =
   /^.*(?:command not found|: not found$|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
+// The command itself was wrong, not the code: a script, program or option this project does not have.
+const WRONG_COMMAND =
+  /couldn'?t find a script|missing script|command not found|: not found$|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command|did you mean/i;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -287,8 +290,16 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A run settles a failure of its family and folder when it checks at least as much: the same targets,
   // or the whole (`mix test` after `mix test a_test.exs`), never another target (`mix test b_test.exs`).
   const covers = (f: FailureSeen) => f.key === key && (targetsOf(shown) === '' || targetsOf(shown) === targetsOf(f.command));
-  const settled = next.open.filter(covers);
-  let open = next.open.filter((f) => !covers(f));
+  // A command that was wrong here (a script or program not there, an option it does not know) is settled by
+  // another command for the same purpose that worked, wherever it ran: that one is how it is done here.
+  const replaces = (f: FailureSeen) =>
+    kind !== null &&
+    f.key !== key &&
+    WRONG_COMMAND.test(f.error.line) &&
+    workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
+  const settles = (f: FailureSeen) => covers(f) || replaces(f);
+  const settled = next.open.filter(settles);
+  let open = next.open.filter((f) => !settles(f));
   let fixes = next.fixes;
   for (const f of settled) {
     // A narrower run passing (`npm test -- one.test.ts` after `npm test` failed) fixed nothing.
