@@ -47,7 +47,14 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     let recovered: RecoveredSession | null = null;
     if (scan.unfinished.length) {
       const { recoverCrashedSessions } = await import('../store/session/session-recovery.ts');
-      recovered = await guarded(ctx, 'crash recovery', () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline), null);
+      // A session that never ended has its lessons captured now, as its end would have.
+      const { withCapture } = await import('./capture-step.ts');
+      recovered = await guarded(
+        ctx,
+        'crash recovery',
+        () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline, (state) => withCapture(ctx, state)),
+        null,
+      );
     }
     const ephemeral = await guarded(ctx, 'EPHEMERAL.md', () => readTextFile(paths, paths.ephemeral), { text: null, unreadable: false });
     lastSession = ephemeral.text ?? '';

@@ -199,6 +199,35 @@ test('a session that never ended is recovered at the next start from its Stop dr
   assert.match(read(echoes(dir, '.log')), /recovered the summary of session sess-crash/);
 });
 
+test('a session that never ended has its lessons captured when the next one starts', (t) => {
+  const { dir, env } = project(t);
+  const transcript = join(dir, 'crash.jsonl');
+  new TranscriptBuilder(transcript, 'sess-crash', dir)
+    .user('Build the site')
+    .bash('npm run build', 1, "Error: Cannot find module 'vite'")
+    .bash('npm ci', 0, 'added 300 packages')
+    .bash('npm run build', 0, 'built in 2s');
+  protocol(
+    runHookSync(
+      'stop',
+      { session_id: 'sess-crash', transcript_path: transcript, cwd: dir, hook_event_name: 'Stop', stop_hook_active: false },
+      { cwd: dir, env },
+    ),
+  );
+  // No SessionEnd: the process was killed. The next session starts.
+  runHookSync(
+    'session-start',
+    { session_id: 'sess-next', transcript_path: join(dir, 'next.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
+  // Written as the team role's findings (merged into its MEMORY.md by the consolidation that follows).
+  const team = ['capture-findings.md', 'MEMORY.md']
+    .map((f) => (existsSync(echoes(dir, 'team', f)) ? read(echoes(dir, 'team', f)) : ''))
+    .join('\n');
+  assert.match(team, /Commands that build, check and run this project/);
+  assert.match(team, /it passed after running `npm ci` first/);
+});
+
 test('a corrupted store never breaks the session and unreadable files are kept as they are', (t) => {
   const { dir, env } = project(t);
   mkdirSync(echoes(dir, 'reviewer'), { recursive: true });

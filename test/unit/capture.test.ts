@@ -453,7 +453,10 @@ test('a wrong command (a script or option the project does not have) is settled 
   assert.match(fix.learning, /`cd web && yarn test --filter=budget` worked instead/, 'in another folder too');
   // A failing check settled by another check is not a fix: a test that fails on the code stays open.
   const other = await gather(t, (b) =>
-    b.user('check').bash('npm test', 1, 'FAIL src/a.test.ts\n  Tests  1 failed | 3 passed (4)').bash('npx vitest run src/b.test.ts', 0, 'ok'),
+    b
+      .user('check')
+      .bash('npm test', 1, 'FAIL src/a.test.ts\n  Tests  1 failed | 3 passed (4)')
+      .bash('npx vitest run src/b.test.ts', 0, 'ok'),
   );
   assert.deepEqual(other.fixes, []);
 });

@@ -293,10 +293,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A command that was wrong here (a script or program not there, an option it does not know) is settled by
   // another command for the same purpose that worked, wherever it ran: that one is how it is done here.
   const replaces = (f: FailureSeen) =>
-    kind !== null &&
-    f.key !== key &&
-    WRONG_COMMAND.test(f.error.line) &&
-    workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
+    kind !== null && f.key !== key && WRONG_COMMAND.test(f.error.line) && workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
   const settles = (f: FailureSeen) => covers(f) || replaces(f);
   const settled = next.open.filter(settles);
   let open = next.open.filter((f) => !settles(f));

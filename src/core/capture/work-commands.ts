@@ -15,7 +15,10 @@ const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
   ['typecheck', /\b(?:tsc|typecheck|type-check|types|mypy|pyright|check-types|vue-tsc|svelte-check)\b|^cargo check\b|\bastro check\b/],
   ['format', /\b(?:format|fmt|prettier|black|gofmt|isort)\b/],
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|biome|credo|rubocop|golangci-lint|stylelint|shellcheck|hadolint|dialyzer)\b/],
-  ['test', /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|tox|nox|ctest|coverage|e2e)\b|test:|:test\b|^(?:npm|pnpm|yarn|bun)(?: run)? test[\w.-]+/],
+  [
+    'test',
+    /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|tox|nox|ctest|coverage|e2e)\b|test:|:test\b|^(?:npm|pnpm|yarn|bun)(?: run)? test[\w.-]+/,
+  ],
   [
     'build',
     /\b(?:build|compile|make|webpack|esbuild|rollup|tsup|bundle|nixos-rebuild|darwin-rebuild|home-manager switch|assemble|package|gradle|gradlew|mvn)\b/,

@@ -37,6 +37,8 @@ export async function recoverCrashedSessions(
   now: Date,
   log: (m: string) => void,
   deadline: Deadline = NO_DEADLINE,
+  /** Captures the lessons of a session that never ended (the caller's capture step, SPEC §6a). */
+  capture: (state: SessionState) => SessionState = (state) => state,
 ): Promise<RecoveredSession | null> {
   const [latest, ...older] = scan.unfinished;
   const recover = async (s: SessionState) => {
@@ -45,7 +47,7 @@ export async function recoverCrashedSessions(
         now,
         deadline,
         log,
-        update: (state) => ({ ...checkpointSpan(paths, state, 'recovery', now, deadline).state, ended: true }),
+        update: (state) => ({ ...capture(checkpointSpan(paths, state, 'recovery', now, deadline).state), ended: true }),
       }),
     );
     // What a session that never ended used counts as if it had ended (its reads were watched for use); one that
