@@ -83,17 +83,25 @@ export function hookSpec(name: string): HookSpec {
 }
 
 /**
- * How Claude Code starts a hook: `node` on its bundle. Claude Code's native installer brings no Node.js
- * (issue 20, item 16), and then only the session's start may say so, once. SessionStart is in exec form
- * (no shell: Claude Code spawns `node` itself and, when it is not on PATH, reports that plainly at the
- * start). Every other hook runs through the shell Claude Code picks (bash, or PowerShell on Windows
- * without Git Bash) as `node "…"; exit 0`: `;` and `exit 0` read the same in both, so a missing `node`
- * leaves them silent, and the runner exits 0 anyway.
+ * What the session's start says, once, when `node` cannot run the hooks (issue 20, item 16): Claude Code's
+ * native installer brings no Node.js. JSON Claude Code shows the user (`systemMessage`); no apostrophe,
+ * so it sits in single quotes alike in sh, bash, zsh and PowerShell.
  */
-export function hookCommand(h: HookSpec): { type: 'command'; command: string; args?: string[]; timeout: number } {
+export const NO_NODE_MESSAGE =
+  'Rune Echoes is off: it needs Node.js 20 or later on PATH. Install it from https://nodejs.org (or: brew install node, apt install nodejs, winget install OpenJS.NodeJS.LTS), then start a new session.';
+
+/**
+ * How Claude Code starts a hook: `node` on its bundle, through the shell Claude Code picks (sh, bash or zsh;
+ * pwsh on Windows without Git Bash). SessionStart runs `node "…" || echo '{"systemMessage": …}'`: `||`
+ * reads the same in POSIX shells and PowerShell 7, and only a node that cannot start or run the bundle
+ * (none on PATH, or one too old) fails, since the runner itself always exits 0; the user is then told,
+ * once, what is missing and how to get it. Every other hook runs `node "…"; exit 0`, silent without it.
+ */
+export function hookCommand(h: HookSpec): { type: 'command'; command: string; timeout: number } {
   const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
+  const message = JSON.stringify({ systemMessage: NO_NODE_MESSAGE });
   return h.event === 'SessionStart'
-    ? { type: 'command', command: 'node', args: [bundle], timeout: h.timeoutSec }
+    ? { type: 'command', command: `node "${bundle}" || echo '${message}'`, timeout: h.timeoutSec }
     : { type: 'command', command: `node "${bundle}"; exit 0`, timeout: h.timeoutSec };
 }
 

@@ -2,11 +2,13 @@
 // bundles and `status` must all agree with it.
 
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HOOKS, renderHooksJson } from '../../src/hooks/hook-registry.ts';
+import { HOOKS, NO_NODE_MESSAGE, renderHooksJson } from '../../src/hooks/hook-registry.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -22,10 +24,14 @@ test('hooks.json runs plain node on a bundle with a timeout, nothing else; only 
     const [group] = doc.hooks[h.event]!;
     const hook = group!.hooks[0]!;
     const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
-    // SessionStart in exec form: no shell, and a missing node is reported at the start. The others read
-    // the same in bash and PowerShell (no POSIX-only construct) and exit 0 when node is missing.
-    if (h.event === 'SessionStart') assert.deepEqual([hook.command, hook.args], ['node', [bundle]]);
-    else assert.equal(hook.command, `node "${bundle}"; exit 0`);
+    assert.equal(hook.args, undefined);
+    // Only constructs POSIX shells and PowerShell 7 read alike: `;`, `exit 0`, `||`, single-quoted text.
+    if (h.event === 'SessionStart') {
+      assert.equal(hook.command, `node "${bundle}" || echo '${JSON.stringify({ systemMessage: NO_NODE_MESSAGE })}'`);
+      assert.doesNotMatch(NO_NODE_MESSAGE, /['\\$`]/, 'nothing a shell would read inside the quotes');
+      assert.match(NO_NODE_MESSAGE, /Node\.js 20 or later/);
+      assert.match(NO_NODE_MESSAGE, /https:\/\/nodejs\.org/);
+    } else assert.equal(hook.command, `node "${bundle}"; exit 0`);
     assert.equal(hook.timeout, h.timeoutSec);
   }
 });
@@ -72,5 +78,36 @@ test('no hook runs per tool call: the review agents are kept read-only by their 
     const frontmatter = /^---\n([\s\S]*?)\n---/.exec(readFileSync(join(agents, file), 'utf8'))?.[1] ?? '';
     assert.match(frontmatter, /^tools: Read, Grep, Glob$/m, file);
     assert.match(frontmatter, /^disallowedTools: Bash, Write, Edit, MultiEdit, NotebookEdit$/m, file);
+  }
+});
+
+test('the start’s command, run by sh and bash without node on PATH, exits 0 with one JSON message for the user; with node it is the hook’s own output', () => {
+  const doc = JSON.parse(renderHooksJson()) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+  const command = doc.hooks.SessionStart![0]!.hooks[0]!.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', REPO);
+  const dir = mkdtempSync(join(tmpdir(), 'rune-no-node-'));
+  try {
+    for (const shell of ['/bin/sh', '/bin/bash'].filter((s) => existsSync(s))) {
+      const without = spawnSync(shell, ['-c', command], { env: { PATH: dir }, input: '{}', encoding: 'utf8' });
+      assert.equal(without.status, 0, `${shell}: ${without.stderr}`);
+      assert.deepEqual(JSON.parse(without.stdout), { systemMessage: NO_NODE_MESSAGE }, shell);
+    }
+    const node = dirname(process.execPath);
+    const withNode = spawnSync('/bin/sh', ['-c', command], {
+      env: { PATH: `${node}${delimiter}/usr/bin:/bin`, HOME: dir, CLAUDE_PROJECT_DIR: dir },
+      input: JSON.stringify({
+        session_id: 's',
+        transcript_path: join(dir, 's.jsonl'),
+        cwd: dir,
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+      encoding: 'utf8',
+      cwd: dir,
+    });
+    assert.equal(withNode.status, 0);
+    assert.doesNotMatch(withNode.stdout, /systemMessage/, 'the hook ran: no message');
+    JSON.parse(withNode.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
