@@ -6,13 +6,14 @@
 // keeps a small state that a later read of the same transcript goes on from
 // (so capture at compaction and at the end see one session). Pure.
 
+import { filterSecrets } from '../security/secret-filter.ts';
 import { displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature, isEnvironmentError } from './error-signature.ts';
+import { type ErrorSignature, errorSignature, isEnvironmentError, signatureKey } from './error-signature.ts';
 import { type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -228,7 +229,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
   // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
   if (r.isError) {
-    const error = errorSignature(r.text, true);
+    const error = signatureOf(r.text, true);
     if (error) return { ...s, toolErrors: noteToolError(s.toolErrors ?? [], error, p.tool) };
   }
   return s;
@@ -244,6 +245,14 @@ function noteToolError(list: ErrorSeen[], error: ErrorSignature, tool: string): 
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git: what it
  * reports is the state of the code or of the change, fixed by working on them, unless the machine is in the way.
  */
+/** An error as kept: a secret its line printed (a key in a failing command's output) never reaches the state or the ledger. */
+function signatureOf(output: string, failed = false): ErrorSignature | null {
+  const error = errorSignature(output, failed);
+  if (!error) return null;
+  const { text } = filterSecrets(error.line);
+  return text === error.line ? error : { line: text, key: signatureKey(text) };
+}
+
 function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
@@ -271,7 +280,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A pipe or a fallback can hide that a tool was missing (`tsc … | head`): what the output says is met all the same.
   if (!failed && !isInspection(normalized)) {
     const hidden = MISSING_TOOL.exec(`${r.text}\n${r.tail}`);
-    const error = hidden ? errorSignature(hidden[0], true) : null;
+    const error = hidden ? signatureOf(hidden[0], true) : null;
     if (error) next = noteError(next, error, family, false);
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
@@ -280,7 +289,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const key = `${family}@${where}`;
   if (failed) {
     if (isInspection(normalized)) return next;
-    const error = errorSignature(`${r.text}\n${r.tail}`);
+    const error = signatureOf(`${r.text}\n${r.tail}`);
     if (!error) return next;
     next = noteError(next, error, family, (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized));
     if (!next.open.some((f) => f.key === key))

@@ -9,10 +9,11 @@ import type { EchoPaths } from '../fs/echo-paths.ts';
 
 export const sightingsFile = (paths: EchoPaths): string => join(paths.stateDir, 'error-sightings.json');
 
+/** The ledger, or an empty one when it cannot be read (torn, hand-edited, `.state` not a folder). */
 export function readSightings(paths: EchoPaths): Sightings {
-  const text = readTextOrNull(paths, sightingsFile(paths));
-  if (!text) return {};
   try {
+    const text = readTextOrNull(paths, sightingsFile(paths));
+    if (!text) return {};
     const v = JSON.parse(text) as unknown;
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Sightings) : {};
   } catch {
