@@ -77,6 +77,11 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('npx astro check'), 'typecheck');
   assert.equal(workKind(`python3 -c "import json; print(json.load(open('package.json'))['scripts'])"`), null, 'inline code');
   assert.equal(workKind('test -f build/index.html'), null, 'the shell’s test');
+  assert.equal(
+    workKind(`ls scripts | head; echo "scripts:"; python3 -c "import json;print(json.load(open('package.json'))['scripts'])"`),
+    null,
+    'a `;` inside quotes does not split the command line',
+  );
   assert.equal(workKind('yarn test_webdb --grep="sync"'), 'test', 'a script named test_…');
   assert.equal(workKind('npx svelte-check --threshold error'), 'typecheck');
   assert.equal(workKind('rune-echoes show'), null);

@@ -57,8 +57,30 @@ const WRAPPER =
 const TRIVIAL_STEP = /^(?:true|:|false|exit(?:\s+\d+)?|echo(?:\s.*)?|printf(?:\s.*)?)$/;
 
 /** The step of a command line that does the work: the last one that is not `true`, `echo …` or the like. */
+/** The steps of a command line at `&&`, `||` and `;` outside quotes (`python3 -c "a; b"` is one step). */
+export function commandSteps(command: string): string[] {
+  const steps: string[] = [];
+  let quote: string | null = null;
+  let from = 0;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '\\') i++;
+    else if (c === '"' || c === "'") quote = c;
+    else if (c === ';' || ((c === '&' || c === '|') && command[i + 1] === c)) {
+      steps.push(command.slice(from, i));
+      if (c !== ';') i++;
+      from = i + 1;
+    }
+  }
+  steps.push(command.slice(from));
+  return steps.map((s) => s.trim()).filter((s) => s !== '');
+}
+
 export function mainStep(normalized: string): string {
-  const steps = normalized.split(/\s*(?:&&|\|\||;)\s*/).filter((s) => s.trim() !== '');
+  const steps = commandSteps(normalized);
   for (let i = steps.length - 1; i >= 0; i--) if (!TRIVIAL_STEP.test(steps[i]!.trim())) return steps[i]!;
   return steps.pop() ?? normalized;
 }
