@@ -3,6 +3,8 @@
 // → dist/<name>.cjs), the runner takes its time budget and run-marker name
 // from it, `status` lists its rows, and the tests check all of that.
 
+import { NO_NODE_MESSAGE } from './node-required.ts';
+
 export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreCompact' | 'Stop' | 'SubagentStart' | 'SubagentStop' | 'SessionEnd';
 
 export interface HookSpec {
@@ -83,20 +85,14 @@ export function hookSpec(name: string): HookSpec {
 }
 
 /**
- * What the session's start says, once, when `node` cannot run the hooks (issue 20, item 16): Claude Code's
- * native installer brings no Node.js. JSON Claude Code shows the user (`systemMessage`); no apostrophe,
- * so it sits in single quotes alike in sh, bash, zsh and PowerShell.
- */
-export const NO_NODE_MESSAGE =
-  'Rune Echoes is off: it needs Node.js 20 or later on PATH. Install it from https://nodejs.org (or: brew install node, apt install nodejs, winget install OpenJS.NodeJS.LTS), then start a new session.';
-
-/**
  * How Claude Code starts a hook: `node` on its bundle, through the shell Claude Code picks (sh, bash or zsh;
  * pwsh on Windows without Git Bash). SessionStart runs `node "…" || echo '{"systemMessage": …}'`: `||`
  * reads the same in POSIX shells and PowerShell 7, and only a node that cannot start or run the bundle
  * (none on PATH, or one too old) fails, since the runner itself always exits 0; the user is then told,
  * once, what is missing and how to get it. Every other hook runs `node "…"; exit 0`, silent without it.
  */
+export { NO_NODE_MESSAGE };
+
 export function hookCommand(h: HookSpec): { type: 'command'; command: string; timeout: number } {
   const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
   const message = JSON.stringify({ systemMessage: NO_NODE_MESSAGE });

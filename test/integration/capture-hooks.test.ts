@@ -248,3 +248,29 @@ test('a Claude Code tool error two sessions met is named at the next start, and 
   );
   assert.ok(!teamEntries(tp).some((e) => /modified since read/.test(e.title)));
 });
+
+test('a malformed sightings ledger costs only its bad records: the start still gives its digest', async (t) => {
+  const tp = makeTempProject(t);
+  await run(tp, 'session-end', sessionEnd, {
+    session_id: 'sess-aaaa1111',
+    transcript_path: workingSession(tp, 'sess-aaaa1111'),
+    reason: 'exit',
+  });
+  tp.write(
+    '.claude/echoes/.state/error-sightings.json',
+    JSON.stringify({
+      a: null,
+      b: { harness: true },
+      c: { harness: true, sessions: ['x', 'y'] },
+      d: { line: 'E', what: 'Edit', sessions: ['x', 'y'], harness: true },
+    }),
+  );
+  const start = await run(tp, 'session-start', sessionStart, {
+    session_id: 'sess-bbbb2222',
+    transcript_path: join(tp.dir, 'next.jsonl'),
+    source: 'startup',
+  });
+  const context: string = start.hookSpecificOutput.additionalContext;
+  assert.match(context, /npm run build/);
+  assert.match(context, /- Edit: E \(2 sessions\)/, 'the good record is kept');
+});

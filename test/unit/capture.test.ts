@@ -465,3 +465,42 @@ test('a wrong command (a script or option the project does not have) is settled 
   );
   assert.deepEqual(other.fixes, []);
 });
+
+test('review: a code error that an edit fixed is no wrong command, a 404 is no missing tool, and a ; inside an unclosed quote still splits', async (t) => {
+  const edited = await gather(t, (b) =>
+    b
+      .user('fix it')
+      .bash('make test', 2, "NameError: name 'lenght' is not defined. Did you mean: 'length'?")
+      .tool('Edit', { file_path: `${t.name}/app/x.py`, old_string: 'lenght', new_string: 'length' }, 'The file has been updated.')
+      .bash('pytest', 0, '3 passed'),
+  );
+  assert.equal(edited.fixes.filter((f) => f.change === 'command').length, 0, 'an edit in between: the code was fixed, not the command');
+  const web = (id: string) =>
+    gather(t, (b) => b.user(`fetch ${id}`).bash(`curl -s https://example.com/${id} | head -5`, 0, '404: Not Found'));
+  const [a, b] = [await web('a'), await web('b')];
+  let ledger = updateSightings({}, a, meta('s-one'));
+  ledger = updateSightings(ledger, b, meta('s-two'));
+  assert.equal(
+    lessonsOf(b, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle').length,
+    0,
+    'a page not found is no missing tool',
+  );
+  assert.equal(workKind(`echo can't; npm test`), 'test', 'an apostrophe never closed is no quote');
+  assert.equal(workKind(`python -c "import sys; print(sys.version)" && npm run build`), 'build', 'the build after inline code counts');
+});
+
+test('review: bare negations in Portuguese and Russian still open a correction; complaints and "here after" in passing are no rules', () => {
+  const read = (t: string) => readCorrection(t, { refused: null, acted: 'editing src/a.ts' })?.words ?? null;
+  assert.ok(read('não use npm aqui, use sempre pnpm'));
+  assert.ok(read('не используй npm здесь, используй pnpm'));
+  assert.equal(read("It's not broken but please check utils.ts"), null);
+  const rules = (t: string) => statedRules(t).map((r) => r.words);
+  for (const t of [
+    'I came here after reading the docs, use them.',
+    'I always get this error when I run the dev server.',
+    'I never understood why this test keeps failing on CI.',
+    'Ich bin immer noch nicht fertig mit dem Test.',
+  ])
+    assert.deepEqual(rules(t), [], t);
+  assert.deepEqual(rules('Hereafter always run the linter first.'), ['Hereafter always run the linter first.']);
+});

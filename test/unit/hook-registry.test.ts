@@ -9,6 +9,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { HOOKS, NO_NODE_MESSAGE, renderHooksJson } from '../../src/hooks/hook-registry.ts';
+import { NODE_MAJOR, nodeTooOld } from '../../src/hooks/node-required.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -110,4 +111,12 @@ test('the start’s command, run by sh and bash without node on PATH, exits 0 wi
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a Node.js older than the bundles need is told so by the start itself', () => {
+  assert.equal(nodeTooOld('18.19.1'), true);
+  assert.equal(nodeTooOld('16.0.0'), true);
+  assert.equal(nodeTooOld('20.0.0'), false);
+  assert.equal(nodeTooOld('22.11.0'), false);
+  assert.match(NO_NODE_MESSAGE, new RegExp(`Node\\.js ${NODE_MAJOR} or later`));
 });

@@ -107,10 +107,13 @@ export function emptyCaptureState(): CaptureState {
 const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
 // A tool or script that is not there, said in a run's output whatever its exit status showed.
 const MISSING_TOOL =
-  /^.*(?:command not found|: not found$|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
+  /^.*(?:command not found|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
+// A shell that could not find the program (`/bin/sh: 1: node: not found`), in the shells' own lower case: never
+// a page's `404: Not Found`.
+const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: not found$/m;
 // The command itself was wrong, not the code: a script, program or option this project does not have.
 const WRONG_COMMAND =
-  /couldn'?t find a script|missing script|command not found|: not found$|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command|did you mean/i;
+  /couldn'?t find a script|missing script|command not found|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command/i;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -279,7 +282,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   let next: CaptureState = { ...s, runs, acted };
   // A pipe or a fallback can hide that a tool was missing (`tsc … | head`): what the output says is met all the same.
   if (!failed && !isInspection(normalized)) {
-    const hidden = MISSING_TOOL.exec(`${r.text}\n${r.tail}`);
+    const printed = `${r.text}\n${r.tail}`;
+    const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
     const error = hidden ? signatureOf(hidden[0], true) : null;
     if (error) next = noteError(next, error, family, false);
   }
@@ -301,8 +305,14 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const covers = (f: FailureSeen) => f.key === key && (targetsOf(shown) === '' || targetsOf(shown) === targetsOf(f.command));
   // A command that was wrong here (a script or program not there, an option it does not know) is settled by
   // another command for the same purpose that worked, wherever it ran: that one is how it is done here.
+  // Nothing edited in between: a code change that made another check pass fixed the code, not the command.
   const replaces = (f: FailureSeen) =>
-    kind !== null && f.key !== key && WRONG_COMMAND.test(f.error.line) && workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
+    kind !== null &&
+    f.key !== key &&
+    f.edits.length === 0 &&
+    (WRONG_COMMAND.test(f.error.line) || SHELL_NOT_FOUND.test(f.error.line)) &&
+    !CODE_ERROR.test(f.error.line) &&
+    workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
   const settles = (f: FailureSeen) => covers(f) || replaces(f);
   const settled = next.open.filter(settles);
   let open = next.open.filter((f) => !settles(f));

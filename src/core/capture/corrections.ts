@@ -21,18 +21,19 @@ export interface Correction {
 }
 
 // A message that opens by turning something down.
-// "No, …" turns something down; "No signups came in" states a fact: a bare no or wrong needs its comma or stop.
+// "No, …" turns something down; "No signups came in" states a fact: a bare English no or wrong needs its comma
+// or stop. In Portuguese and Russian the bare word is the ordinary "don't" (não use, не используй).
 const OPENS_NEGATIVE =
-  /^(?:(?:no|nope|wrong|não|nao|errado|non|nein|niet|нет|не|ні|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|instead|nunca|pare|na verdade|nicht|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
+  /^(?:(?:no|nope|wrong|errado|non|nein|niet|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|instead|não|nao|nunca|pare|na verdade|nicht|нет|не|ні|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
 
 // An answer to the assistant's options ("A - except …", "2. yes"): a choice, not a correction.
 const OPTION_ANSWER = /^\s*(?:[A-Ea-e]|\d{1,2})\s*(?:[-–—.):]\s|$)/;
 // Something a codebase names: a path, a file, an identifier (snake_case, camelCase, PascalCase), code in backticks.
 const NAMES_CODE = /[\w@.-]+\/[\w@./-]+|\b\w+\.[a-z]{1,5}\b|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z]+[A-Z]\w*\b|`[^`]+`/;
 
-// A message that puts one thing in place of another: "use Button, not button", "не X, а Y", "should go in db/".
+// A message that puts one thing in place of another: "use Button instead of button", "не X, а Y", "should go in db/".
 const REPLACES =
-  /\b(?:instead of|rather than|should go (?:in|into|under)|belongs? (?:in|into|under))\b|\bnot\s+\S+(?:\s+\S+)?\s*,?\s+but\b|(?:^|[\s,])не\s+\S+(?:\s+\S+)?\s*,?\s+а\s|\b(?:em vez de|ao inv[ée]s de|en (?:vez|lugar) de|au lieu de|statt|anstatt|invece di)\b|(?:^|\s)вместо\s/iu;
+  /\b(?:instead of|rather than|should go (?:in|into|under)|belongs? (?:in|into|under))\b|(?:^|[\s,])не\s+\S+(?:\s+\S+)?\s*,?\s+а\s|\b(?:em vez de|ao inv[ée]s de|en (?:vez|lugar) de|au lieu de|statt|anstatt|invece di)\b|(?:^|\s)вместо\s/iu;
 
 // What a directive or preference carries, in any of those languages.
 const DIRECTIVE =
@@ -102,7 +103,7 @@ export function isRefusal(resultText: string): boolean {
 // speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …", or it
 // states a rule or the user's habit (below).
 const OPENER_WORDS =
-  "always|never|from now on|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
+  "always|never|from now on|here ?after|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
 const RULE_OPENER = new RegExp(
   `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)`,
   'iu',
@@ -113,7 +114,7 @@ const RULE_ADDRESSED =
 // A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
 // "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
 const RULE_STATED =
-  /(?:^|[\s,.;:!(«"])(?:as a rule|the rule is|(?:as )?per our rules?|under no circumstances|here ?after|i (?:almost )?(?:always|never)(?!\s+(?:\w+ed|thought|knew|felt|was|were|had|found|got|heard|saw|said|made)\b)|i strongly prefer|eu (?:sempre|nunca)|yo (?:siempre|nunca)|je (?:n'|ne )?(?:\S+ )?(?:toujours|jamais)|ich (?:\S+ )?(?:immer|nie)|я (?:всегда|никогда)|впредь|de agora em diante|daqui (?:pra|para a) frente|de ahora en adelante|por regra|como regla)(?=[\s,.;:!?)»"]|$)/iu;
+  /(?:^|[\s,.;:!(«"])(?:as a rule|the rule is|(?:as )?per our rules?|under no circumstances|i (?:almost )?(?:always|never)(?!\s+(?:\w+ed|thought|knew|know|felt|feel|was|were|had|have|found|got|get|heard|hear|saw|see|said|made|forget|forgot|understood|understand|wonder|seem|end up|run into|hit|lose|lost)\b)|i strongly prefer|eu (?:sempre|nunca)|yo (?:siempre|nunca)|je (?:n'|ne )?(?:\S+ )?(?:toujours|jamais)|ich (?:\S+ )?(?:immer|nie)(?!\s+noch)|я (?:всегда|никогда)|впредь|de agora em diante|daqui (?:pra|para a) frente|de ahora en adelante|por regra|como regla)(?=[\s,.;:!?)»"]|$)/iu;
 // A should or must that holds everywhere: "Sprint should be capitalised throughout."
 const RULE_EVERYWHERE = /\b(?:should|must)\b.*\b(?:throughout|everywhere|in every (?:file|page|place))\b/i;
 // Quoted text is somebody's words being discussed (a title, a line of copy), not the user's rule.

@@ -71,8 +71,8 @@ export function workFamily(normalized: string): string {
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
 export function workKind(normalized: string): WorkKind | null {
   const step = workStep(normalized);
-  // Inline code (`python3 -c "a; b"`) is judged whole: its own `;` are not steps of a command line.
-  if (!step || NOT_WORK.test(step) || INLINE_CODE.test(normalized.trim())) return null;
+  // Inline code (`python3 -c "a; b"`, one step: its own `;` are inside quotes) is not how the project is worked.
+  if (!step || NOT_WORK.test(step) || INLINE_CODE.test(step)) return null;
   if (INSTALL.test(step)) return 'install';
   const family = workFamily(normalized);
   if (!family) return null;

@@ -75,6 +75,8 @@ export function commandSteps(command: string): string[] {
       from = i + 1;
     }
   }
+  // A quote never closed (`echo can't; npm test`) was no quote: the line splits at every separator.
+  if (quote) return command.split(/\s*(?:&&|\|\||;)\s*/).filter((s) => s.trim() !== '');
   steps.push(command.slice(from));
   return steps.map((s) => s.trim()).filter((s) => s !== '');
 }

@@ -62,7 +62,7 @@ export function giveRecall(
     if (ownLog !== null && d.source === 'log' && d.text.includes(ownLog)) return false;
     if (!(!d.status && !retired.has(d.key) && !given.has(d.key) && held(d))) return false;
     // An entry given at three starts or prompts since it was last used must be asked for more plainly.
-    return d.source !== 'memory' || r.raw >= WORN_BAR * threshold || !wornOut(d.key);
+    return d.source !== 'memory' || clearingItems([r], WORN_BAR * threshold).length > 0 || !wornOut(d.key);
   };
   // The bar among the items that may be given, tier by tier: each round drops those that may not and judges again.
   const clearing: RankedDoc[] = [];
