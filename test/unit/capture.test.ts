@@ -504,3 +504,14 @@ test('review: bare negations in Portuguese and Russian still open a correction; 
     assert.deepEqual(rules(t), [], t);
   assert.deepEqual(rules('Hereafter always run the linter first.'), ['Hereafter always run the linter first.']);
 });
+
+test('what the user asks the assistant to remember is a standing rule; remembering together is not', () => {
+  const rules = (t: string) => statedRules(t).map((r) => r.words);
+  assert.deepEqual(rules('Remember that the staging DB is shared, never run migrations there.'), [
+    'Remember that the staging DB is shared, never run migrations there.',
+  ]);
+  assert.deepEqual(rules('Keep in mind the API is rate-limited to 10 req/s.'), ['Keep in mind the API is rate-limited to 10 req/s.']);
+  assert.equal(rules('запомни: миграции создаются через новую миграцию, а не правкой старой').length, 1);
+  assert.deepEqual(rules('I remember that we fixed this before'), []);
+  assert.deepEqual(rules('Do you remember that bug from yesterday?'), []);
+});

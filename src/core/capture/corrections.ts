@@ -100,7 +100,7 @@ export function isRefusal(resultText: string): boolean {
 
 // A standing rule addressed to the assistant. Either the sentence opens with "always …", "never …",
 // "from now on …" (an instruction, not a description: "the function always returns" is a spec), or it
-// speaks to the assistant anywhere: "I want you to …", "call me …", "without my confirmation …", or it
+// speaks to the assistant anywhere: "I want you to …", "call me …", "remember that …", "without my confirmation …", or it
 // states a rule or the user's habit (below).
 const OPENER_WORDS =
   "always|never|from now on|here ?after|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
@@ -109,7 +109,7 @@ const RULE_OPENER = new RegExp(
   'iu',
 );
 const RULE_ADDRESSED =
-  /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
+  /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|(?<!\b(?:i|we|you|they)\s+)remember (?:that|to)|keep in mind|запомни|учитывай|lembre-se|recuerda que|ten en cuenta|merk dir|retiens que|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
 
 // A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
 // "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
