@@ -4,6 +4,7 @@
 // wrote little, leaves the last working session's hand-off as it is — so the
 // next session that works is told what the last one that worked did.
 
+import { commandSteps } from './summary-commands.ts';
 import type { SessionSummary } from './summary-model.ts';
 
 /** Requests (other than `/rune:echoes`) adding up to this many characters are work even without a tool. */
@@ -22,35 +23,12 @@ const ECHOES_READ =
 const BESIDE_READ =
   /^(?:cd(?:\s+\S+)?|true|:|echo(?:\s[^<>`$()]*)?|printf(?:\s[^<>`$()]*)?|(?:head|tail|grep|wc|sort|uniq|less|more|jq)(?:\s[^<>`$()]*)?)$/;
 
-/** A command's steps, split at `&&`, `||`, `;` and `|` outside quotes. */
-function commandSteps(command: string): string[] {
-  const steps: string[] = [];
-  let cur = '';
-  let quote = '';
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i]!;
-    if (quote) {
-      if (ch === quote) quote = '';
-      cur += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      cur += ch;
-    } else if (ch === ';' || ch === '\n' || ch === '|' || (ch === '&' && command[i + 1] === '&')) {
-      steps.push(cur);
-      cur = '';
-      if (command[i + 1] === ch) i++;
-    } else cur += ch;
-  }
-  steps.push(cur);
-  return steps.map((s) => s.trim()).filter((s) => s !== '');
-}
-
 /**
  * True when a command line only reads memory through the plugin's CLI, however its steps are chained
  * (`rune-echoes show && rune-echoes search alpha`, `rune-echoes status 2>&1 | head`).
  */
 export function readsMemoryOnly(command: string): boolean {
-  const steps = commandSteps(command.replace(/\s+\d?>&\d\b|\s+\d?>\s*\/dev\/null\b/g, ''));
+  const steps = commandSteps(command.replace(/\s+\d?>&\d\b|\s+\d?>\s*\/dev\/null\b/g, ''), { pipes: true, lines: true });
   return steps.some((s) => ECHOES_READ.test(s)) && steps.every((s) => ECHOES_READ.test(s) || BESIDE_READ.test(s));
 }
 

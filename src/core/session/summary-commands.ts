@@ -57,11 +57,18 @@ const WRAPPER =
 const TRIVIAL_STEP = /^(?:true|:|false|exit(?:\s+\d+)?|echo(?:\s.*)?|printf(?:\s.*)?)$/;
 
 /** The step of a command line that does the work: the last one that is not `true`, `echo …` or the like. */
-/** The steps of a command line at `&&`, `||` and `;` outside quotes (`python3 -c "a; b"` is one step). */
-export function commandSteps(command: string): string[] {
+/**
+ * The steps of a command line at `&&`, `||` and `;` outside quotes (`python3 -c "a; b"` is one step), and at
+ * `|` and line breaks too when asked. A quote never closed (`echo can't; npm test`) was no quote.
+ */
+export function commandSteps(command: string, also: { pipes?: boolean; lines?: boolean } = {}): string[] {
   const steps: string[] = [];
   let quote: string | null = null;
   let from = 0;
+  const cut = (at: number, width: number) => {
+    steps.push(command.slice(from, at));
+    from = at + width;
+  };
   for (let i = 0; i < command.length; i++) {
     const c = command[i]!;
     if (quote) {
@@ -69,14 +76,14 @@ export function commandSteps(command: string): string[] {
       else if (c === quote) quote = null;
     } else if (c === '\\') i++;
     else if (c === '"' || c === "'") quote = c;
-    else if (c === ';' || ((c === '&' || c === '|') && command[i + 1] === c)) {
-      steps.push(command.slice(from, i));
-      if (c !== ';') i++;
-      from = i + 1;
-    }
+    else if (c === ';' || (also.lines && c === '\n')) cut(i, 1);
+    else if ((c === '&' || c === '|') && command[i + 1] === c) cut(i++, 2);
+    else if (also.pipes && c === '|') cut(i, 1);
   }
-  // A quote never closed (`echo can't; npm test`) was no quote: the line splits at every separator.
-  if (quote) return command.split(/\s*(?:&&|\|\||;)\s*/).filter((s) => s.trim() !== '');
+  if (quote) {
+    const separators = new RegExp(`\\s*(?:&&|\\|\\|${also.pipes ? '|\\|' : ''}|;${also.lines ? '|\\n' : ''})\\s*`);
+    return command.split(separators).filter((s) => s.trim() !== '');
+  }
   steps.push(command.slice(from));
   return steps.map((s) => s.trim()).filter((s) => s !== '');
 }
