@@ -91,8 +91,6 @@ export function hookSpec(name: string): HookSpec {
  * (none on PATH, or one too old) fails, since the runner itself always exits 0; the user is then told,
  * once, what is missing and how to get it. Every other hook runs `node "…"; exit 0`, silent without it.
  */
-export { NO_NODE_MESSAGE };
-
 export function hookCommand(h: HookSpec): { type: 'command'; command: string; timeout: number } {
   const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
   const message = JSON.stringify({ systemMessage: NO_NODE_MESSAGE });

@@ -23,6 +23,20 @@ async function run(tp: TempProject, name: string, handler: HookHandler, input: R
   return JSON.parse(await executeHook(hookSpec(name), handler, { cwd: tp.dir, ...input }, env, tp.dir));
 }
 
+/** A session's end, as Claude Code runs it. */
+const endSession = (tp: TempProject, id: string, transcript: string) =>
+  run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: transcript, reason: 'exit' });
+
+/** What the next session's start gives the model. */
+async function startContext(tp: TempProject, id: string): Promise<string> {
+  const start = await run(tp, 'session-start', sessionStart, {
+    session_id: id,
+    transcript_path: join(tp.dir, 'next.jsonl'),
+    source: 'startup',
+  });
+  return start.hookSpecificOutput.additionalContext;
+}
+
 function teamEntries(tp: TempProject) {
   return documentEntries(parseEchoDocument(tp.read('.claude/echoes/team/MEMORY.md') ?? ''));
 }
@@ -45,7 +59,7 @@ function workingSession(tp: TempProject, id: string, extra: (b: TranscriptBuilde
 test('a session that worked leaves its lessons in team memory, and the next session starts with them', async (t) => {
   const tp = makeTempProject(t);
   const transcript = workingSession(tp, 'sess-aaaa1111');
-  const end = await run(tp, 'session-end', sessionEnd, { session_id: 'sess-aaaa1111', transcript_path: transcript, reason: 'exit' });
+  const end = await endSession(tp, 'sess-aaaa1111', transcript);
   assert.deepEqual(end, { suppressOutput: true });
   const entries = teamEntries(tp);
   assert.deepEqual(entries.map((e) => e.captured).sort(), ['commands', 'correction', 'fix']);
@@ -57,12 +71,7 @@ test('a session that worked leaves its lessons in team memory, and the next sess
   // No findings file is left behind: they were consolidated.
   assert.equal(tp.read('.claude/echoes/team/capture-findings.md'), null);
 
-  const start = await run(tp, 'session-start', sessionStart, {
-    session_id: 'sess-bbbb2222',
-    transcript_path: join(tp.dir, 'next.jsonl'),
-    source: 'startup',
-  });
-  const context: string = start.hookSpecificOutput.additionalContext;
+  const context = await startContext(tp, 'sess-bbbb2222');
   assert.match(context, /npm run build/);
   assert.match(context, /do not add your signature on the commit messages/);
   assert.match(context, /rm -rf node_modules/);
@@ -70,16 +79,8 @@ test('a session that worked leaves its lessons in team memory, and the next sess
 
 test('seen again in another session, a lesson merges by signature and becomes inscribed; forgotten, it is never captured again', async (t) => {
   const tp = makeTempProject(t);
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-aaaa1111',
-    transcript_path: workingSession(tp, 'sess-aaaa1111'),
-    reason: 'exit',
-  });
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-bbbb2222',
-    transcript_path: workingSession(tp, 'sess-bbbb2222'),
-    reason: 'exit',
-  });
+  await endSession(tp, 'sess-aaaa1111', workingSession(tp, 'sess-aaaa1111'));
+  await endSession(tp, 'sess-bbbb2222', workingSession(tp, 'sess-bbbb2222'));
   const entries = teamEntries(tp);
   assert.equal(entries.length, 3, entries.map((e) => e.title).join(' | '));
   const fix = entries.find((e) => e.signature?.startsWith('error:'))!;
@@ -90,11 +91,7 @@ test('seen again in another session, a lesson merges by signature and becomes in
 
   const correction = entries.find((e) => e.captured === 'correction')!;
   assert.ok(forgetEntry(tp.paths, 'team', correction.id, new Date()));
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-cccc3333',
-    transcript_path: workingSession(tp, 'sess-cccc3333'),
-    reason: 'exit',
-  });
+  await endSession(tp, 'sess-cccc3333', workingSession(tp, 'sess-cccc3333'));
   assert.equal(teamEntries(tp).filter((e) => e.captured === 'correction').length, 0, 'the tombstone keeps the forgotten lesson out');
 });
 
@@ -105,7 +102,7 @@ test('capture at compaction and at the end of one session gives each lesson once
   const afterCompact = teamEntries(tp);
   assert.ok(afterCompact.length >= 2, 'PreCompact writes what it captured to team memory at once');
   new TranscriptBuilder(transcript, 'sess-dddd4444', tp.dir).user('now the docs').bash('npm run build', 0, 'built');
-  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-dddd4444', transcript_path: transcript, reason: 'exit' });
+  await endSession(tp, 'sess-dddd4444', transcript);
   const entries = teamEntries(tp);
   assert.equal(new Set(entries.map((e) => e.signature)).size, entries.length);
   assert.ok(
@@ -117,12 +114,12 @@ test('capture at compaction and at the end of one session gives each lesson once
 test('nothing is captured with capture off, from a session that did no work, or from private spans; secrets are filtered', async (t) => {
   const off = makeTempProject(t);
   off.write('.claude/rune-config.yml', 'echoes:\n  capture: false\n');
-  await run(off, 'session-end', sessionEnd, { session_id: 'sess-e1', transcript_path: workingSession(off, 'sess-e1'), reason: 'exit' });
+  await endSession(off, 'sess-e1', workingSession(off, 'sess-e1'));
   assert.deepEqual(teamEntries(off), []);
 
   const kinds = makeTempProject(t);
   kinds.write('.claude/rune-config.yml', 'echoes:\n  capture:\n    corrections: false\n');
-  await run(kinds, 'session-end', sessionEnd, { session_id: 'sess-e2', transcript_path: workingSession(kinds, 'sess-e2'), reason: 'exit' });
+  await endSession(kinds, 'sess-e2', workingSession(kinds, 'sess-e2'));
   assert.deepEqual(
     teamEntries(kinds)
       .map((e) => e.captured)
@@ -133,7 +130,7 @@ test('nothing is captured with capture off, from a session that did no work, or 
   const tp = makeTempProject(t);
   const idle = join(tp.dir, 'idle.jsonl');
   new TranscriptBuilder(idle, 'sess-idle', tp.dir).user('hi').assistant('Hello!');
-  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-idle', transcript_path: idle, reason: 'exit' });
+  await endSession(tp, 'sess-idle', idle);
   assert.deepEqual(teamEntries(tp), []);
 
   const secret = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
@@ -147,7 +144,7 @@ test('nothing is captured with capture off, from a session that did no work, or 
     .bash('npm run build', 0, 'ok')
     .tool('Bash', { command: 'git push' }, REFUSED, true)
     .user(`Never push with the token ${secret} in the remote URL`);
-  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-hid', transcript_path: hidden, reason: 'exit' });
+  await endSession(tp, 'sess-hid', hidden);
   const text = tp.read('.claude/echoes/team/MEMORY.md') ?? '';
   assert.doesNotMatch(text, /ENOTFOUND|registry\.corp|deploy key/);
   assert.doesNotMatch(text, new RegExp(secret));
@@ -156,18 +153,14 @@ test('nothing is captured with capture off, from a session that did no work, or 
 
 test('a captured lesson a later session uses is seen again and rises, without being captured anew', async (t) => {
   const tp = makeTempProject(t);
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-aaaa1111',
-    transcript_path: workingSession(tp, 'sess-aaaa1111'),
-    reason: 'exit',
-  });
+  await endSession(tp, 'sess-aaaa1111', workingSession(tp, 'sess-aaaa1111'));
   const later = join(tp.dir, 'later.jsonl');
   // The next session follows the lesson: it clears node_modules and installs, and nothing fails.
   new TranscriptBuilder(later, 'sess-ffff6666', tp.dir)
     .user('reinstall the dependencies')
     .bash('rm -rf node_modules')
     .bash('npm install', 0, 'ok');
-  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-ffff6666', transcript_path: later, reason: 'exit' });
+  await endSession(tp, 'sess-ffff6666', later);
   const fix = teamEntries(tp).find((e) => e.captured === 'fix')!;
   assert.equal(fix.sessions, 'sess-aaa, sess-fff');
   assert.equal(fix.layer, 'inscribed');
@@ -176,11 +169,7 @@ test('a captured lesson a later session uses is seen again and rises, without be
 test("in team mode the user's own words stay out of the committed team memory; the project's commands and fixes go in", async (t) => {
   const tp = makeTempProject(t);
   tp.write('.claude/rune-config.yml', 'echoes:\n  version_controlled: true\n');
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-team1111',
-    transcript_path: workingSession(tp, 'sess-team1111'),
-    reason: 'exit',
-  });
+  await endSession(tp, 'sess-team1111', workingSession(tp, 'sess-team1111'));
   assert.deepEqual(
     teamEntries(tp)
       .map((e) => e.captured)
@@ -200,13 +189,8 @@ test('the files two sessions worked on are named at a later start when the last 
     ['sess-bbbb2222', 'lib/core.ts'],
     ['sess-cccc3333', 'README.md'],
   ] as const)
-    await run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: workingSession(tp, id, touching(file)), reason: 'exit' });
-  const start = await run(tp, 'session-start', sessionStart, {
-    session_id: 'sess-dddd4444',
-    transcript_path: join(tp.dir, 'next.jsonl'),
-    source: 'startup',
-  });
-  const context: string = start.hookSpecificOutput.additionalContext;
+    await endSession(tp, id, workingSession(tp, id, touching(file)));
+  const context = await startContext(tp, 'sess-dddd4444');
   assert.match(context, /^Files the work keeps coming back to: lib\/core\.ts$/m);
   assert.doesNotMatch(context, /coming back to:.*README\.md/, 'the last session’s own file is in its hand-off already');
 
@@ -235,15 +219,9 @@ test('a Claude Code tool error two sessions met is named at the next start, and 
       '<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>',
       true,
     );
-  for (const id of ['sess-aaaa1111', 'sess-bbbb2222'])
-    await run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: workingSession(tp, id, slip), reason: 'exit' });
-  const start = await run(tp, 'session-start', sessionStart, {
-    session_id: 'sess-cccc3333',
-    transcript_path: join(tp.dir, 'next.jsonl'),
-    source: 'startup',
-  });
+  for (const id of ['sess-aaaa1111', 'sess-bbbb2222']) await endSession(tp, id, workingSession(tp, id, slip));
   assert.match(
-    start.hookSpecificOutput.additionalContext,
+    await startContext(tp, 'sess-cccc3333'),
     /tool errors earlier sessions here kept meeting:\n- Edit: File has been modified since read, either by the user or by a linter \(2 sessions\)/,
   );
   assert.ok(!teamEntries(tp).some((e) => /modified since read/.test(e.title)));
@@ -251,11 +229,7 @@ test('a Claude Code tool error two sessions met is named at the next start, and 
 
 test('a malformed sightings ledger costs only its bad records: the start still gives its digest', async (t) => {
   const tp = makeTempProject(t);
-  await run(tp, 'session-end', sessionEnd, {
-    session_id: 'sess-aaaa1111',
-    transcript_path: workingSession(tp, 'sess-aaaa1111'),
-    reason: 'exit',
-  });
+  await endSession(tp, 'sess-aaaa1111', workingSession(tp, 'sess-aaaa1111'));
   tp.write(
     '.claude/echoes/.state/error-sightings.json',
     JSON.stringify({
@@ -265,12 +239,7 @@ test('a malformed sightings ledger costs only its bad records: the start still g
       d: { line: 'E', what: 'Edit', sessions: ['x', 'y'], harness: true },
     }),
   );
-  const start = await run(tp, 'session-start', sessionStart, {
-    session_id: 'sess-bbbb2222',
-    transcript_path: join(tp.dir, 'next.jsonl'),
-    source: 'startup',
-  });
-  const context: string = start.hookSpecificOutput.additionalContext;
+  const context = await startContext(tp, 'sess-bbbb2222');
   assert.match(context, /npm run build/);
   assert.match(context, /- Edit: E \(2 sessions\)/, 'the good record is kept');
 });

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { HOOKS, NO_NODE_MESSAGE, renderHooksJson } from '../../src/hooks/hook-registry.ts';
-import { NODE_MAJOR, nodeTooOld } from '../../src/hooks/node-required.ts';
+import { HOOKS, renderHooksJson } from '../../src/hooks/hook-registry.ts';
+import { NO_NODE_MESSAGE, NODE_MAJOR, nodeTooOld } from '../../src/hooks/node-required.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 

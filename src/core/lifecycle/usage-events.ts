@@ -53,6 +53,9 @@ export const DEFAULT_RELEVANCE_WINDOW = 20;
 /** Times an entry may be given after its latest use before it counts as worn: fading from the digest, a plainer match at a prompt. */
 export const WORN_AFTER = 3;
 
+/** Given WORN_AFTER times or more since its latest use (or ever, unused). */
+export const isWorn = (totals: Pick<UsageTotals, 'sinceUse'> | undefined): boolean => (totals?.sinceUse ?? 0) >= WORN_AFTER;
+
 /** The key usage.jsonl names an entry by. */
 export const usageKey = (role: string, id: string): string => `${role}#${id}`;
 

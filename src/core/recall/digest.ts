@@ -5,7 +5,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { scoreWithIndex } from '../lifecycle/echo-score.ts';
 import { staleNote } from '../lifecycle/evidence-staleness.ts';
 import { heldSupersessions, type RoleEntry, retiredEntries } from '../lifecycle/supersession.ts';
-import { relevanceIndex, type UsageEvent, type UsageTotals, usageKey, WORN_AFTER } from '../lifecycle/usage-events.ts';
+import { isWorn, relevanceIndex, type UsageEvent, type UsageTotals, usageKey } from '../lifecycle/usage-events.ts';
 import { filterMany, filterSecrets } from '../security/secret-filter.ts';
 import { neutraliseTags } from '../security/tag-neutralise.ts';
 import { clip as clipText, compareText, estimateTokens, oneLine, plural } from '../text.ts';
@@ -428,9 +428,6 @@ export interface DigestCandidates {
   live: number;
 }
 
-/** Times a captured lesson is given after its latest use (or ever, unused) before it fades from the digest. */
-export const CAPTURED_FADE_AFTER = WORN_AFTER;
-
 /**
  * A captured lesson given again and again since it last mattered fades from the session digest: it stays
  * in memory, found by search and recalled at a prompt that concerns it, and comes back when a session uses
@@ -438,9 +435,9 @@ export const CAPTURED_FADE_AFTER = WORN_AFTER;
  * sessions or more are a standing rule and never fade; said once, they fade like the rest.
  */
 function fadedCapture(entry: RoleEntry['entry'], totals: UsageTotals | undefined): boolean {
-  if (entry.captured === undefined || !totals) return false;
+  if (entry.captured === undefined) return false;
   if (entry.captured === 'correction' && entry.layer !== 'traced') return false;
-  return totals.sinceUse >= CAPTURED_FADE_AFTER;
+  return isWorn(totals);
 }
 
 /**

@@ -7,7 +7,7 @@
 // log them to usage.jsonl (`injected`, via prompt). An entry given again and
 // again since it was last used needs a plainer match (twice the bar).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
-import { relevanceIndex, WORN_AFTER } from '../../core/lifecycle/usage-events.ts';
+import { isWorn, relevanceIndex, type UsageTotals } from '../../core/lifecycle/usage-events.ts';
 import { renderRecall } from '../../core/recall/recall-render.ts';
 import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
@@ -52,10 +52,10 @@ export function giveRecall(
   // A log of this very session (a checkpoint before a compaction) tells it nothing it did not do.
   const ownLog = session.id ? `- session: ${session.id}\n` : null;
   // Entries given again and again since they last mattered (the usage log read only on this path).
-  let worn: Map<string, { sinceUse: number }> | null = null;
+  let totals: Map<string, UsageTotals> | null = null;
   const wornOut = (key: string) => {
-    worn ??= relevanceIndex(readUsage(paths), config.relevanceWindow).totals;
-    return (worn.get(key)?.sinceUse ?? 0) >= WORN_AFTER;
+    totals ??= relevanceIndex(readUsage(paths), config.relevanceWindow).totals;
+    return isWorn(totals.get(key));
   };
   const eligible = (r: RankedDoc, threshold: number) => {
     const d = read(r);

@@ -28,7 +28,7 @@ export function noteWorkedFiles(
 ): void {
   if (files.touched.length + files.gone.length === 0) return;
   // A path that holds a secret (a file named after a key) is not kept.
-  const touched = files.touched.filter((f, i, all) => all.indexOf(f) === i);
+  const touched = [...new Set(files.touched)];
   const clean = filterMany(touched);
   const kept = touched.filter((f, i) => clean[i] === f);
   withLock(
