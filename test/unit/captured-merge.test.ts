@@ -155,3 +155,19 @@ test('a captured lesson of any layer given three times since its last use fades 
   const usedAgain = [...events, { ts: at(14, 10), session: 's14', event: 'used' as const, ids: ['team#old-obstacle'] }];
   assert.deepEqual(lessons(usedAgain), ['old-obstacle', 'plain-lesson', 'rule'], 'used again: back');
 });
+
+test('a command added to the last line of the commands entry rewrites that line, never appends a piece of it', () => {
+  const commands = (session: string, learning: string) =>
+    makeEntry({
+      title: 'Commands that build, check and run this project',
+      learning,
+      captured: 'commands',
+      signature: 'commands',
+      sessions: session,
+      layer: 'traced',
+    });
+  const doc = docWith([commands('s1', 'typecheck: `npx tsc`\nlint: `npx biome check`')]);
+  const r = consolidateDocument(doc, [commands('s2', 'lint: `npx biome check`, `npm run lint`')]);
+  const text = serializeEchoDocument(r.doc);
+  assert.equal(documentEntries(parseEchoDocument(text))[0]!.learning, 'typecheck: `npx tsc`\nlint: `npx biome check`, `npm run lint`');
+});

@@ -193,8 +193,9 @@ export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], op
   let next = doc;
   for (const u of result.updates) {
     const was = before.get(u.id);
-    if (u.signature && was && !u.learning.startsWith(was.learning)) {
-      // A captured lesson whose text changed (the project's commands did): written anew in canonical form.
+    if (u.signature && was && u.learning !== was.learning && !u.learning.startsWith(`${was.learning}\n`)) {
+      // A captured lesson whose text changed (the project's commands did), other than by lines added after it
+      // (a command added to its last line is a change of that line): written anew in canonical form.
       next = replaceEntry(next, u.id, u);
       continue;
     }
