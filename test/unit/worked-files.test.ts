@@ -2,7 +2,7 @@
 // recent, named at a start once two sessions touched them, less what the hand-off already names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildDigest } from '../../src/core/recall/digest.ts';
+import { buildDigest, WORKED_LINE } from '../../src/core/recall/digest.ts';
 import {
   countsAsWorked,
   emptyWorkedFiles,
@@ -82,7 +82,7 @@ test('the digest names them in one line after the last session, whole names as m
   const line = digest.text.split('\n').find((l) => l.startsWith('Files the work keeps coming back to:'));
   assert.ok(line, digest.text);
   assert.match(line, /src\/importer\.ts, src\/…\/(?:deep\/)+file\.ts, /, 'a long path is shortened in its middle');
-  assert.ok(line.length <= 320);
+  assert.ok(line.length <= WORKED_LINE);
   assert.ok(digest.text.indexOf('fix the importer') < digest.text.indexOf(line), 'after the last session');
   assert.equal(digest.withoutSession?.text.includes('keeps coming back'), false, 'a resumed session had them already');
 });

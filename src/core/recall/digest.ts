@@ -314,7 +314,7 @@ function lineWriter(budget: number): { parts: string[]; take: (line: string) => 
 }
 
 /** The line naming the files sessions keep coming back to, whole names as many as fit. */
-const WORKED_LINE = 320;
+export const WORKED_LINE = 640;
 function workedFilesLine(files: readonly string[]): string | null {
   if (files.length === 0) return null;
   let line = 'Files the work keeps coming back to:';

@@ -29,7 +29,7 @@ const KEPT = 300;
 /** A file is named once this many sessions touched it. */
 export const MIN_SESSIONS = 2;
 /** Most files a start names. */
-export const MAX_NAMED = 10;
+export const MAX_NAMED = 16;
 
 export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 
