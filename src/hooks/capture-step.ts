@@ -10,13 +10,14 @@ import { captureLessons } from '../store/capture/capture-lessons.ts';
 import type { SessionState } from '../store/session/session-state.ts';
 import type { HookContext } from './run-hook.ts';
 
-export function withCapture(ctx: HookContext, state: SessionState): SessionState {
+/** `ended`: the session is over (SessionEnd, a crashed one recovered), not only compacted. */
+export function withCapture(ctx: HookContext, state: SessionState, ended: boolean): SessionState {
   if (!captureOn(ctx.config) || !state.capture) return state;
   try {
     const { given } = captureLessons(
       ctx.paths,
       ctx.config,
-      { sessionId: state.sessionId, capture: state.capture, draft: state.draft, given: state.captured ?? [] },
+      { sessionId: state.sessionId, capture: state.capture, draft: state.draft, given: state.captured ?? [], ended },
       ctx.now,
       ctx.deadline,
     );

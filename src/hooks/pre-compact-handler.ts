@@ -19,7 +19,7 @@ export async function preCompact(ctx: HookContext): Promise<void> {
     now,
     deadline,
     log: ctx.log,
-    update: (state) => withCapture(ctx, checkpointSpan(paths, state, trigger, now, deadline).state),
+    update: (state) => withCapture(ctx, checkpointSpan(paths, state, trigger, now, deadline).state, false),
   });
   // The lessons captured so far join the team's memory now: the compacted context no longer holds them.
   // (Only when capture wrote some: consolidating nothing would still create an empty MEMORY.md.)

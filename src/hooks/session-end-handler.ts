@@ -55,7 +55,7 @@ export async function sessionEnd(ctx: HookContext): Promise<void> {
           if (s.resumed && !s.resumed.worked) return { ...s, ended: true };
           if (writeEphemeral(paths, s.draft, deadline) === 'kept-unreadable')
             ctx.log(`${paths.ephemeral} is not text; left as it is, summary not written there`);
-          return { ...withCapture(ctx, s), ended: true };
+          return { ...withCapture(ctx, s, true), ended: true };
         },
       });
     });

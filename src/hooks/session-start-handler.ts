@@ -52,7 +52,7 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       recovered = await guarded(
         ctx,
         'crash recovery',
-        () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline, (state) => withCapture(ctx, state)),
+        () => recoverCrashedSessions(paths, scan, now, ctx.log, deadline, (state) => withCapture(ctx, state, true)),
         null,
       );
     }

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
+import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, statedRules } from '../../src/core/capture/corrections.ts';
-import { errorSignature } from '../../src/core/capture/error-signature.ts';
+import { errorSignature, reportedError } from '../../src/core/capture/error-signature.ts';
 import {
   type CaptureKind,
   LESSONS_PER_SESSION,
@@ -16,6 +17,7 @@ import {
   updateSightings,
 } from '../../src/core/capture/lesson-candidates.ts';
 import { workCommand, workKind } from '../../src/core/capture/work-commands.ts';
+import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
 
@@ -32,7 +34,7 @@ async function gather(t: { after: (fn: () => void) => void }, build: (b: Transcr
   return r.capture!;
 }
 
-const meta = (sessionId = 'sess-1', given: string[] = []) => ({ sessionId, day: '2026-11-27', kinds: ALL, given });
+const meta = (sessionId = 'sess-1', given: string[] = [], ended = false) => ({ sessionId, day: '2026-11-27', kinds: ALL, given, ended });
 
 function lessons(state: CaptureState, ledger: Sightings = {}, m = meta()) {
   return lessonsOf(state, m, updateSightings(ledger, state, m));
@@ -56,6 +58,11 @@ test('an error signature is the line that says what failed, the same when number
   assert.notEqual(
     errorSignature("ModuleNotFoundError: No module named 'numpy'")!.key,
     errorSignature("ModuleNotFoundError: No module named 'yaml'")!.key,
+  );
+  // A scoped package is a name too, never a path.
+  assert.notEqual(
+    errorSignature("Error: Cannot find module '@react-email/components'")!.key,
+    errorSignature("Error: Cannot find module '/repo/node_modules/.pnpm/typescript@5.8.3/node_modules/typescript/bin/tsc'")!.key,
   );
   // A tool's own error, known to be one, is its first telling line.
   assert.equal(errorSignature('File has not been read yet. Read it first before writing to it.', true)!.key, 'file has not been read yet');
@@ -514,4 +521,159 @@ test('what the user asks the assistant to remember is a standing rule; rememberi
   assert.equal(rules('запомни: миграции создаются через новую миграцию, а не правкой старой').length, 1);
   assert.deepEqual(rules('I remember that we fixed this before'), []);
   assert.deepEqual(rules('Do you remember that bug from yesterday?'), []);
+});
+
+test('settings files are told from code by their names alone', () => {
+  for (const f of [
+    '.github/workflows/ci.yml',
+    'package.json',
+    'tsconfig.build.json',
+    'vite.config.ts',
+    'eslint.config.js',
+    '.config/kitty/kitty.conf',
+    '.tmux.conf',
+    '.zshrc',
+    '.prettierrc.json',
+    'pyproject.toml',
+    'Dockerfile',
+    'docker-compose.yml',
+    '.vscode/settings.json',
+  ])
+    assert.equal(isConfigFile(f), true, f);
+  for (const f of [
+    'src/shared/config/auth-config.ts',
+    'src/config.ts',
+    'src/app.ts',
+    '.env',
+    '.env.production',
+    'package-lock.json',
+    'pnpm-lock.yaml',
+    'README.md',
+    'data/users.json',
+  ])
+    assert.equal(isConfigFile(f), false, f);
+});
+
+test("an edit's change is the lines it changed, or nothing when it rewrites more than a couple of lines", () => {
+  assert.deepEqual(editChange('strategy:\n  matrix:\n    node-version: [18, 20]', 'strategy:\n  matrix:\n    node-version: [20]'), {
+    before: 'node-version: [18, 20]',
+    after: 'node-version: [20]',
+  });
+  assert.deepEqual(editChange('a\nb', 'a\nb\nset -g mouse on'), { before: '', after: 'set -g mouse on' });
+  assert.equal(editChange('one\ntwo\nthree\nfour', '1\n2\n3\n4'), null, 'a rewrite');
+  assert.equal(editChange('same', 'same'), null);
+  assert.equal(editChange(`x = ${'a'.repeat(150)}`, 'x = 1'), null, 'a line too long to show');
+});
+
+test('an error pasted into a message is read from the lines tools print, never from a sentence about one', () => {
+  assert.match(
+    reportedError('On node 18\n\nFAIL tests/a.test.ts\nTypeError: value.toWellFormed is not a function\n at x')!.line,
+    /toWellFormed/,
+  );
+  assert.match(
+    reportedError(
+      'erros\nErrors parsing configuration\nIn file /home/u/.config/kitty/kitty.conf:\n192:Unknown notify_on_cmd_finish value: 5 in line: notify_on_cmd_finish 5',
+    )!.line,
+    /Unknown notify_on_cmd_finish value/,
+  );
+  assert.equal(reportedError('the build failed again, there is an error somewhere in the header'), null);
+  assert.equal(
+    reportedError('⎿ API Error: 401 {"error":{"message":"token expired or incorrect"}} · Please run /login'),
+    null,
+    "Claude Code's own",
+  );
+});
+
+test('a pasted error that only settings edits followed, and that the user did not report again, is a fix with what changed', async (t) => {
+  const state = await gather(t, (b, dir) =>
+    b
+      .user(
+        'On node 18\n\n FAIL  tests/functional/auth.test.ts > works\nTypeError: value.toWellFormed is not a function\n ❯ node_modules/undici/lib/x.js',
+      )
+      .tool('Read', { file_path: join(dir, 'package.json') })
+      .tool('Edit', {
+        file_path: join(dir, '.github/workflows/ci.yml'),
+        old_string: 'matrix:\n  node-version: [18, 20]',
+        new_string: 'matrix:\n  node-version: [20]',
+      })
+      .bash('git commit -am "CI on Node 20"', 0, '[main 1a2b3c4] CI on Node 20')
+      .user("1s\nRun npm run test:coverage\n MISSING DEPENDENCY  Cannot find dependency '@vitest/coverage-v8'")
+      .bash('npm install --save-dev @vitest/coverage-v8', 0, 'added 19 packages')
+      .user('great, now tag the release'),
+  );
+  const fixes = lessons(state).filter((l) => l.captured === 'fix');
+  assert.deepEqual(
+    fixes.map((f) => f.title),
+    ['TypeError: value.toWellFormed is not a function', "MISSING DEPENDENCY Cannot find dependency '@vitest/coverage-v8'"],
+  );
+  assert.match(
+    fixes[0]!.learning,
+    /The user reported "TypeError: value\.toWellFormed is not a function"; it was not reported again after changing workflows\/ci\.yml: `node-version: \[18, 20\]` → `node-version: \[20\]`\./,
+  );
+  assert.match(fixes[1]!.learning, /after running `npm install --save-dev @vitest\/coverage-v8`/);
+});
+
+test('a pasted error is no lesson when code was edited, when the user says it is still there, or before the session ends unanswered', async (t) => {
+  const code = await gather(t, (b, dir) =>
+    b
+      .user("TypeError: Cannot read properties of undefined (reading 'Buyback')")
+      .tool('Edit', { file_path: join(dir, 'src/content/quote.ts'), old_string: 'a.Buyback', new_string: 'a?.Buyback' })
+      .tool('Edit', { file_path: join(dir, 'package.json'), old_string: '"x": "1"', new_string: '"x": "2"' })
+      .user('thanks, next one'),
+  );
+  assert.deepEqual(
+    lessons(code).filter((l) => l.captured === 'fix'),
+    [],
+    'code edited: ordinary work',
+  );
+  const still = await gather(t, (b, dir) =>
+    b
+      .user('/home/u/.config/tmux/tmux.conf:63: unknown command: rotate-pane')
+      .tool('Edit', { file_path: join(dir, 'tmux.conf'), old_string: 'bind o rotate-pane', new_string: 'bind o rotate-window' })
+      .user('still the same error when tmux starts'),
+  );
+  assert.deepEqual(
+    lessons(still).filter((l) => l.captured === 'fix'),
+    [],
+  );
+  const open = await gather(t, (b, dir) =>
+    b
+      .user('/home/u/.config/tmux/tmux.conf:63: unknown command: rotate-pane')
+      .tool('Edit', { file_path: join(dir, 'tmux.conf'), old_string: 'bind o rotate-pane', new_string: 'bind o select-pane -t :.+' }),
+  );
+  assert.deepEqual(
+    lessons(open).filter((l) => l.captured === 'fix'),
+    [],
+    'compacted, not over: the user may still answer',
+  );
+  const ended = lessons(open, {}, meta('sess-1', [], true)).filter((l) => l.captured === 'fix');
+  assert.equal(ended.length, 1, 'over, and the user did not come back to it');
+  assert.match(ended[0]!.learning, /tmux\.conf: `bind o rotate-pane` → `bind o select-pane -t :\.\+`/);
+});
+
+test('a failing check fixed by editing settings alone is a fix, even when its error points into the code', async (t) => {
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('build it')
+      .bash('npm run build', 1, "src/lib/db.ts:3:20 - error TS2307: Cannot find module '$lib/server' or its type declarations.")
+      .tool('Edit', {
+        file_path: join(dir, 'tsconfig.json'),
+        old_string: '"paths": {}',
+        new_string: '"paths": { "$lib/*": ["src/lib/*"] }',
+      })
+      .bash('npm run build', 0, 'built'),
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.ok(fix);
+  assert.match(fix.learning, /it passed after changing tsconfig\.json: `"paths": \{\}` → `"paths": \{ "\$lib\/\*": \["src\/lib\/\*"\] \}`/);
+});
+
+test('the living commands entry does not count against the new lessons a session may add', async (t) => {
+  const state = await gather(t, (b) => {
+    b.user('go').bash('npm run build', 0, 'ok');
+    for (let i = 0; i < LESSONS_PER_SESSION + 2; i++) b.user(`As a rule, every module number ${i} keeps its own changelog file`);
+  });
+  const got = lessons(state, {}, meta('sess-1', ['commands']));
+  assert.equal(got.filter((l) => l.captured === 'commands').length, 1);
+  assert.equal(got.filter((l) => l.captured !== 'commands').length, Math.min(LESSONS_PER_SESSION, 5));
 });

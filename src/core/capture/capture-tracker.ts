@@ -12,8 +12,10 @@ import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
-import { type Correction, isRefusal, readCorrection, refusalNote, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature, isEnvironmentError, signatureKey } from './error-signature.ts';
+import type { EditChange } from '../transcript/transcript-tools.ts';
+import { isConfigFile } from './config-files.ts';
+import { type Correction, isRefusal, readCorrection, refusalNote, reportsNoChange, statedRules } from './corrections.ts';
+import { type ErrorSignature, errorSignature, isEnvironmentError, reportedError, signatureKey } from './error-signature.ts';
 import { type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -39,6 +41,8 @@ export interface FailureSeen {
   edits: string[];
   /** Other commands that succeeded after it failed (a step run first). */
   steps: string[];
+  /** What the edits of settings after it changed (`ci.yml: \`a\` → \`b\``). */
+  changes?: string[];
 }
 
 export interface FixSeen {
@@ -47,8 +51,26 @@ export interface FixSeen {
   error: ErrorSignature;
   edits: string[];
   steps: string[];
-  /** What differed in the run that passed: steps run first, the command itself, or only files edited. */
-  change: 'steps' | 'command' | 'edits';
+  /**
+   * What differed in the run that passed: steps run first, the command itself, settings edited (and
+   * nothing else), or only files edited.
+   */
+  change: 'steps' | 'command' | 'config' | 'edits';
+  changes?: string[];
+  /** The error was one the user pasted (a CI log, a terminal), not a run of this session. */
+  pasted?: boolean;
+}
+
+/** An error the user pasted into a message, and what the assistant did about it before the user spoke again. */
+export interface PastedError {
+  error: ErrorSignature;
+  /** Settings files edited since. */
+  edits: string[];
+  changes: string[];
+  /** Installs run since. */
+  steps: string[];
+  /** Code was edited too: the fix, if any, was ordinary work. */
+  other: boolean;
 }
 
 export interface ErrorSeen {
@@ -68,6 +90,7 @@ interface PendingCall {
   file: string | null;
   edit: boolean;
   sidechain: boolean;
+  change?: EditChange;
 }
 
 export interface CaptureState {
@@ -85,6 +108,8 @@ export interface CaptureState {
   /** The assistant's latest action since the user last spoke (described only when a correction needs it). */
   acted: PendingCall | null;
   runs: number;
+  /** An error the user's latest message pasted, while what followed it is gathered. */
+  pasted?: PastedError | null;
 }
 
 export const CAPTURE_CAPS = {
@@ -116,6 +141,9 @@ const WRONG_COMMAND =
   /couldn'?t find a script|missing script|command not found|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command/i;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
+// Adding a package or a system tool (`npm install -D @vitest/coverage-v8`, `pacman -S ffmpeg`).
+const ADDS_PACKAGE =
+  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|pipx|uv|poetry|cargo|go|gem|composer|brew|apt|apt-get|pacman|dnf) (?:install|i|add|get|-S)\b/;
 // The plugin's own CLI: managing memory is not how the project is worked.
 const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
 
@@ -147,6 +175,65 @@ function addUnique(list: string[], item: string, cap: number): string[] {
   return list.includes(item) ? list : pushBounded(list, item, cap);
 }
 
+/** `ci.yml: \`node-version: [18, 20]\` → \`node-version: [20]\``: what an edit of a setting changed, when it is short. */
+function changeText(path: string, change: EditChange | undefined): string | null {
+  if (!change) return null;
+  const name = path.split('/').slice(-2).join('/');
+  const code = (t: string) => `\`${t.replace(/`/g, "'")}\``;
+  if (!change.before) return `${name}: added ${code(change.after)}`;
+  if (!change.after) return `${name}: removed ${code(change.before)}`;
+  return `${name}: ${code(change.before)} → ${code(change.after)}`;
+}
+
+/** The error a user's message pasted (a CI log, a terminal's output), by the lines such output prints. */
+function pastedSignature(text: string): ErrorSignature | null {
+  const error = reportedError(text);
+  if (!error) return null;
+  const { text: clean } = filterSecrets(error.line);
+  return clean === error.line ? error : { line: clean, key: signatureKey(clean) };
+}
+
+function editedAfterPaste(p: PastedError, path: string, config: boolean, change: string | null): PastedError {
+  if (!config || isAbsolutePath(path)) return { ...p, other: true };
+  return {
+    ...p,
+    edits: addUnique(p.edits, path, CAPTURE_CAPS.edits),
+    changes: change ? addUnique(p.changes, change, CAPTURE_CAPS.edits) : p.changes,
+  };
+}
+
+/**
+ * The user spoke again after pasting an error: when only settings were edited or packages installed
+ * since, and the new message neither reports the same error nor says nothing changed, that fixed it.
+ */
+function settlePasted(fixes: FixSeen[], p: PastedError, next: string, reported: ErrorSignature | null): FixSeen[] {
+  if (p.other || (p.edits.length === 0 && p.steps.length === 0)) return fixes;
+  if (reported?.key === p.error.key || reportsNoChange(next)) return fixes;
+  const fix: FixSeen = {
+    failed: '',
+    passed: '',
+    error: p.error,
+    edits: p.edits,
+    steps: p.steps,
+    change: p.edits.length > 0 ? 'config' : 'steps',
+    changes: p.changes,
+    pasted: true,
+  };
+  return pushBounded(
+    fixes.filter((x) => x.error.key !== p.error.key),
+    fix,
+    CAPTURE_CAPS.fixes,
+  );
+}
+
+/**
+ * The session's fixes as its capture sees them: at its end, an error the user pasted and that only
+ * settings edits or installs followed counts as fixed, for the user did not come back to it.
+ */
+export function fixesOf(state: CaptureState, ended: boolean): FixSeen[] {
+  return ended && state.pasted ? settlePasted(state.fixes, state.pasted, '', null) : state.fixes;
+}
+
 /** Folds events into the state; returns the new state (the input is not changed). */
 export function trackCapture(state: CaptureState, events: readonly TranscriptEvent[]): CaptureState {
   let s = state;
@@ -164,7 +251,10 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
       if (!c) for (const rule of statedRules(e.text)) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
-      return { ...s, corrections, refused: null, acted: null };
+      const reported = e.slash ? null : pastedSignature(e.text);
+      const fixes = s.pasted ? settlePasted(s.fixes, s.pasted, e.text, reported) : s.fixes;
+      const pasted = reported ? { error: reported, edits: [], changes: [], steps: [], other: false } : null;
+      return { ...s, corrections, fixes, pasted, refused: null, acted: null };
     }
     case 'tool-use': {
       if (e.hidden || !e.call.id) return s;
@@ -183,6 +273,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
         file,
         edit: call.file?.access === 'edit',
         sidechain: e.sidechain,
+        ...(call.change && file && isConfigFile(file) ? { change: call.change } : {}),
       };
       return {
         ...s,
@@ -222,10 +313,20 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (p.command !== null) return onCommand(s, p, p.command, r);
   if (p.file && p.edit) {
     if (!r.isError) {
-      if (s.open.length === 0) return { ...s, acted: p.sidechain ? s.acted : p };
+      const acted = p.sidechain ? s.acted : p;
+      if (s.open.length === 0 && !s.pasted) return { ...s, acted };
       const path = projectPath(p.file, p.dir, s.root);
-      const open = isAbsolutePath(path) ? s.open : s.open.map((f) => ({ ...f, edits: addUnique(f.edits, path, CAPTURE_CAPS.edits) }));
-      return { ...s, open, acted: p.sidechain ? s.acted : p };
+      const config = isConfigFile(path);
+      const change = config ? changeText(path, p.change) : null;
+      const open = isAbsolutePath(path)
+        ? s.open
+        : s.open.map((f) => ({
+            ...f,
+            edits: addUnique(f.edits, path, CAPTURE_CAPS.edits),
+            ...(change ? { changes: addUnique(f.changes ?? [], change, CAPTURE_CAPS.edits) } : {}),
+          }));
+      const pasted = s.pasted ? editedAfterPaste(s.pasted, path, config, change) : s.pasted;
+      return { ...s, open, pasted, acted };
     }
   }
   // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
@@ -321,17 +422,40 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // A narrower run passing (`npm test -- one.test.ts` after `npm test` failed) fixed nothing.
     const narrower = shown.startsWith(f.command) && shown !== f.command;
     const otherCommand = flagsOf(f.command) !== flagsOf(shown) || f.command.split(' ')[0] !== shown.split(' ')[0];
-    const change: FixSeen['change'] = narrower ? 'edits' : f.steps.length > 0 ? 'steps' : otherCommand ? 'command' : 'edits';
+    // Only settings edited in between (a workflow, a tool's config, the manifest): how the project is set up changed.
+    const settings = f.edits.length > 0 && f.edits.every(isConfigFile);
+    const change: FixSeen['change'] = narrower
+      ? 'edits'
+      : f.steps.length > 0
+        ? 'steps'
+        : otherCommand
+          ? 'command'
+          : settings
+            ? 'config'
+            : 'edits';
     fixes = pushBounded(
       fixes.filter((x) => x.error.key !== f.error.key),
-      { failed: f.command, passed: shown, error: f.error, edits: f.edits, steps: f.steps, change },
+      {
+        failed: f.command,
+        passed: shown,
+        error: f.error,
+        edits: f.edits,
+        steps: f.steps,
+        change,
+        ...(f.changes ? { changes: f.changes } : {}),
+      },
       CAPTURE_CAPS.fixes,
     );
   }
   // Any other command that changed something (not a check, which only looks) is a step taken before whatever still fails passes.
   if (!isInspection(normalized) && !/^git\b/.test(normalized) && (kind === null || kind === 'install' || kind === 'format'))
     open = open.map((f) => ({ ...f, steps: addUnique(f.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }));
-  return { ...next, open, fixes };
+  // An install after the user pasted an error (a missing dependency in CI): a step that may be its fix.
+  const pasted =
+    next.pasted && (kind === 'install' || ADDS_PACKAGE.test(family))
+      ? { ...next.pasted, steps: addUnique(next.pasted.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }
+      : next.pasted;
+  return { ...next, open, fixes, pasted };
 }
 
 function noteWork(works: WorkSeen[], run: { kind: WorkKind; command: string; dir: string }, ok: boolean, order: number): WorkSeen[] {

@@ -87,6 +87,16 @@ export function readCorrection(
   return null;
 }
 
+// The user saying a fix changed nothing: "still", "the same error", "again", in the languages above.
+const NO_CHANGE =
+  /\b(?:still|again|same (?:error|issue|problem)|didn'?t (?:work|help|fix)|doesn'?t work|not (?:working|fixed))\b|(?:^|\s)(?:ainda|de novo|novamente|mesmo erro|n[ãa]o funcion\w*|todav[ií]a|otra vez|encore|toujours pas|immer noch|wieder|всё ещё|все еще|до сих пор|опять|снова|не работает|не помогло)(?=[\s,.!?:;]|$)/iu;
+
+/** The user's message says what was just done changed nothing, or turns it down. */
+export function reportsNoChange(message: string): boolean {
+  const text = oneLine(message.trim());
+  return NO_CHANGE.test(text) || OPENS_NEGATIVE.test(text);
+}
+
 /** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);

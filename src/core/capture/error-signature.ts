@@ -54,7 +54,31 @@ export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(li
  * line names an error.
  */
 export function errorSignature(output: string, failed = false): ErrorSignature | null {
+  return signatureFrom(output, failed ? 'failed' : 'any');
+}
+
+// Claude Code's own messages a user may paste (its API or login failing): not the project's.
+const HARNESS = /\bAPI Error: \d{3}\b|\bPlease run \/login\b/i;
+// The patterns that tell output from prose: a bare "error" or "failed" in a sentence is someone talking.
+const PRINTED = [
+  ...STRONG.slice(0, -2),
+  // What a tool says of a config it could not read: `Unknown notify_on_cmd_finish value: 5`, `syntax error`.
+  /\bunknown [\w.-]+ (?:value|option|setting|key|directive|command)\b/i,
+  /\b(?:syntax|parse) error\b/i,
+];
+
+/**
+ * The error a person's message reports by pasting what a tool printed (a CI log, a terminal's lines),
+ * or null when no line of it looks printed by a tool ("the build failed again" is a sentence).
+ */
+export function reportedError(message: string): ErrorSignature | null {
+  return HARNESS.test(message) ? null : signatureFrom(message, 'printed');
+}
+
+function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): ErrorSignature | null {
   if (!output || NOT_AN_ERROR.test(output)) return null;
+  const failed = mode === 'failed';
+  const patterns = mode === 'printed' ? PRINTED : STRONG;
   const lines = output
     .replace(ANSI, '')
     // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
@@ -64,7 +88,7 @@ export function errorSignature(output: string, failed = false): ErrorSignature |
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l));
-  const hit = STRONG.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
+  const hit = patterns.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
   if (!hit) return null;
   const line = clip(oneLine(hit), LINE_MAX);
   const key = signatureKey(line);
@@ -80,7 +104,8 @@ export function signatureKey(line: string): string {
       .toLowerCase()
       // A quoted phrase is the user's text; a quoted name ('matches', 'lodash') is what went wrong.
       .replace(/(["'`‘’“”])((?:(?!\1).){1,80})\1/g, (whole, _q, inner: string) => (/\s/.test(inner) ? '“…”' : whole))
-      .replace(/(?:[a-z]:)?(?:[\w.@~-]*[/\\])+[\w.@-]+/g, '<path>')
+      // A scoped package (`'@react-email/components'`) is a name, not a path: a different one is a different error.
+      .replace(/(?:[a-z]:)?(?:[\w.@~-]*[/\\])+[\w.@-]+/g, (p) => (/^@[\w.-]+\/[\w.-]+$/.test(p) ? p : '<path>'))
       .replace(/\b0x[0-9a-f]+\b|\b[0-9a-f]{7,}\b/g, '<hex>')
       .replace(/(?<![a-z\d])\d+/g, '#')
       .replace(/[\s:;,.()[\]{}]+/g, ' ')

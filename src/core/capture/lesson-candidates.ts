@@ -7,7 +7,7 @@
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
-import type { CaptureState, ErrorSeen, FailureSeen, FixSeen } from './capture-tracker.ts';
+import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import type { Correction } from './corrections.ts';
 import { isEnvironmentError } from './error-signature.ts';
 import { WORK_KINDS, workFamily, workKind } from './work-commands.ts';
@@ -30,6 +30,8 @@ export interface CaptureMeta {
   kinds: ReadonlySet<CaptureKind>;
   /** Signatures this session already gave (an earlier capture of it, before a compaction). */
   given: readonly string[];
+  /** The session is over (SessionEnd, a crashed session recovered), not only compacted. */
+  ended?: boolean;
 }
 
 /** Errors by signature across sessions (personal state): an error met in two sessions is an obstacle. */
@@ -74,11 +76,22 @@ function finding(
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
-function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits'>): string {
+function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits' | 'changes' | 'pasted'>): string {
+  if (f.pasted) {
+    const what = f.change === 'config' ? settingsText(f) : `running ${f.steps.map(code).join(', then ')}`;
+    return `it was not reported again after ${what}`;
+  }
   if (f.change === 'steps')
     return `it passed after running ${f.steps.map(code).join(', then ')} first${f.passed !== f.failed ? `, then ${code(f.passed)}` : ''}`;
+  if (f.change === 'config') return `it passed after ${settingsText(f)}`;
   if (f.change === 'command') return `${code(f.passed)} worked instead`;
   return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
+}
+
+/** What a fix in settings changed: the lines when short (`ci.yml: \`a\` → \`b\``), else the files. */
+function settingsText(f: Pick<FixSeen, 'edits' | 'changes'>): string {
+  const changes = f.changes ?? [];
+  return changes.length > 0 ? `changing ${changes.slice(0, 3).join('; ')}` : `editing ${f.edits.slice(0, 4).join(', ')}`;
 }
 
 /** Commands kept per kind (and folder) in the commands entry, the latest first. */
@@ -123,6 +136,16 @@ function errorTitle(what: string, line: string): string {
 
 function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   const how = fixText(f);
+  if (f.pasted)
+    return finding(meta, 'fix', {
+      kind: 'Fix',
+      title: f.error.line,
+      learning: `The user reported "${f.error.line}"; ${how}.`,
+      evidence: `session ${shortSession(meta.sessionId)}: the user pasted the error${f.edits.length ? `; edited ${f.edits.slice(0, 4).join(', ')}` : ''}${f.steps.length ? `; ran ${f.steps.slice(0, 2).map(code).join(', ')}` : ''}`,
+      signature: `error:${f.error.key}`,
+      symptom: f.error.line,
+      solution: how.charAt(0).toUpperCase() + how.slice(1),
+    });
   return finding(meta, 'fix', {
     kind: 'Fix',
     title: errorTitle(familyOf(f.failed), f.error.line),
@@ -269,22 +292,24 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     }
   if (want('obstacle')) for (const f of deadEnds(state)) if (!recurring.has(f.error.key)) ranked.push(deadEndLesson(f, meta));
   if (want('fix'))
-    for (const f of state.fixes) {
+    for (const f of fixesOf(state, meta.ended === true)) {
       // An error the code pointed at, fixed by editing that code, is ordinary work, not a lesson.
       // A test's assertion or an error pointing into the code is fixed by the code, whatever ran meanwhile.
-      if (f.change === 'edits' || recurring.has(f.error.key) || CODE_LINE.test(f.error.line)) continue;
+      // Settings edited alone are how the project is set up, wherever the error pointed.
+      if (f.change === 'edits' || recurring.has(f.error.key) || (f.change !== 'config' && CODE_LINE.test(f.error.line))) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);
   const given = new Set(meta.given);
   const out: EchoEntry[] = [];
   const seen = new Set<string>();
-  let fresh = given.size;
+  let fresh = [...given].filter((sig) => sig !== 'commands').length;
   for (const e of ranked) {
     const sig = e.signature ?? '';
     if (seen.has(sig)) continue;
     seen.add(sig);
-    if (!given.has(sig)) {
+    // The commands entry is one living entry of the project, rewritten as the commands change: not a new lesson.
+    if (!given.has(sig) && sig !== 'commands') {
       if (fresh >= LESSONS_PER_SESSION) continue;
       fresh++;
     }

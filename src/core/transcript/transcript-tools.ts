@@ -29,6 +29,39 @@ export interface ToolCall {
   background?: boolean;
   /** BashOutput / TaskOutput: the background command whose output (and, once it ended, outcome) this reads. */
   outputOf?: string;
+  /** Edit of a few lines: the lines it changed, before and after (what a fix of a setting changed). */
+  change?: EditChange;
+}
+
+/** The lines an edit changed, the lines around them left out; '' when it only added or only removed. */
+export interface EditChange {
+  before: string;
+  after: string;
+}
+
+/** Longest old or new text an edit may have to be described line by line. */
+const EDIT_TEXT_MAX = 600;
+/** Longest changed line kept, and most changed lines on either side. */
+const CHANGE_LINE_MAX = 100;
+const CHANGE_LINES = 2;
+
+/**
+ * What an edit changed: its old and new text less the lines they share at the start and the end, or null
+ * when that is more than a couple of short lines (a rewrite, not a setting changed).
+ */
+export function editChange(before: string, after: string): EditChange | null {
+  if (before.length > EDIT_TEXT_MAX || after.length > EDIT_TEXT_MAX || before === after) return null;
+  const a = before.split(/\r?\n/).map((l) => l.trim());
+  const b = after.split(/\r?\n/).map((l) => l.trim());
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const was = a.slice(head, a.length - tail).filter(Boolean);
+  const now = b.slice(head, b.length - tail).filter(Boolean);
+  if (was.length + now.length === 0 || was.length > CHANGE_LINES || now.length > CHANGE_LINES) return null;
+  if ([...was, ...now].some((l) => l.length > CHANGE_LINE_MAX)) return null;
+  return { before: was.join(' ⏎ '), after: now.join(' ⏎ ') };
 }
 
 /** How much of a command and of a plan a summary may keep (after filtering the whole, see TranscriptGuard). */
@@ -93,6 +126,12 @@ export function readToolCall(block: Json, clean: TextCleaner): ToolCall | null {
   const filePath = text(input.file_path) ?? text(input.notebook_path) ?? text(input.path);
   if (EDIT_TOOLS.has(name) || READ_TOOLS.has(name)) {
     if (filePath) call.file = { path: filePath, access: EDIT_TOOLS.has(name) ? 'edit' : 'read' };
+    const { old_string: was, new_string: now } = input;
+    if (name === 'Edit' && typeof was === 'string' && typeof now === 'string' && was.length + now.length <= 2 * EDIT_TEXT_MAX) {
+      // Cleaned as every kept text is (private spans, secrets), then reduced to the lines it changed.
+      const change = editChange(clean(was), clean(now));
+      if (change) call.change = change;
+    }
     if (name === 'Write' && filePath && isPlanFile(filePath)) {
       const plan = text(input.content, PLAN_HEAD);
       if (plan) {

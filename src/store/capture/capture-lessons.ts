@@ -42,6 +42,8 @@ export interface CaptureInput {
   draft: SessionSummary | null;
   /** Signatures an earlier capture of this session gave. */
   given: readonly string[];
+  /** The session is over, not only compacted. */
+  ended?: boolean;
 }
 
 /**
@@ -66,7 +68,7 @@ export function captureLessons(
       deadline,
     );
   if (kinds.size === 0 || !input.capture) return { recorded: [], given: [...input.given] };
-  const meta = { sessionId: input.sessionId, day: now.toISOString().slice(0, 10), kinds, given: input.given };
+  const meta = { sessionId: input.sessionId, day: now.toISOString().slice(0, 10), kinds, given: input.given, ended: input.ended === true };
   const sightings = withLock(
     paths,
     'error-sightings',
