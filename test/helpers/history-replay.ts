@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, win32 } from 'node:path';
 import { errorSignature } from '../../src/core/capture/error-signature.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { parseEchoDocument } from '../../src/core/entry/echo-document.ts';
@@ -203,8 +203,18 @@ function resultBlocks(v: Json): Map<string, string> {
   return out;
 }
 
-/** The project-relative spelling of a path a tool was given (absolute outside the project). */
+const WINDOWS_PATH = /^(?:[A-Za-z]:[\\/]|\\\\)/;
+
+/**
+ * The project-relative spelling of a path a tool was given (absolute outside the project). A history
+ * recorded on Windows is read with Windows' own path rules, whatever this machine is, with forward slashes.
+ */
 export function projectPath(path: string, cwd: string | null, project: string): string {
+  if (WINDOWS_PATH.test(project)) {
+    const abs = win32.resolve(cwd && WINDOWS_PATH.test(cwd) ? cwd : project, path);
+    const rel = win32.relative(project, abs);
+    return (rel && !rel.startsWith('..') && !win32.isAbsolute(rel) ? rel : abs).replace(/\\/g, '/');
+  }
   const abs = isAbsolute(path) ? path : resolve(cwd ?? project, path);
   const rel = relative(project, abs);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : abs;
@@ -447,7 +457,10 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
     RUNE_ECHOES_CLAUDE_PID: String(process.pid),
   };
   const paths = echoPaths(project, defaultConfig(), home);
-  const respell = respeller(history.cwd, project);
+  // A history recorded on Windows keeps its paths: they cannot name a folder here, and the hooks must read
+  // them as Claude Code wrote them. What its sessions used is then spelled against the folder it recorded.
+  const windows = history.cwd !== null && WINDOWS_PATH.test(history.cwd);
+  const respell = windows ? (line: string) => line : respeller(history.cwd, project);
   const hooks: HookRun[] = [];
   const sessions: SessionResult[] = [];
   const firstSeen = new Map<string, string>();
@@ -457,7 +470,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
       for (const line of s.lines) privateTexts.push(...privateSpans(line));
       const lines = s.lines.map(respell);
       const transcript = join(transcripts, `${s.id}.jsonl`);
-      const activity = sessionActivity(lines, s.copied, project);
+      const activity = sessionActivity(lines, s.copied, windows ? history.cwd! : project);
       const base = { session_id: s.id, transcript_path: transcript, cwd: project };
       const run = async (hook: string, input: Json): Promise<string> => {
         const r = await runHookProcess(dist, hook, { ...base, ...input }, project, env);

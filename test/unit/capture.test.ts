@@ -677,3 +677,30 @@ test('the living commands entry does not count against the new lessons a session
   assert.equal(got.filter((l) => l.captured === 'commands').length, 1);
   assert.equal(got.filter((l) => l.captured !== 'commands').length, Math.min(LESSONS_PER_SESSION, 5));
 });
+
+test('a command that passed with another flag names the flag, even where the command shown is cut before it', async (t) => {
+  const long = 'packages/app-portal/src/components/Dropdowns/DeviceRoleDropdown.vue';
+  const state = await gather(t, (b) =>
+    b
+      .user('commit it')
+      .bash(
+        `git add ${long} && git commit -m "feat: role dropdown with a longer message here"`,
+        1,
+        '.husky/pre-commit: line 5: .husky/_/husky.sh: No such file or directory',
+      )
+      .bash(`git add ${long} && git commit --no-verify -m "feat: role dropdown with a longer message here"`, 0, '[main 1a2b3c4] feat'),
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.ok(fix);
+  assert.match(fix.learning, /it passed with `--no-verify`/);
+});
+
+test('what is said of the text or code at hand after an action or a refusal is an instruction for that change, not a lesson', () => {
+  const acted = { refused: null, acted: 'editing src/a.py' };
+  const refused = { refused: 'editing notes.yaml', acted: null };
+  assert.equal(readCorrection('instead tag, create a column for legacy check', acted), null);
+  assert.equal(readCorrection('The first sentence, saying I am flexible with timing seems good, do not remove that part.', refused), null);
+  assert.equal(readCorrection('update the function, so instead receive the where as text, have parameter for each filter', refused), null);
+  assert.ok(readCorrection('never execute git, save in your memory please', refused));
+  assert.ok(readCorrection('use Button from shared/ui instead of button', acted));
+});

@@ -28,6 +28,24 @@ test('a path is resolved against the folder it was used in and spelled relative 
   assert.deepEqual([projectDir('/repo/assets', '/repo'), projectDir('/repo', '/repo'), projectDir('/tmp', '/repo')], ['assets', '', null]);
 });
 
+test('a transcript written on Windows spells its paths the same way, on any machine: forward slashes, relative to the project, case aside', () => {
+  const root = 'X:\\03_ACG\\Odoo_Docs';
+  const cases: Array<[path: string, dir: string | null, expected: string]> = [
+    ['X:\\03_ACG\\Odoo_Docs\\ticket_system\\models\\ticket.py', root, 'ticket_system/models/ticket.py'],
+    ['x:\\03_acg\\odoo_docs\\scripts\\run.py', root, 'scripts/run.py'],
+    ['X:/03_ACG/Odoo_Docs/scripts/run.py', root, 'scripts/run.py'],
+    ['models\\ticket.py', `${root}\\ticket_system`, 'ticket_system/models/ticket.py'],
+    ['X:\\03_ACG\\Custom_Addons\\ticket_system\\__init__.py', root, 'X:/03_ACG/Custom_Addons/ticket_system/__init__.py'],
+    ['\\\\server\\share\\a\\..\\b.txt', root, '//server/share/b.txt'],
+  ];
+  for (const [path, dir, expected] of cases) assert.equal(projectPath(path, dir, root), expected, `${path} in ${dir}`);
+  assert.deepEqual([projectDir(`${root}\\sub`, root), projectDir(root.toLowerCase(), root), projectDir('D:\\x', root)], ['sub', '', null]);
+  assert.equal(
+    relativeInCommand('python X:\\03_ACG\\Odoo_Docs\\sub\\t.py X:\\03_ACG\\Odoo_Docs\\o.txt', `${root}\\sub`, root),
+    'python t.py ../o.txt',
+  );
+});
+
 test('absolute paths in a command become relative to the folder it ran in, and only whole folder names are replaced', () => {
   assert.equal(relativeInCommand('node /repo/assets/build.js --out /repo/priv', '/repo/assets', '/repo'), 'node build.js --out ../priv');
   assert.equal(relativeInCommand('cat /repo/a /repo2/b /repo', '/repo', '/repo'), 'cat a /repo2/b .');

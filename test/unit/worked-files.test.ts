@@ -30,7 +30,7 @@ test('a file is named once two sessions touched it; one session read twice (a co
   );
 });
 
-test('recent sessions weigh more than old ones; deleted files leave; outside paths and the memory itself never count', () => {
+test('recent sessions weigh more than old ones; deleted files leave; system, temporary and Claude Code’s own files and the memory itself never count', () => {
   let ledger = emptyWorkedFiles();
   // old.ts: three early sessions; new.ts: the last two.
   for (const s of ['s1', 's2', 's3']) ledger = updateWorkedFiles(ledger, ['src/old.ts'], s);
@@ -41,15 +41,20 @@ test('recent sessions weigh more than old ones; deleted files leave; outside pat
   assert.deepEqual(filesComingBack(ledger, none), ['README.md', 'src/old.ts'], 'a deleted file is not named');
   for (const p of [
     '/etc/hosts',
+    '/tmp/out.log',
+    '/var/folders/xy/T/a.txt',
+    'C:/Users/u/AppData/Local/Temp/x.txt',
     '../other/x.ts',
-    '~/.zshrc',
     'C:\\x\\y.ts',
     '.claude/echoes/team/MEMORY.md',
+    '/home/u/.claude/plans/p.md',
     'CLAUDE.md',
     'docs/CLAUDE.md',
   ])
     assert.equal(countsAsWorked(p), false, p);
-  assert.equal(countsAsWorked('src/CLAUDE-notes.md'), true);
+  // The work may live beside the project (a sibling folder, a home config): named as it was spelled.
+  for (const p of ['src/CLAUDE-notes.md', 'X:/03_ACG/Custom_Addons/ticket_system/models/ticket.py', '/home/u/work/lib/a.py', '~/.zshrc'])
+    assert.equal(countsAsWorked(p), true, p);
 });
 
 test('at most a few files are named, and the ledger stays bounded', () => {

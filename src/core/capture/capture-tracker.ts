@@ -43,6 +43,8 @@ export interface FailureSeen {
   steps: string[];
   /** What the edits of settings after it changed (`ci.yml: \`a\` → \`b\``). */
   changes?: string[];
+  /** The flags of the whole command (the one shown may be cut before them). */
+  flags?: string[];
 }
 
 export interface FixSeen {
@@ -57,6 +59,8 @@ export interface FixSeen {
    */
   change: 'steps' | 'command' | 'config' | 'edits';
   changes?: string[];
+  /** The same program passed with other flags: those it gained and lost (`--no-verify`). */
+  flags?: { added: string[]; removed: string[] };
   /** The error was one the user pasted (a CI log, a terminal), not a run of this session. */
   pasted?: boolean;
 }
@@ -158,12 +162,17 @@ function targetsOf(shown: string): string {
     .join(' ');
 }
 
-function flagsOf(command: string): string {
-  return command
-    .split(/\s+/)
-    .filter((w) => w.startsWith('-'))
-    .sort()
-    .join(' ');
+/** The flags of a command's last step (`git add x && git commit --no-verify -m …` → `--no-verify`, `-m`), sorted. */
+function flagsOf(command: string): string[] {
+  const steps = command.split(/\s*(?:&&|\|\||;)\s*/);
+  return [
+    ...new Set(
+      (steps[steps.length - 1] ?? '')
+        .split(/\s+/)
+        .filter((w) => /^--?[A-Za-z][\w-]*$/.test(w))
+        .sort(),
+    ),
+  ].slice(0, 8);
 }
 
 function pushBounded<T>(list: T[], item: T, cap: number): T[] {
@@ -398,7 +407,10 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (!error) return next;
     next = noteError(next, error, family, (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized));
     if (!next.open.some((f) => f.key === key))
-      next = { ...next, open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [] }, CAPTURE_CAPS.open) };
+      next = {
+        ...next,
+        open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [], flags: flagsOf(normalized) }, CAPTURE_CAPS.open),
+      };
     return next;
   }
   // A run settles a failure of its family and folder when it checks at least as much: the same targets,
@@ -421,7 +433,11 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   for (const f of settled) {
     // A narrower run passing (`npm test -- one.test.ts` after `npm test` failed) fixed nothing.
     const narrower = shown.startsWith(f.command) && shown !== f.command;
-    const otherCommand = flagsOf(f.command) !== flagsOf(shown) || f.command.split(' ')[0] !== shown.split(' ')[0];
+    const was = f.flags ?? flagsOf(f.command);
+    const now = flagsOf(normalized);
+    const flags = { added: now.filter((x) => !was.includes(x)), removed: was.filter((x) => !now.includes(x)) };
+    const sameProgram = f.command.split(' ')[0] === shown.split(' ')[0];
+    const otherCommand = flags.added.length + flags.removed.length > 0 || !sameProgram;
     // Only settings edited in between (a workflow, a tool's config, the manifest): how the project is set up changed.
     const settings = f.edits.length > 0 && f.edits.every(isConfigFile);
     const change: FixSeen['change'] = narrower
@@ -443,6 +459,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         steps: f.steps,
         change,
         ...(f.changes ? { changes: f.changes } : {}),
+        ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
       },
       CAPTURE_CAPS.fixes,
     );

@@ -24,7 +24,7 @@ export interface Correction {
 // "No, …" turns something down; "No signups came in" states a fact: a bare English no or wrong needs its comma
 // or stop. In Portuguese and Russian the bare word is the ordinary "don't" (não use, не используй).
 const OPENS_NEGATIVE =
-  /^(?:(?:no|nope|wrong|errado|non|nein|niet|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|instead|não|nao|nunca|pare|na verdade|nicht|нет|не|ні|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
+  /^(?:(?:no|nope|wrong|errado|non|nein|niet|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|não|nao|nunca|pare|na verdade|nicht|нет|не|ні|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
 
 // An answer to the assistant's options ("A - except …", "2. yes"): a choice, not a correction.
 const OPTION_ANSWER = /^\s*(?:[A-Ea-e]|\d{1,2})\s*(?:[-–—.):]\s|$)/;
@@ -42,6 +42,11 @@ const DIRECTIVE =
 // Consent and small talk: moving on, not a lesson ("continue", "ok", "sim", "да").
 const ACKNOWLEDGEMENT =
   /^(?:ok(?:ay)?|yes|yep|sure|continue|go on|go ahead|proceed|retry|try again|thanks?|thank you|sim|claro|pode|continua|continue|vai|s[ií]|dale|oui|ja|да|давай|продолжай|ок|так)[\s!.,]*$/iu;
+
+// What is said of the text or code at hand ("do not remove that part", "the first sentence …", "update the
+// function so …", "instead tag, create a column"): an instruction for this change, not a lesson for the next.
+const AT_HAND =
+  /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)/i;
 
 const MIN_WORDS = 4;
 const STEP_RULE_MAX = 120;
@@ -77,7 +82,7 @@ export function readCorrection(
   const words = correctionText(message);
   if (!words) return null;
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
-  if (words.length > STEP_RULE_MAX) return null;
+  if (words.length > STEP_RULE_MAX || AT_HAND.test(words)) return null;
   if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
   if (OPTION_ANSWER.test(words)) return null;
   // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
@@ -100,7 +105,7 @@ export function reportsNoChange(message: string): boolean {
 /** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);
-  return words ? { words, about, how: 'refusal-note' } : null;
+  return words && !AT_HAND.test(words) ? { words, about, how: 'refusal-note' } : null;
 }
 
 /** Claude Code's words when the user turned a tool call down. */

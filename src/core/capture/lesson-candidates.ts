@@ -76,7 +76,7 @@ function finding(
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
-function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits' | 'changes' | 'pasted'>): string {
+function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits' | 'changes' | 'pasted' | 'flags'>): string {
   if (f.pasted) {
     const what = f.change === 'config' ? settingsText(f) : `running ${f.steps.map(code).join(', then ')}`;
     return `it was not reported again after ${what}`;
@@ -84,6 +84,11 @@ function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'ed
   if (f.change === 'steps')
     return `it passed after running ${f.steps.map(code).join(', then ')} first${f.passed !== f.failed ? `, then ${code(f.passed)}` : ''}`;
   if (f.change === 'config') return `it passed after ${settingsText(f)}`;
+  if (f.change === 'command' && f.flags) {
+    const { added, removed } = f.flags;
+    const said = [added.length ? `with ${added.map(code).join(' ')}` : '', removed.length ? `without ${removed.map(code).join(' ')}` : ''];
+    return `it passed ${said.filter(Boolean).join(' and ')} (${code(f.passed)})`;
+  }
   if (f.change === 'command') return `${code(f.passed)} worked instead`;
   return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
 }

@@ -33,11 +33,18 @@ export const MAX_NAMED = 16;
 
 export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 
-/** A file worth naming: inside the project, not the plugin's memory, not what Claude Code loads by itself. */
+// Outside the project, what is no one's work: the system's files, temporary folders, a relative path
+// whose folder is not known, and Claude Code's own folder.
+const NOT_WORK = /^(?:\.\.(?:\/|$)|\/(?:etc|dev|proc|sys|tmp|private\/tmp|var\/folders)\/)|\/AppData\/Local\/Temp\/|(?:^|\/)\.claude\//i;
+
+/**
+ * A file worth naming: the project's own (relative to it), or one the work keeps reaching outside it (a
+ * sibling folder, a home config); not the system's, a temporary one, the plugin's memory, or what
+ * Claude Code loads by itself.
+ */
 export function countsAsWorked(path: string): boolean {
-  if (!path || path.startsWith('/') || path.startsWith('..') || path.startsWith('~') || /^[A-Za-z]:[\\/]/.test(path)) return false;
-  if (/^\.claude\//.test(path) || /(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path)) return false;
-  return true;
+  if (!path || NOT_WORK.test(path) || path.includes('\\')) return false;
+  return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path);
 }
 
 /** The weight `f` has now, at the ledger's session number `seq`. */

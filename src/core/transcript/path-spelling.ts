@@ -1,19 +1,37 @@
 // One spelling per file. Tools name files as absolute paths, as paths relative
 // to the shell's directory at that moment (which moves with `cd`), with `./`
 // and `..` segments; a summary shows each file once, relative to the project.
-// Pure string work on POSIX-style paths: no fs, and `~` and drive paths are
-// left as they are.
+// Pure string work, whatever system the hooks run on: POSIX paths as they are,
+// Windows paths (`X:\a\b`, `X:/a/b`, `\\server\share`) with forward slashes
+// and an upper-case drive letter, compared without regard to case, as Windows
+// does. No fs; `~` is left as it is.
+
+// A drive path (`C:\…`, `c:/…`) and a network one (`\\server\share`).
+const DRIVE = /^[A-Za-z]:[\\/]/;
+const UNC = /^\\\\[^\\]/;
 
 /** True for a path that does not depend on the directory it is read in. */
 export function isAbsolutePath(path: string): boolean {
-  return path.startsWith('/') || path.startsWith('~') || /^[A-Za-z]:[\\/]/.test(path);
+  return path.startsWith('/') || path.startsWith('~') || DRIVE.test(path) || UNC.test(path);
+}
+
+const isWindowsPath = (path: string): boolean => DRIVE.test(path) || UNC.test(path);
+
+/** A Windows path with forward slashes and an upper-case drive letter (`x:\a\b` → `X:/a/b`); any other as it is. */
+export function slashPath(path: string): string {
+  if (DRIVE.test(path)) return `${path.charAt(0).toUpperCase()}:${path.slice(2).replace(/\\/g, '/')}`;
+  return UNC.test(path) ? path.replace(/\\/g, '/') : path;
 }
 
 /** `.` and `..` segments resolved, repeated and trailing slashes dropped; '' for an empty relative path. */
 export function normalizePath(path: string): string {
-  const absolute = path.startsWith('/');
+  const slashed = slashPath(path);
+  // A drive (`X:`) stays in front of the rest, which is then absolute; a network path keeps its `//`.
+  const drive = /^[A-Z]:\//.test(slashed) ? slashed.slice(0, 2) : slashed.startsWith('//') ? '/' : '';
+  const rest = slashed.slice(drive.length);
+  const absolute = rest.startsWith('/');
   const out: string[] = [];
-  for (const seg of path.split('/')) {
+  for (const seg of rest.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
@@ -23,24 +41,29 @@ export function normalizePath(path: string): string {
     out.push(seg);
   }
   const joined = out.join('/');
-  return absolute ? `/${joined}` : joined;
+  return `${drive}${absolute ? `/${joined}` : joined}`;
 }
 
 /** A path as a tool gave it, resolved against the directory it was used in (absolute when that is known). */
 export function absolutePath(path: string, dir: string | null): string {
-  if (isAbsolutePath(path)) return path.startsWith('/') ? normalizePath(path) : path;
-  if (!dir?.startsWith('/')) return normalizePath(path) || '.';
-  return normalizePath(`${dir}/${path}`);
+  if (isAbsolutePath(path)) return path.startsWith('~') ? path : normalizePath(path);
+  if (!dir || !isAbsolutePath(dir) || dir.startsWith('~')) return normalizePath(path) || '.';
+  // Under a Windows directory a relative path is a Windows one too (`src\\a.py`).
+  return normalizePath(`${dir}/${isWindowsPath(dir) ? path.replace(/\\/g, '/') : path}`);
 }
 
 /** `root/a/b` → `a/b`; `root` itself → `.`; a path outside the root is returned as it is. */
 export function relativePath(path: string, root: string | null): string {
   if (!root) return path;
   const base = normalizePath(root);
-  if (path === base) return '.';
-  if (base === '/') return path.startsWith('/') ? path.slice(1) : path;
-  if (base && path.startsWith(`${base}/`)) return path.slice(base.length + 1);
-  return path;
+  const spelled = slashPath(path);
+  // Windows compares paths without regard to case.
+  const fold = isWindowsPath(base) ? (p: string) => p.toLowerCase() : (p: string) => p;
+  if (fold(spelled) === fold(base)) return '.';
+  if (base === '/') return spelled.startsWith('/') ? spelled.slice(1) : spelled;
+  const prefix = base.endsWith('/') ? base : `${base}/`;
+  if (base && fold(spelled).startsWith(fold(prefix))) return spelled.slice(prefix.length);
+  return spelled;
 }
 
 /** The project-relative spelling of a path used in `dir`: resolved, then made relative to the project root. */
@@ -56,7 +79,7 @@ export function projectDir(dir: string | null, root: string | null): string | nu
   if (!dir || !root) return '';
   const rel = relativePath(normalizePath(dir), root);
   if (rel === '.') return '';
-  return rel.startsWith('/') ? null : rel;
+  return isAbsolutePath(rel) ? null : rel;
 }
 
 /**
@@ -68,7 +91,8 @@ export function relativeInCommand(text: string, dir: string, root: string): stri
   const base = normalizePath(dir);
   const top = normalizePath(root);
   if (base.length <= 1 || !(base === top || base.startsWith(`${top}/`))) return text;
-  let out = text;
+  // Drive paths in the command spelled as the directories are (`X:\\a\\b` → `X:/a/b`).
+  let out = isWindowsPath(base) ? text.replace(/(?<![\w])[A-Za-z]:\\[^\s"'`;|&<>]*/g, slashPath) : text;
   let up = '';
   // From the command's own directory up to the project root: the longest prefix goes first.
   for (let d = base; ; d = d.slice(0, d.lastIndexOf('/'))) {
