@@ -67,3 +67,52 @@ describe('captured lessons reach the next session', () => {
     assert.deepEqual(errorLogLines(project), []);
   });
 });
+
+describe('an error the user pasted, fixed in the settings, reaches the next session with what changed', () => {
+  let project: ScenarioProject;
+  let second: RuneRun;
+  let memory = '';
+
+  before(async () => {
+    project = await suite.project('capture-pasted');
+    await project.write({
+      'package.json': JSON.stringify({ name: 'pasted-demo', private: true, scripts: { test: 'node test.js' } }),
+      '.github/workflows/ci.yml': 'jobs:\n  test:\n    strategy:\n      matrix:\n        node-version: [18, 20]\n',
+    });
+    const ci = `${project.dir}/.github/workflows/ci.yml`;
+    const first = [
+      'CI fails on one of the versions:',
+      '',
+      ' FAIL  tests/auth.test.ts > refreshes the token',
+      'TypeError: value.toWellFormed is not a function',
+      ` ❯ node_modules/undici/lib/web/webidl/index.js:123:4`,
+      `TOOL: Read {"file_path":"${ci}"}`,
+      `EDIT: ${ci} :: node-version: [18, 20] => node-version: [20]`,
+    ].join('\n');
+    await suite.rune(project, ['--allowedTools', 'Read', 'Edit'], {
+      turns: [first, 'Thanks, CI is green now. Tag the release next week.'],
+    });
+    waitForWorkers(project.dir);
+    memory = project.read('.claude/echoes/team/MEMORY.md') ?? '';
+    second = await suite.rune(project, ['-p', 'Which Node versions does CI run?']);
+  });
+
+  test('the fix names the error and the lines the edit changed', { timeout: testTimeout }, () => {
+    const fix = documentEntries(parseEchoDocument(memory)).find((e) => e.captured === 'fix');
+    assert.equal(fix?.title, 'TypeError: value.toWellFormed is not a function', memory);
+    assert.match(
+      fix?.learning ?? '',
+      /not reported again after changing workflows\/ci\.yml: `node-version: \[18, 20\]` → `node-version: \[20\]`/,
+    );
+  });
+
+  test("the next session's context holds it", { timeout: testTimeout }, () => {
+    const digest = runeEchoesBlocks(second.calls[0]!.systemMessagesText).join('\n');
+    assert.match(digest, /value\.toWellFormed is not a function/);
+    assert.match(digest, /node-version: \[20\]/);
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
+});
