@@ -704,3 +704,19 @@ test('what is said of the text or code at hand after an action or a refusal is a
   assert.ok(readCorrection('never execute git, save in your memory please', refused));
   assert.ok(readCorrection('use Button from shared/ui instead of button', acted));
 });
+
+test("an error line spells the project's own folder relative to it, not as this machine's absolute path", async (t) => {
+  const state = await gather(t, (b, dir) =>
+    b
+      .user(`${dir}/tmux.conf:63: unknown command: rotate-pane`)
+      .tool('Edit', { file_path: join(dir, 'tmux.conf'), old_string: 'bind o rotate-pane', new_string: 'bind o select-pane -t :.+' })
+      .bash(`node ${dir}/build.js`, 1, `Error: Cannot find module '${dir}/generated/config.json'`)
+      .user('ok, thanks'),
+  );
+  const got = lessons(state);
+  assert.equal(got.find((l) => l.captured === 'fix')?.title, 'tmux.conf:63: unknown command: rotate-pane');
+  assert.deepEqual(
+    state.errors.map((e) => e.error.line),
+    ["Error: Cannot find module 'generated/config.json'"],
+  );
+});

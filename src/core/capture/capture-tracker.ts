@@ -9,7 +9,7 @@
 import { filterSecrets } from '../security/secret-filter.ts';
 import { displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
-import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
+import { absolutePath, isAbsolutePath, projectDir, projectPath, relativeInCommand } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
@@ -195,11 +195,20 @@ function changeText(path: string, change: EditChange | undefined): string | null
 }
 
 /** The error a user's message pasted (a CI log, a terminal's output), by the lines such output prints. */
-function pastedSignature(text: string): ErrorSignature | null {
+function pastedSignature(text: string, root: string | null): ErrorSignature | null {
   const error = reportedError(text);
-  if (!error) return null;
+  return error ? kept(error, root) : null;
+}
+
+/**
+ * An error as kept: a secret its line printed (a key in a failing command's output) never reaches the
+ * state or the ledger, and the project's own folder is spelled relative to it (`src/a.ts:3`, not the
+ * absolute path of this machine).
+ */
+function kept(error: ErrorSignature, root: string | null): ErrorSignature {
   const { text: clean } = filterSecrets(error.line);
-  return clean === error.line ? error : { line: clean, key: signatureKey(clean) };
+  const line = root ? relativeInCommand(clean, root, root) : clean;
+  return line === error.line ? error : { line, key: signatureKey(line) };
 }
 
 function editedAfterPaste(p: PastedError, path: string, config: boolean, change: string | null): PastedError {
@@ -260,7 +269,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
       if (!c) for (const rule of statedRules(e.text)) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
-      const reported = e.slash ? null : pastedSignature(e.text);
+      const reported = e.slash ? null : pastedSignature(e.text, s.root);
       const fixes = s.pasted ? settlePasted(s.fixes, s.pasted, e.text, reported) : s.fixes;
       const pasted = reported ? { error: reported, edits: [], changes: [], steps: [], other: false } : null;
       return { ...s, corrections, fixes, pasted, refused: null, acted: null };
@@ -342,7 +351,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
   // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
   if (r.isError) {
-    const error = signatureOf(r.text, true);
+    const error = signatureOf(r.text, s.root, true);
     if (error) return { ...s, toolErrors: noteToolError(s.toolErrors ?? [], error, p.tool) };
   }
   return s;
@@ -354,18 +363,16 @@ function noteToolError(list: ErrorSeen[], error: ErrorSignature, tool: string): 
   return pushBounded(list, { error, what: tool, count: 1, code: false }, CAPTURE_CAPS.toolErrors);
 }
 
+/** The signature of a failure's output, as kept (see `kept`). */
+function signatureOf(output: string, root: string | null, failed = false): ErrorSignature | null {
+  const error = errorSignature(output, failed);
+  return error ? kept(error, root) : null;
+}
+
 /**
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git: what it
  * reports is the state of the code or of the change, fixed by working on them, unless the machine is in the way.
  */
-/** An error as kept: a secret its line printed (a key in a failing command's output) never reaches the state or the ledger. */
-function signatureOf(output: string, failed = false): ErrorSignature | null {
-  const error = errorSignature(output, failed);
-  if (!error) return null;
-  const { text } = filterSecrets(error.line);
-  return text === error.line ? error : { line: text, key: signatureKey(text) };
-}
-
 function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
@@ -394,7 +401,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (!failed && !isInspection(normalized)) {
     const printed = `${r.text}\n${r.tail}`;
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
-    const error = hidden ? signatureOf(hidden[0], true) : null;
+    const error = hidden ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
@@ -403,7 +410,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const key = `${family}@${where}`;
   if (failed) {
     if (isInspection(normalized)) return next;
-    const error = signatureOf(`${r.text}\n${r.tail}`);
+    const error = signatureOf(`${r.text}\n${r.tail}`, root);
     if (!error) return next;
     next = noteError(next, error, family, (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized));
     if (!next.open.some((f) => f.key === key))
