@@ -64,6 +64,14 @@ test('an error signature is the line that says what failed, the same when number
     errorSignature("Error: Cannot find module '@react-email/components'")!.key,
     errorSignature("Error: Cannot find module '/repo/node_modules/.pnpm/typescript@5.8.3/node_modules/typescript/bin/tsc'")!.key,
   );
+  // PowerShell's record of where and of which category is not the error; the line above it is.
+  assert.equal(
+    errorSignature(
+      "At X:\\proj\\export.ps1:12 char:23\n+ ... $m = docker exec web psql | ...\n+      ~\nUnexpected token '|' in expression or statement.\n    + CategoryInfo          : ParserError: (:) [], ParseException\n    + FullyQualifiedErrorId : UnexpectedToken",
+      true,
+    )!.line,
+    "Unexpected token '|' in expression or statement.",
+  );
   // A tool's own error, known to be one, is its first telling line.
   assert.equal(errorSignature('File has not been read yet. Read it first before writing to it.', true)!.key, 'file has not been read yet');
 });
@@ -718,5 +726,23 @@ test("an error line spells the project's own folder relative to it, not as this 
   assert.deepEqual(
     state.errors.map((e) => e.error.line),
     ["Error: Cannot find module 'generated/config.json'"],
+  );
+});
+
+test("Claude Code's PowerShell tool on Windows is a shell like Bash: its commands, failures and fixes count, its looking does not", async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('upgrade the module and build')
+      .tool('PowerShell', { command: 'Get-ChildItem .' }, 'a.py')
+      .tool('PowerShell', { command: 'npm run build' }, "Exit code 1\nError: Cannot find module './generated/config.json'", true)
+      .tool('PowerShell', { command: 'node gen.js' }, '')
+      .tool('PowerShell', { command: 'npm run build' }, 'built'),
+  );
+  const got = lessons(state);
+  assert.match(got.find((l) => l.captured === 'commands')?.learning ?? '', /build: `npm run build`/);
+  assert.match(got.find((l) => l.captured === 'fix')?.learning ?? '', /it passed after running `node gen\.js` first/);
+  assert.equal(
+    state.works.some((w) => /Get-ChildItem/.test(w.command)),
+    false,
   );
 });

@@ -47,6 +47,7 @@ const COUNTED_OR_BOOKKEEPING = new Set([
   'Grep',
   'Glob',
   'Bash',
+  'PowerShell',
   'BashOutput',
   'KillShell',
   'KillBash',

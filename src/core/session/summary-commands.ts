@@ -147,14 +147,18 @@ export function outputShowsFailure(tail: string, kind: 'test' | 'build' | 'lint'
   return FAILURE_TOTALS.test(tail) || (kind !== 'test' && BUILD_ERRORS.test(tail));
 }
 
-/** Commands that only look (`ls`, `cat`, `git log`, `find`): they change and check nothing. */
+// PowerShell's own ways of only looking (its names are read without regard to case).
+const POWERSHELL_INSPECTION =
+  /^(?:Get-[A-Za-z]+|Select-String|Test-Path|Resolve-Path|Measure-Object|Format-[A-Za-z]+|Write-(?:Host|Output)|Out-Host|Start-Sleep|dir|type|where(?:\.exe)?)(?=\s|$)/i;
+
+/** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`): they change and check nothing. */
 export function isInspection(command: string): boolean {
-  return INSPECTION.test(command);
+  return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command);
 }
 
 /** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {
-  return VERIFICATION.test(command) && !INSPECTION.test(command);
+  return VERIFICATION.test(command) && !isInspection(command);
 }
 
 /**
@@ -177,6 +181,6 @@ export function commandWeight(
     if (row.failed) w += 2;
   }
   if (VERIFICATION.test(row.command)) w += 3;
-  if (INSPECTION.test(row.command)) w -= 3;
+  if (isInspection(row.command)) w -= 3;
   return w;
 }

@@ -13,7 +13,7 @@ export interface ToolCall {
   name: string;
   /** File tools: the path as the tool was given it (absolute, or relative to the line's cwd). */
   file: { path: string; access: 'read' | 'edit' } | null;
-  /** Bash: the command text (head only). */
+  /** Bash or PowerShell: the command text (head only). */
   command: string | null;
   /** Grep/Glob: the pattern, and the folder or file searched when given. */
   search: { pattern: string; path: string | null } | null;
@@ -73,6 +73,8 @@ export type TextCleaner = (raw: string, keep?: number) => string;
 
 const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const READ_TOOLS = new Set(['Read', 'NotebookRead']);
+// Claude Code's shells: Bash, and PowerShell where it runs on Windows (the same input and result).
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
 
 type Json = Record<string, unknown>;
 
@@ -139,7 +141,7 @@ export function readToolCall(block: Json, clean: TextCleaner): ToolCall | null {
         call.planFile = true;
       }
     }
-  } else if (name === 'Bash') {
+  } else if (SHELL_TOOLS.has(name)) {
     call.command = text(input.command, COMMAND_HEAD);
     if (input.run_in_background === true) call.background = true;
   } else if (name === 'BashOutput' || name === 'TaskOutput') {
