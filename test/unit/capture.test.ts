@@ -746,3 +746,45 @@ test("Claude Code's PowerShell tool on Windows is a shell like Bash: its command
     false,
   );
 });
+
+test('what a script of the session’s own throws is its bug, not an obstacle or a fix; the machine or the shell in the way still is', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('scrape the customers')
+      .bash('node -e "const d = require(\'./data.json\'); d.filter(x => x)"', 1, 'TypeError: d.filter is not a function')
+      .bash('netstat -ano | grep 9222', 0, 'TCP 127.0.0.1:9222 LISTENING')
+      .bash('node -e "const d = require(\'./data.json\').items; d.filter(x => x)"', 0, '[]')
+      .bash('cd scripts && node scrape.mjs', 1, "TypeError: Cannot read properties of undefined (reading 'substring')")
+      .bash('python3 -c "import pandas"', 1, "ModuleNotFoundError: No module named 'pandas'")
+      .bash('cd d:\\\\work\\\\x && node run.mjs', 1, "/usr/bin/bash: line 1: cd: $'d:workx': No such file or directory"),
+  );
+  const byLine = new Map(state.errors.map((e) => [e.error.line, e.code]));
+  assert.equal(byLine.get('TypeError: d.filter is not a function'), true);
+  assert.equal(byLine.get("TypeError: Cannot read properties of undefined (reading 'substring')"), true);
+  assert.equal(byLine.get("ModuleNotFoundError: No module named 'pandas'"), false);
+  assert.equal(byLine.get("/usr/bin/bash: line 1: cd: $'d:workx': No such file or directory"), false);
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+    'the inline script fixed itself; looking at the ports was no step',
+  );
+});
+
+test('a help or version query settles no failure, and a command line the shell could not parse is a slip, not an obstacle', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('add the marketplace')
+      .bash('claude plugin marketplace add someone/plugins', 1, 'fatal: Could not read from remote repository.')
+      .bash('claude --help', 0, 'Usage: claude [options]')
+      .bash('npm run build -- --filter (x', 2, "/usr/bin/bash: eval: line 1: syntax error near unexpected token `('"),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+  assert.ok(
+    state.open.some((f) => f.command.startsWith('claude plugin')),
+    'the marketplace failure is still open',
+  );
+  assert.equal(state.errors.find((e) => /syntax error/.test(e.error.line))?.code, true, JSON.stringify(state.errors));
+});

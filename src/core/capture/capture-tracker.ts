@@ -15,8 +15,8 @@ import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, reportsNoChange, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature, isEnvironmentError, reportedError, signatureKey } from './error-signature.ts';
-import { type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
+import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, reportedError, signatureKey } from './error-signature.ts';
+import { runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
   kind: WorkKind;
@@ -143,6 +143,8 @@ const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: n
 // The command itself was wrong, not the code: a script, program or option this project does not have.
 const WRONG_COMMAND =
   /couldn'?t find a script|missing script|command not found|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command/i;
+// The shell could not parse the command line: a slip in its quoting, not the machine in the way.
+const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // Adding a package or a system tool (`npm install -D @vitest/coverage-v8`, `pacman -S ffmpeg`).
@@ -370,13 +372,15 @@ function signatureOf(output: string, root: string | null, failed = false): Error
 }
 
 /**
- * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git: what it
- * reports is the state of the code or of the change, fixed by working on them, unless the machine is in the way.
+ * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git, or an
+ * interpreter running code of the session's own: what it reports is the state of that code or of the
+ * change, fixed by working on them, unless the machine is in the way or the shell itself complained.
  */
 function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
-  const code = CODE_ERROR.test(error.line) || (checks && !isEnvironmentError(error.line));
+  const code =
+    CODE_ERROR.test(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
 }
 
@@ -412,7 +416,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (isInspection(normalized)) return next;
     const error = signatureOf(`${r.text}\n${r.tail}`, root);
     if (!error) return next;
-    next = noteError(next, error, family, (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized));
+    const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);
+    next = noteError(next, error, family, checks);
     if (!next.open.some((f) => f.key === key))
       next = {
         ...next,
@@ -433,7 +438,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     (WRONG_COMMAND.test(f.error.line) || SHELL_NOT_FOUND.test(f.error.line)) &&
     !CODE_ERROR.test(f.error.line) &&
     workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
-  const settles = (f: FailureSeen) => covers(f) || replaces(f);
+  // Asking the program for its help or version (`claude --help`) runs nothing it failed at.
+  const settles = (f: FailureSeen) => !isInspection(normalized) && (covers(f) || replaces(f));
   const settled = next.open.filter(settles);
   let open = next.open.filter((f) => !settles(f));
   let fixes = next.fixes;

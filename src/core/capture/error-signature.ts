@@ -49,6 +49,12 @@ const ENVIRONMENT =
 /** The error lies in the environment (a missing tool, a permission, the network), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
+// The shell itself complaining (`/usr/bin/bash: line 1: cd: …`, `zsh: …`, `(eval):1: …`), not the program it ran.
+const SHELL_SAID = /^(?:\/\S*\/)?(?:ba|z|da|k)?sh(?:\.exe)?: |^\(eval\):\d+: /;
+
+/** The line is the shell's own complaint (a `cd` that failed, a program not found), not the program's. */
+export const isShellError = (line: string): boolean => SHELL_SAID.test(line);
+
 /**
  * The signature of a failure's output, or null when no line says what failed. `failed`: the output is
  * known to be a failure's (a tool's error result), so its first telling line is the signature when no

@@ -9,8 +9,8 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import type { Correction } from './corrections.ts';
-import { isEnvironmentError } from './error-signature.ts';
-import { WORK_KINDS, workFamily, workKind } from './work-commands.ts';
+import { isEnvironmentError, isShellError } from './error-signature.ts';
+import { runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
@@ -300,8 +300,11 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     for (const f of fixesOf(state, meta.ended === true)) {
       // An error the code pointed at, fixed by editing that code, is ordinary work, not a lesson.
       // A test's assertion or an error pointing into the code is fixed by the code, whatever ran meanwhile.
-      // Settings edited alone are how the project is set up, wherever the error pointed.
-      if (f.change === 'edits' || recurring.has(f.error.key) || (f.change !== 'config' && CODE_LINE.test(f.error.line))) continue;
+      // Settings edited alone are how the project is set up, wherever the error pointed. A script of the
+      // session's own that threw and then ran is that script's bug fixed, unless the machine was in the way.
+      const ownCode = runsOwnCode(f.failed) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
+      if (f.change === 'edits' || recurring.has(f.error.key)) continue;
+      if (f.change !== 'config' && !f.pasted && (CODE_LINE.test(f.error.line) || ownCode)) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);

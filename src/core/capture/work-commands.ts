@@ -43,6 +43,18 @@ const INLINE_CODE = /^(?:python[0-9.]*|node|ruby|perl|php|bun|deno)\s+(?:-\S+\s+
 const NOT_WORK =
   /^(?:rune-echoes|git|gh|(?:npm|npx|pnpm|yarn|bun) (?:view|info|ls|list|why|explain|outdated|audit|link|pack|publish|login|whoami|config)|cd|ls|cat|echo|test|\[)(?:\s|$)/;
 
+// An interpreter running a script or code of the session's own (`node scraper.mjs`, `python3 -c "…"`, `npx tsx x.ts`).
+const OWN_CODE =
+  /^(?:node|nodejs|python[0-9.]*|py|ruby|perl|php|deno|bun|tsx|ts-node|(?:npx|pnpm exec|bunx) (?:tsx|ts-node)|(?:uv|poetry|pipenv) run python[0-9.]*)(?:\s|$)/;
+
+/**
+ * The command runs code of the project's or the session's own through its interpreter: what it throws
+ * (`TypeError: d.filter is not a function`) is that code's error, not the machine's.
+ */
+export function runsOwnCode(normalized: string): boolean {
+  return OWN_CODE.test(workStep(normalized).replace(/^\S*[/\\]/, ''));
+}
+
 /** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
 function workStep(normalized: string): string {
   return unwrapCommand(mainStep(normalized))
