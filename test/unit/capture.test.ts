@@ -104,6 +104,10 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('cargo clippy -- -D warnings'), 'lint');
   assert.equal(workKind('tmux source-file ~/.tmux.conf'), 'apply');
   assert.equal(workCommand('./node_modules/.bin/jest src'), 'jest');
+  assert.equal(workKind('npx playwright install chromium'), 'install', "a tool's own install step");
+  assert.equal(workKind('npx playwright test'), 'test');
+  assert.equal(workKind('npx playwright screenshot http://localhost:4321 a.png'), null, 'a screenshot is no test');
+  assert.equal(workKind('npx cypress run'), 'test');
 });
 
 test('a check that failed, then passed after a step run first, is a fix with its error and its step', async (t) => {

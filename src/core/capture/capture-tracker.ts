@@ -393,7 +393,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (where.startsWith('..') || isAbsolutePath(where)) return s;
   const shown = displayCommand(where ? `cd ${where} && ${normalized}` : normalized);
   const family = workFamily(normalized);
-  const kind = workKind(normalized);
+  // Asking a program its version or help (`npx playwright --version`) is no way of working the project.
+  const kind = isInspection(normalized) ? null : workKind(normalized);
   const runs = s.runs + 1;
   let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text);
   // A pipe or `|| true` hides the status of a check: its printed totals decide.

@@ -17,7 +17,7 @@ const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
   ['lint', /\b(?:lint|eslint|ruff|flake8|pylint|clippy|biome|credo|rubocop|golangci-lint|stylelint|shellcheck|hadolint|dialyzer)\b/],
   [
     'test',
-    /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|tox|nox|ctest|coverage|e2e)\b|test:|:test\b|^(?:npm|pnpm|yarn|bun)(?: run)? test[\w.-]+/,
+    /\b(?:test|tests|spec|pytest|jest|vitest|mocha|rspec|phpunit|tox|nox|ctest|coverage|e2e)\b|\bcypress (?:run|open)\b|test:|:test\b|^(?:npm|pnpm|yarn|bun)(?: run)? test[\w.-]+/,
   ],
   [
     'build',
@@ -90,6 +90,8 @@ export function workKind(normalized: string): WorkKind | null {
   if (!family) return null;
   // `npm install lodash`, `pip install x`: adding a package is a change, not how the project is worked.
   if (/^(?:npm|pnpm|yarn|bun|pip[0-9.]*|cargo|go|gem|poetry|uv) (?:install|i|add)\b/.test(family)) return null;
+  // A tool's own install step (`npx playwright install`, `npx husky install`) sets the project up.
+  if (/ install$/.test(family)) return 'install';
   for (const [kind, pattern] of KIND_RULES) if (pattern.test(family)) return kind;
   return null;
 }
