@@ -792,3 +792,15 @@ test('a help or version query settles no failure, and a command line the shell c
   );
   assert.equal(state.errors.find((e) => /syntax error/.test(e.error.line))?.code, true, JSON.stringify(state.errors));
 });
+
+test('an obstacle whose command had no program to name is titled by its line alone', async (t) => {
+  const state = await gather(t, (b) => b.user('open the PR').bash('"$GH" pr create', 127, '/usr/bin/bash: line 1: gh: command not found'));
+  const m = meta('sess-2');
+  const ledger = updateSightings(updateSightings({}, state, meta('sess-1')), state, m);
+  // As a ledger may hold it: the first session's command gave no program name.
+  for (const k of Object.keys(ledger)) ledger[k] = { ...ledger[k]!, what: '' };
+  const obstacle = lessonsOf(state, m, ledger).find((l) => l.captured === 'obstacle');
+  assert.ok(obstacle);
+  assert.doesNotMatch(obstacle.title, /^:/);
+  assert.doesNotMatch(obstacle.learning, /\(from ``\)/);
+});

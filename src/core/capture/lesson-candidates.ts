@@ -136,7 +136,7 @@ function familyOf(shown: string): string {
 /** `npm install: npm error …`; a line that already names the program (`sudo: …`) is not prefixed again. */
 function errorTitle(what: string, line: string): string {
   const program = what.split(' ')[0] ?? '';
-  return program && line.toLowerCase().startsWith(`${program.toLowerCase()}:`) ? line : `${what}: ${line}`;
+  return !program || line.toLowerCase().startsWith(`${program.toLowerCase()}:`) ? line : `${what}: ${line}`;
 }
 
 function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
@@ -197,7 +197,7 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(s.what, s.line),
-    learning: `Met again across sessions: "${s.line}" (from ${code(s.what)}).${s.fix ? ` Fix seen: ${s.fix}.` : ''}`,
+    learning: `Met again across sessions: "${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`,
     evidence: `sessions ${s.sessions.join(', ')} met "${clip(s.line, 80)}"`,
     signature: `error:${key}`,
     symptom: s.line,
