@@ -44,6 +44,11 @@ test('a transcript written on Windows spells its paths the same way, on any mach
     relativeInCommand('python X:\\03_ACG\\Odoo_Docs\\sub\\t.py X:\\03_ACG\\Odoo_Docs\\o.txt', `${root}\\sub`, root),
     'python t.py ../o.txt',
   );
+  assert.equal(
+    relativeInCommand('C:\\Program Files\\Git\\bin\\bash.exe -c x', root, root),
+    'C:\\Program Files\\Git\\bin\\bash.exe -c x',
+    'a path outside the project is left as it was written',
+  );
 });
 
 test('absolute paths in a command become relative to the folder it ran in, and only whole folder names are replaced', () => {

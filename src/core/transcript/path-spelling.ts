@@ -91,8 +91,11 @@ export function relativeInCommand(text: string, dir: string, root: string): stri
   const base = normalizePath(dir);
   const top = normalizePath(root);
   if (base.length <= 1 || !(base === top || base.startsWith(`${top}/`))) return text;
-  // Drive paths in the command spelled as the directories are (`X:\\a\\b` → `X:/a/b`).
-  let out = isWindowsPath(base) ? text.replace(/(?<![\w])[A-Za-z]:\\[^\s"'`;|&<>]*/g, slashPath) : text;
+  // Paths under the project in the command spelled as the directories are (`X:\\proj\\a` → `X:/proj/a`);
+  // other drive paths are left as they were written.
+  let out = isWindowsPath(base)
+    ? text.replace(new RegExp(`(?<![\\w])${escapeRegExp(top).replace(/\//g, '[\\\\/]')}(?:[\\\\/][^\\s"'\`;|&<>]*)?`, 'gi'), slashPath)
+    : text;
   let up = '';
   // From the command's own directory up to the project root: the longest prefix goes first.
   for (let d = base; ; d = d.slice(0, d.lastIndexOf('/'))) {
