@@ -7,7 +7,7 @@
 // (so capture at compaction and at the end see one session). Pure.
 
 import { filterSecrets } from '../security/secret-filter.ts';
-import { displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
+import { commandSteps, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath, relativeInCommand } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
@@ -15,8 +15,16 @@ import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, reportsNoChange, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, reportedError, signatureKey } from './error-signature.ts';
-import { runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
+import {
+  type ErrorSignature,
+  errorSignature,
+  isEnvironmentError,
+  isShellError,
+  pointsIntoCode,
+  reportedError,
+  signatureKey,
+} from './error-signature.ts';
+import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
   kind: WorkKind;
@@ -132,8 +140,6 @@ export function emptyCaptureState(): CaptureState {
   return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
 }
 
-// A line that points into source code, or a test's assertion: the fix is an edit of that code, not a lesson.
-const CODE_ERROR = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
 // A tool or script that is not there, said in a run's output whatever its exit status showed.
 const MISSING_TOOL =
   /^.*(?:command not found|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
@@ -147,9 +153,6 @@ const WRONG_COMMAND =
 const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
-// Adding a package or a system tool (`npm install -D @vitest/coverage-v8`, `pacman -S ffmpeg`).
-const ADDS_PACKAGE =
-  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|pipx|uv|poetry|cargo|go|gem|composer|brew|apt|apt-get|pacman|dnf) (?:install|i|add|get|-S)\b/;
 // The plugin's own CLI: managing memory is not how the project is worked.
 const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
 
@@ -166,7 +169,7 @@ function targetsOf(shown: string): string {
 
 /** The flags of a command's last step (`git add x && git commit --no-verify -m …` → `--no-verify`, `-m`), sorted. */
 function flagsOf(command: string): string[] {
-  const steps = command.split(/\s*(?:&&|\|\||;)\s*/);
+  const steps = commandSteps(command);
   return [
     ...new Set(
       (steps[steps.length - 1] ?? '')
@@ -293,7 +296,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
         file,
         edit: call.file?.access === 'edit',
         sidechain: e.sidechain,
-        ...(call.change && file && isConfigFile(file) ? { change: call.change } : {}),
+        ...(call.change ? { change: call.change } : {}),
       };
       return {
         ...s,
@@ -380,7 +383,7 @@ function noteError(s: CaptureState, error: ErrorSignature, what: string, checks:
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
   const code =
-    CODE_ERROR.test(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line));
+    pointsIntoCode(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
 }
 
@@ -437,7 +440,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     f.key !== key &&
     f.edits.length === 0 &&
     (WRONG_COMMAND.test(f.error.line) || SHELL_NOT_FOUND.test(f.error.line)) &&
-    !CODE_ERROR.test(f.error.line) &&
+    !pointsIntoCode(f.error.line) &&
     workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
   // Asking the program for its help or version (`claude --help`) runs nothing it failed at.
   const settles = (f: FailureSeen) => !isInspection(normalized) && (covers(f) || replaces(f));
@@ -483,7 +486,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     open = open.map((f) => ({ ...f, steps: addUnique(f.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }));
   // An install after the user pasted an error (a missing dependency in CI): a step that may be its fix.
   const pasted =
-    next.pasted && (kind === 'install' || ADDS_PACKAGE.test(family))
+    next.pasted && (kind === 'install' || isPackageOperation(family))
       ? { ...next.pasted, steps: addUnique(next.pasted.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }
       : next.pasted;
   return { ...next, open, fixes, pasted };

@@ -49,6 +49,12 @@ const ENVIRONMENT =
 /** The error lies in the environment (a missing tool, a permission, the network), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
+// A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`), or a test's assertion.
+const CODE_POINTER = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
+
+/** The error points into the code or is a test's assertion: the fix is an edit of that code, not a lesson. */
+export const pointsIntoCode = (line: string): boolean => CODE_POINTER.test(line);
+
 // The shell itself complaining (`/usr/bin/bash: line 1: cd: …`, `zsh: …`, `(eval):1: …`), not the program it ran.
 const SHELL_SAID = /^(?:\/\S*\/)?(?:ba|z|da|k)?sh(?:\.exe)?: |^\(eval\):\d+: /;
 

@@ -9,8 +9,8 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import type { Correction } from './corrections.ts';
-import { isEnvironmentError, isShellError } from './error-signature.ts';
-import { runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
+import { isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
+import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
 export type CaptureKind = (typeof CAPTURE_KINDS)[number];
@@ -20,8 +20,6 @@ export const LESSONS_PER_SESSION = 6;
 const CORRECTIONS_PER_SESSION = 5;
 const FIRST_CORRECTIONS = 3;
 const TITLE_MAX = 110;
-// An error line that points into source code or is a test's assertion.
-const CODE_LINE = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b/i;
 
 export interface CaptureMeta {
   sessionId: string;
@@ -162,17 +160,14 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
-// A package manager's own operation: when it fails, the tool or the machine is in the way, not the code.
-const PACKAGE_OP =
-  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|poetry|uv|pipx|cargo|gem|bundle|brew|apt|apt-get|pacman|dnf|go|composer) (?:install|i|add|ci|get|sync|update|upgrade)\b/;
-
 /** A failure the session never got past, when it lies in the environment rather than in the code (a check still failing is work in progress). */
 function deadEnds(state: CaptureState): FailureSeen[] {
   return state.open.filter((f) => {
     const kind = workKind(f.command.replace(/^cd \S+ && /, ''));
-    const packages = PACKAGE_OP.test(familyOf(f.command));
+    // A package manager's own operation failing: the tool or the machine is in the way, not the code.
+    const packages = isPackageOperation(familyOf(f.command));
     return (
-      !CODE_LINE.test(f.error.line) &&
+      !pointsIntoCode(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
@@ -304,7 +299,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // session's own that threw and then ran is that script's bug fixed, unless the machine was in the way.
       const ownCode = runsOwnCode(f.failed) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
-      if (f.change !== 'config' && !f.pasted && (CODE_LINE.test(f.error.line) || ownCode)) continue;
+      if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);

@@ -52,8 +52,16 @@ const OWN_CODE =
  * (`TypeError: d.filter is not a function`) is that code's error, not the machine's.
  */
 export function runsOwnCode(normalized: string): boolean {
-  return OWN_CODE.test(workStep(normalized).replace(/^\S*[/\\]/, ''));
+  const [program = '', ...rest] = workStep(normalized).split(' ');
+  return OWN_CODE.test([programName(program), ...rest].join(' '));
 }
+
+// A package manager's own operation (`npm install -D @vitest/coverage-v8`, `brew upgrade`, `apt-get install x`).
+const PACKAGE_OP =
+  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|poetry|uv|pipx|cargo|gem|bundle|brew|apt|apt-get|pacman|dnf|go|composer) (?:install|i|add|ci|get|sync|update|upgrade)\b/;
+
+/** The command family is a package manager installing, adding or updating packages. */
+export const isPackageOperation = (family: string): boolean => PACKAGE_OP.test(family);
 
 /** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
 function workStep(normalized: string): string {
