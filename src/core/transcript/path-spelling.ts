@@ -2,9 +2,11 @@
 // to the shell's directory at that moment (which moves with `cd`), with `./`
 // and `..` segments; a summary shows each file once, relative to the project.
 // Pure string work, whatever system the hooks run on: POSIX paths as they are,
-// Windows paths (`X:\a\b`, `X:/a/b`, `\\server\share`) with forward slashes
-// and an upper-case drive letter, compared without regard to case, as Windows
-// does. No fs; `~` is left as it is.
+// Windows paths (`X:\a\b`, `X:/a/b`, `\\server\share`) by Node's own win32 path
+// rules (which compare without regard to case, as Windows does), spelled with
+// forward slashes and an upper-case drive letter. No fs; `~` is left as it is.
+
+import { win32 } from 'node:path';
 
 // A drive path (`C:\…`, `c:/…`) and a network one (`\\server\share`).
 const DRIVE = /^[A-Za-z]:[\\/]/;
@@ -23,15 +25,18 @@ export function slashPath(path: string): string {
   return UNC.test(path) ? path.replace(/\\/g, '/') : path;
 }
 
+/** A Windows path resolved by win32's rules, slashed, without a trailing slash past its root. */
+function windowsPath(path: string): string {
+  const slashed = slashPath(win32.normalize(path));
+  return /^[A-Z]:\/$/.test(slashed) ? slashed : slashed.replace(/\/+$/, '');
+}
+
 /** `.` and `..` segments resolved, repeated and trailing slashes dropped; '' for an empty relative path. */
 export function normalizePath(path: string): string {
-  const slashed = slashPath(path);
-  // A drive (`X:`) stays in front of the rest, which is then absolute; a network path keeps its `//`.
-  const drive = /^[A-Z]:\//.test(slashed) ? slashed.slice(0, 2) : slashed.startsWith('//') ? '/' : '';
-  const rest = slashed.slice(drive.length);
-  const absolute = rest.startsWith('/');
+  if (isWindowsPath(path)) return windowsPath(path);
+  const absolute = path.startsWith('/');
   const out: string[] = [];
-  for (const seg of rest.split('/')) {
+  for (const seg of path.split('/')) {
     if (seg === '' || seg === '.') continue;
     if (seg === '..') {
       if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
@@ -41,7 +46,7 @@ export function normalizePath(path: string): string {
     out.push(seg);
   }
   const joined = out.join('/');
-  return `${drive}${absolute ? `/${joined}` : joined}`;
+  return absolute ? `/${joined}` : joined;
 }
 
 /** A path as a tool gave it, resolved against the directory it was used in (absolute when that is known). */
@@ -49,21 +54,23 @@ export function absolutePath(path: string, dir: string | null): string {
   if (isAbsolutePath(path)) return path.startsWith('~') ? path : normalizePath(path);
   if (!dir || !isAbsolutePath(dir) || dir.startsWith('~')) return normalizePath(path) || '.';
   // Under a Windows directory a relative path is a Windows one too (`src\\a.py`).
-  return normalizePath(`${dir}/${isWindowsPath(dir) ? path.replace(/\\/g, '/') : path}`);
+  return isWindowsPath(dir) ? windowsPath(win32.resolve(dir, path)) : normalizePath(`${dir}/${path}`);
 }
 
 /** `root/a/b` → `a/b`; `root` itself → `.`; a path outside the root is returned as it is. */
 export function relativePath(path: string, root: string | null): string {
   if (!root) return path;
   const base = normalizePath(root);
-  const spelled = slashPath(path);
-  // Windows compares paths without regard to case.
-  const fold = isWindowsPath(base) ? (p: string) => p.toLowerCase() : (p: string) => p;
-  if (fold(spelled) === fold(base)) return '.';
-  if (base === '/') return spelled.startsWith('/') ? spelled.slice(1) : spelled;
-  const prefix = base.endsWith('/') ? base : `${base}/`;
-  if (base && fold(spelled).startsWith(fold(prefix))) return spelled.slice(prefix.length);
-  return spelled;
+  if (isWindowsPath(base)) {
+    if (!isWindowsPath(path)) return path;
+    const rel = win32.relative(base, path);
+    if (rel === '') return '.';
+    return rel.startsWith('..') || win32.isAbsolute(rel) ? windowsPath(path) : rel.replace(/\\/g, '/');
+  }
+  if (path === base) return '.';
+  if (base === '/') return path.startsWith('/') ? path.slice(1) : path;
+  if (base && path.startsWith(`${base}/`)) return path.slice(base.length + 1);
+  return path;
 }
 
 /** The project-relative spelling of a path used in `dir`: resolved, then made relative to the project root. */
