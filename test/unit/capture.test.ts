@@ -804,3 +804,17 @@ test('an obstacle whose command had no program to name is titled by its line alo
   assert.doesNotMatch(obstacle.title, /^:/);
   assert.doesNotMatch(obstacle.learning, /\(from ``\)/);
 });
+
+test('a settings edit that wrote a secret, and a pasted error that printed one, keep neither', async (t) => {
+  const key = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB';
+  const state = await gather(t, (b, dir) =>
+    b
+      .user(`CI fails:\nError: Bad credentials for token ${key}`)
+      .tool('Edit', { file_path: join(dir, '.github/workflows/ci.yml'), old_string: 'GH_TOKEN: old', new_string: `GH_TOKEN: ${key}` })
+      .user('thanks, it passes now'),
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.ok(fix);
+  assert.doesNotMatch(JSON.stringify(state), new RegExp(key));
+  assert.doesNotMatch(`${fix.title}\n${fix.learning}\n${fix.evidence}`, new RegExp(key));
+});
