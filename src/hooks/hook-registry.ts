@@ -5,7 +5,15 @@
 
 import { NO_NODE_MESSAGE } from './node-required.ts';
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreCompact' | 'Stop' | 'SubagentStart' | 'SubagentStop' | 'SessionEnd';
+export type HookEvent =
+  | 'SessionStart'
+  | 'UserPromptSubmit'
+  | 'PostToolUseFailure'
+  | 'PreCompact'
+  | 'Stop'
+  | 'SubagentStart'
+  | 'SubagentStop'
+  | 'SessionEnd';
 
 export interface HookSpec {
   /** Bundle, entry file and last-run marker name. */
@@ -37,6 +45,14 @@ export const HOOKS: readonly HookSpec[] = [
     name: 'user-prompt-submit',
     event: 'UserPromptSubmit',
     matcher: null,
+    timeoutSec: 10,
+    budgetMs: () => 5000,
+  },
+  {
+    // Only a shell command that failed starts it (no process per tool call): the lesson that knows its error.
+    name: 'tool-failure',
+    event: 'PostToolUseFailure',
+    matcher: 'Bash|PowerShell',
     timeoutSec: 10,
     budgetMs: () => 5000,
   },

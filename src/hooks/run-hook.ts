@@ -29,6 +29,9 @@ export interface HookInput {
   agent_transcript_path?: string;
   /** UserPromptSubmit: what the user typed, as typed. */
   prompt?: string;
+  /** PostToolUseFailure: the tool that failed and what it printed. */
+  tool_name?: string;
+  error?: string;
 }
 
 const STRING_FIELDS = [
@@ -43,10 +46,12 @@ const STRING_FIELDS = [
   'agent_type',
   'agent_transcript_path',
   'prompt',
+  'tool_name',
+  'error',
 ] as const;
 
-/** The longest value kept per field: paths and ids are short; a prompt may be a pasted page. */
-const MAX_FIELD = (key: string) => (key === 'prompt' ? 1_000_000 : 4096);
+/** The longest value kept per field: paths and ids are short; a prompt may be a pasted page, an error a long log. */
+const MAX_FIELD = (key: string) => (key === 'prompt' || key === 'error' ? 1_000_000 : 4096);
 
 /** Keeps the known fields that have the type they should; a hostile or newer input cannot crash a handler. */
 const PATH_FIELDS = ['cwd', 'transcript_path', 'agent_transcript_path'] as const;

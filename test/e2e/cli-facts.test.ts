@@ -20,7 +20,7 @@ import {
   writeTree,
 } from './claude-harness.ts';
 import { collectToolResults, type FakeAnthropic, startFakeAnthropic } from './fake-anthropic-server.ts';
-import { type HookRecord, readHookLog, writeProbePlugin } from './probe-plugin.ts';
+import { type HookRecord, probeFailureContext, readHookLog, writeProbePlugin } from './probe-plugin.ts';
 import { defaultRules } from './script-rules.ts';
 
 // Bounds that only a hang trips: a loaded machine is slow, not wrong.
@@ -184,6 +184,22 @@ test('(e) plugin bin/ is on the Bash PATH and a Bash(name:*) rule allows it in -
   assert.ok(!existsSync(join(project, 'not-allowed.txt')));
 });
 
+test('(j) a Bash command that fails fires PostToolUseFailure with the tool, its input and what it printed; its context follows the failed result', {
+  timeout: testTimeout,
+}, async () => {
+  const { run, hooks } = await runProbe(['-p', 'RUN: ls /no-such-dir-probe\nRUN: echo fine', '--allowedTools', 'Bash']);
+  assert.equal(run.code, 0, run.stderr);
+  const failed = hooks.filter((h) => h.event === 'PostToolUseFailure');
+  assert.equal(failed.length, 1, 'a command that succeeds fires no PostToolUseFailure');
+  const input = failed[0]!.stdin;
+  assert.equal(input.tool_name, 'Bash');
+  assert.deepEqual((input.tool_input as { command?: string }).command, 'ls /no-such-dir-probe');
+  assert.match(String(input.error), /^Exit code \d+\n.*no-such-dir-probe/s);
+  const after = run.calls.find((c) => c.toolResults.some((r) => r.isError && /no-such-dir-probe/.test(r.text)));
+  assert.ok(after, 'the failed result reached the model');
+  assert.match(after.systemMessagesText, new RegExp(`PostToolUseFailure:Bash hook additional context: ${probeFailureContext}`));
+});
+
 test('(f) Write under .claude/ is refused as sensitive unless bypassPermissions (IS_SANDBOX=1 as root)', {
   timeout: testTimeout,
 }, async () => {
@@ -292,7 +308,7 @@ describe('(g) claude plugin validate', () => {
     assert.deepEqual(report.provides.bin, ['probe-bin']);
     assert.deepEqual(
       report.provides.hooks.map((h) => h.event),
-      ['SessionStart', 'UserPromptSubmit', 'PreCompact', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd'],
+      ['SessionStart', 'UserPromptSubmit', 'PostToolUseFailure', 'PreCompact', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd'],
     );
     assert.equal(run.calls.length, 0, 'validation makes no model call');
   });

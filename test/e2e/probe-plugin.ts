@@ -10,6 +10,7 @@ import { readJsonLines, writeTree } from './claude-harness.ts';
 export const probeEvents = [
   'SessionStart',
   'UserPromptSubmit',
+  'PostToolUseFailure',
   'PreCompact',
   'Stop',
   'SubagentStart',
@@ -21,6 +22,8 @@ export const probeEvents = [
 export const probeContextPrefix = '<rune-echoes>PROBE-CONTEXT';
 /** What the UserPromptSubmit hook injects for a prompt that contains PROBE-RECALL. */
 export const probePromptContext = 'PROBE-PROMPT-CONTEXT';
+/** What the PostToolUseFailure hook (Bash only) injects. */
+export const probeFailureContext = 'PROBE-FAILURE-CONTEXT';
 /** What the SubagentStart hook injects, followed by ` type=<agent_type>`. */
 export const probeSubagentContext = 'PROBE-SUBAGENT-CONTEXT';
 
@@ -55,6 +58,9 @@ process.stdin.on('end', () => {
   if (event === 'UserPromptSubmit' && String(stdin.prompt).includes('PROBE-RECALL')) {
     process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '${probePromptContext}' } }));
   }
+  if (event === 'PostToolUseFailure') {
+    process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUseFailure', additionalContext: '${probeFailureContext}' } }));
+  }
   if (event === 'SubagentStart') {
     const additionalContext = '${probeSubagentContext} type=' + stdin.agent_type;
     process.stdout.write(JSON.stringify({ hookSpecificOutput: { hookEventName: 'SubagentStart', additionalContext } }));
@@ -68,6 +74,8 @@ function hooksJson(): string {
   for (const event of probeEvents) {
     hooks[event] = [
       {
+        // A tool failure is recorded for the shell only, as the plugin's own hook is matched.
+        ...(event === 'PostToolUseFailure' ? { matcher: 'Bash' } : {}),
         hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/hooks/record.mjs" ${event}`, timeout: 10 }],
       },
     ];

@@ -5,6 +5,8 @@
 // The hooks run from dist/: rebuild (npm run build) after changing src/.
 
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { documentEntries, parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { waitForWorkers } from '../helpers/run-bundle.ts';
@@ -17,6 +19,7 @@ const suite = scenarioSuite();
 describe('captured lessons reach the next session', () => {
   let project: ScenarioProject;
   let second: RuneRun;
+  let third: RuneRun;
   let memory = '';
 
   before(async () => {
@@ -38,6 +41,9 @@ describe('captured lessons reach the next session', () => {
     waitForWorkers(project.dir);
     memory = project.read('.claude/echoes/team/MEMORY.md') ?? '';
     second = await suite.rune(project, ['-p', 'What do I need to know before building?']);
+    // A later session meets the same failure: the generated file is gone again.
+    rmSync(join(project.dir, 'generated'), { recursive: true, force: true });
+    third = await suite.rune(project, ['--allowedTools', 'Bash'], { turns: ['Build it again.\nRUN: npm run build'] });
   });
 
   test('the session left its commands, its fix and the stated rule in team memory, marked as captured', { timeout: testTimeout }, () => {
@@ -61,6 +67,20 @@ describe('captured lessons reach the next session', () => {
     assert.match(digest, /npm run build/);
     assert.match(digest, /node gen\.js/);
     assert.match(digest, /Always run npm run build before you commit anything/);
+  });
+
+  test('a later session whose build fails the same way is given the fix beside the failed result (PostToolUseFailure)', {
+    timeout: testTimeout,
+  }, () => {
+    // The request after the failed `npm run build` carries the hook's context as a system message.
+    const after = third.calls.find((c) => c.toolResults.some((r) => /Cannot find module/.test(r.text)));
+    assert.ok(after, third.calls.map((c) => c.allText.slice(-400)).join('\n---\n'));
+    const blocks = runeEchoesBlocks(after.systemMessagesText).filter((b) => b.includes('knows this error'));
+    assert.equal(blocks.length, 1, after.systemMessagesText.slice(-2000));
+    assert.match(blocks[0]!, /node gen\.js/);
+    assert.match(blocks[0]!, /team#/);
+    const usage = project.read('.claude/echoes/usage.jsonl') ?? '';
+    assert.match(usage, /"via":"failure"/);
   });
 
   test('no hook logged an error', { timeout: testTimeout }, () => {

@@ -152,7 +152,7 @@ function runHookProcess(dist: string, hook: string, input: Json, cwd: string, en
   });
 }
 
-const HOOK_BUNDLES = ['session-start', 'user-prompt-submit', 'stop', 'pre-compact', 'session-end'].map((h) => `${h}.cjs`);
+const HOOK_BUNDLES = ['session-start', 'user-prompt-submit', 'tool-failure', 'stop', 'pre-compact', 'session-end'].map((h) => `${h}.cjs`);
 
 /**
  * A copy of the built hooks for this replay: a build run meanwhile (by someone working in the same
@@ -242,6 +242,8 @@ export interface SessionActivityTrace {
   prompts: Array<{ at: number; text: string }>;
   /** Lines where the conversation was compacted (boundary, or a compaction summary without one), with the trigger. */
   compactions: Array<{ at: number; trigger: string }>;
+  /** Shell commands of the main conversation that failed: line index of the result, the tool and what it printed. */
+  failures: Array<{ at: number; tool: string; command: string; error: string }>;
 }
 
 /** What a session's own lines (not a resume's copied past) used, said and asked, by line index. */
@@ -252,6 +254,8 @@ export function sessionActivity(lines: readonly string[], copied: readonly boole
   const said: SessionTrace['said'] = [];
   const prompts: SessionActivityTrace['prompts'] = [];
   const compactions: SessionActivityTrace['compactions'] = [];
+  const failures: SessionActivityTrace['failures'] = [];
+  const shellCalls = new Map<string, { tool: string; command: string }>();
   const add = (u: Use) => {
     const k = `${u.kind}:${u.key}`;
     if (!u.key || seen.has(k)) return;
@@ -282,18 +286,22 @@ export function sessionActivity(lines: readonly string[], copied: readonly boole
           if (!SCRATCH.test(path)) add({ kind: 'file', key: path, at });
         }
         if (call.command) {
+          if (!e.sidechain) shellCalls.set(call.id, { tool: call.name, command: call.command });
           said.push({ at, text: call.command });
           add({ kind: 'command', key: neededCommand(call.command, e.cwd, project), at });
         }
       } else if (e.kind === 'tool-result') {
         const r = e.result;
         if (!r.isError && (r.exitCode ?? 0) === 0) continue;
-        const sig = errorSignature(results.get(r.toolUseId) ?? `${r.text}\n${r.tail}`, true);
+        const output = results.get(r.toolUseId) ?? `${r.text}\n${r.tail}`;
+        const sig = errorSignature(output, true);
         if (sig) add({ kind: 'error', key: sig.key, line: sig.line, at });
+        const shell = shellCalls.get(r.toolUseId);
+        if (shell && !e.sidechain) failures.push({ at, ...shell, error: output });
       }
     }
   });
-  return { uses, said, prompts, compactions };
+  return { uses, said, prompts, compactions, failures };
 }
 
 /** The prompt as the user typed it (what UserPromptSubmit receives). */
@@ -329,9 +337,11 @@ export interface SessionResult {
   resumed: boolean;
   prompts: number;
   compactions: number;
+  /** Shell commands of the main conversation that failed (each a PostToolUseFailure). */
+  failures: number;
   trace: SessionTrace;
-  /** Tokens injected: SessionStart (and after compaction), and each prompt's recall that gave anything. */
-  tokens: { start: number[]; prompts: number[] };
+  /** Tokens injected: SessionStart (and after compaction), each prompt's recall and each failure's that gave anything. */
+  tokens: { start: number[]; prompts: number[]; failures: number[] };
   captured: CapturedEntry[];
 }
 
@@ -478,7 +488,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
         return injectedText(r.stdout);
       };
       const injections: Injection[] = [];
-      const tokens = { start: [] as number[], prompts: [] as number[] };
+      const tokens = { start: [] as number[], prompts: [] as number[], failures: [] as number[] };
       let usageSeen = 0;
       const note = (at: number, via: Injection['via'], text: string) => {
         const keys = injectedKeys(paths.usageLog, s.id);
@@ -491,8 +501,9 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
           const e = role ? known.get(k) : [...known.values()].find((x) => x.id === id);
           return e ? [{ key: e.key, id: e.id, title: e.title, text: e.text }] : [];
         });
-        injections.push({ at, via, text, handOff: via === 'prompt' ? '' : handOffPart(text), entries });
-        (via === 'prompt' ? tokens.prompts : tokens.start).push(estimateTokens(text));
+        const recall = via === 'prompt' || via === 'failure';
+        injections.push({ at, via, text, handOff: recall ? '' : handOffPart(text), entries });
+        (via === 'prompt' ? tokens.prompts : via === 'failure' ? tokens.failures : tokens.start).push(estimateTokens(text));
       };
       // A resumed session opens with its copied past already in the transcript.
       let written = 0;
@@ -525,11 +536,23 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
       note(-1, 'session-start', await run('session-start', { hook_event_name: 'SessionStart', source: resumed ? 'resume' : 'startup' }));
       const promptAt = new Map(activity.prompts.map((p) => [p.at, p.text]));
       const compactAt = new Map(activity.compactions.map((c) => [c.at, c.trigger]));
+      const failureAt = new Map(activity.failures.map((f) => [f.at, f]));
       let turns = 0;
       for (let at = written; at < lines.length; at++) {
         const prompt = promptAt.get(at);
         const trigger = compactAt.get(at);
-        if (prompt !== undefined) {
+        const failure = failureAt.get(at);
+        if (failure !== undefined) {
+          // Claude Code runs PostToolUseFailure once the failed result is written; what it gives follows it.
+          writeTo(at + 1);
+          const input = {
+            hook_event_name: 'PostToolUseFailure',
+            tool_name: failure.tool,
+            tool_input: { command: failure.command },
+            error: failure.error,
+          };
+          note(at, 'failure', await run('tool-failure', input));
+        } else if (prompt !== undefined) {
           writeTo(at);
           if (turns > 0) await run('stop', { hook_event_name: 'Stop', stop_hook_active: false });
           turns++;
@@ -561,6 +584,7 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
         resumed,
         prompts: activity.prompts.length,
         compactions: activity.compactions.length,
+        failures: activity.failures.length,
         trace: { id: s.id, worked: didWork(fold.draft), uses: activity.uses, injections, said: activity.said },
         tokens,
         captured,

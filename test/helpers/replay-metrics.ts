@@ -31,7 +31,7 @@ export interface InjectedEntry {
 export interface Injection {
   /** Line index of the transcript before which it was given (-1: at the session's start). */
   at: number;
-  via: 'session-start' | 'compact' | 'prompt';
+  via: 'session-start' | 'compact' | 'prompt' | 'failure';
   text: string;
   /** The part of a SessionStart text that is the last session's hand-off ('' when none). */
   handOff: string;

@@ -77,7 +77,7 @@ export interface HistoryReport {
     injections: number;
   }>;
   /** Tokens injected: per session in all, SessionStart texts, prompt recall texts (only those that gave anything). */
-  tokens: { perSession: number[]; start: number[]; prompts: number[] };
+  tokens: { perSession: number[]; start: number[]; prompts: number[]; failures: number[] };
   ms: number;
 }
 
@@ -127,13 +127,14 @@ export function historyReport(r: HistoryResult, labels: CaptureLabels | null): H
       worked: s.trace.worked,
       resumed: s.resumed,
       prompts: s.prompts,
-      tokens: [...s.tokens.start, ...s.tokens.prompts].reduce((a, b) => a + b, 0),
+      tokens: [...s.tokens.start, ...s.tokens.prompts, ...s.tokens.failures].reduce((a, b) => a + b, 0),
       injections: s.trace.injections.length,
     })),
     tokens: {
-      perSession: r.sessions.map((s) => [...s.tokens.start, ...s.tokens.prompts].reduce((a, b) => a + b, 0)),
+      perSession: r.sessions.map((s) => [...s.tokens.start, ...s.tokens.prompts, ...s.tokens.failures].reduce((a, b) => a + b, 0)),
       start: r.sessions.flatMap((s) => s.tokens.start),
       prompts: r.sessions.flatMap((s) => s.tokens.prompts),
+      failures: r.sessions.flatMap((s) => s.tokens.failures),
     },
     ms: r.ms,
   };
@@ -178,6 +179,7 @@ export function pooledReport(reports: readonly HistoryReport[]): HistoryReport {
       perSession: reports.flatMap((r) => r.tokens.perSession),
       start: reports.flatMap((r) => r.tokens.start),
       prompts: reports.flatMap((r) => r.tokens.prompts),
+      failures: reports.flatMap((r) => r.tokens.failures),
     },
     ms: sum((r) => r.ms),
   };

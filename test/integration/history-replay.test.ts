@@ -54,7 +54,8 @@ function checkHarness({ result, report }: { result: HistoryResult; report: Histo
     assert.equal(runs.stop ?? 0, Math.max(s.prompts - 1, 0) + 1, `${name} ${s.id}: Stop after every turn`);
     assert.equal(runs['pre-compact'] ?? 0, s.compactions, `${name} ${s.id}: PreCompact per compaction`);
     assert.equal(runs['session-end'] ?? 0, 1, `${name} ${s.id}: SessionEnd once`);
-    const injected = s.tokens.start.length + s.tokens.prompts.length;
+    assert.equal(runs['tool-failure'] ?? 0, s.failures, `${name} ${s.id}: PostToolUseFailure per failed shell command`);
+    const injected = s.tokens.start.length + s.tokens.prompts.length + s.tokens.failures.length;
     assert.equal(s.trace.injections.length, injected, `${name} ${s.id}: an injection per hook text`);
   }
   assert.equal(result.sessions.length, result.history.sessions.length);

@@ -51,7 +51,7 @@ test('every key is read when valid', () => {
     '  roles: [planner, code-reviewer, qa2]',
     '  ignore: ["**/*.key", "private/**"]',
     '  renames: { old-agent: new-agent }',
-    '  recall: { on_prompt: no, on_subagent: false, max_items: 2, max_tokens: 200, threshold: 2.5, subagent_tokens: 600 }',
+    '  recall: { on_prompt: no, on_subagent: false, on_failure: off, max_items: 2, max_tokens: 200, threshold: 2.5, subagent_tokens: 600 }',
     '  agents: { ward-sentinel: reviewer, "rune:plan-keeper": planner }',
     '  capture: { commands: true, fixes: false, corrections: off, obstacles: yes }',
     '',
@@ -70,7 +70,7 @@ test('every key is read when valid', () => {
     roles: ['planner', 'code-reviewer', 'qa2'],
     ignore: ['**/*.key', 'private/**'],
     renames: { 'old-agent': 'new-agent' },
-    recall: { onPrompt: false, onSubagent: false, maxItems: 2, maxTokens: 200, threshold: 2.5, subagentTokens: 600 },
+    recall: { onPrompt: false, onSubagent: false, onFailure: false, maxItems: 2, maxTokens: 200, threshold: 2.5, subagentTokens: 600 },
     agents: { 'ward-sentinel': 'reviewer', 'rune:plan-keeper': 'planner' },
     capture: { commands: true, fixes: false, corrections: false, obstacles: true },
   });

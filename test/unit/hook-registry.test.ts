@@ -67,12 +67,17 @@ test('each hook answers well inside the time Claude Code gives it', () => {
   assert.ok(existsSync(join(REPO, 'src', 'hooks', 'hook-registry.ts')));
 });
 
-test('no hook runs per tool call: the review agents are kept read-only by their tool lists, not by a PreToolUse hook', () => {
+test('no hook runs per tool call, only per failed shell command: the review agents are kept read-only by their tool lists, not by a PreToolUse hook', () => {
   // Every such hook is a node start on each matching tool call of every session (npm run bench:tools measures it).
-  const perToolCall = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest']);
+  const perToolCall = new Set(['PreToolUse', 'PostToolUse', 'PermissionRequest']);
   assert.deepEqual(
     HOOKS.filter((h) => perToolCall.has(h.event)).map((h) => h.name),
     [],
+  );
+  // A failed shell command starts one: the lesson that knows its error goes beside it.
+  assert.deepEqual(
+    HOOKS.filter((h) => h.event === 'PostToolUseFailure').map((h) => [h.name, h.matcher]),
+    [['tool-failure', 'Bash|PowerShell']],
   );
   const agents = join(REPO, 'agents');
   for (const file of readdirSync(agents)) {

@@ -104,6 +104,7 @@ test('per session, each hook counts the entries it gave and how many of them the
     ev('s1', '2026-11-01T10:03:00Z', 'used', ['team#a', 'team#c', 'team#z']),
     ev('s2', '2026-11-02T10:00:00Z', 'injected', ['team#a']),
     ev('s2', '2026-11-02T10:01:00Z', 'injected', ['team#d'], 'subagent'),
+    ev('s2', '2026-11-02T10:02:00Z', 'injected', ['team#d'], 'failure'),
     ev('s2', '2026-11-02T10:05:00Z', 'used', ['d']),
   ];
   const view = usageView(events, 20);
@@ -115,15 +116,25 @@ test('per session, each hook counts the entries it gave and how many of them the
     'session-start': { injected: 2, used: 1 },
     prompt: { injected: 1, used: 1 },
     subagent: { injected: 0, used: 0 },
+    failure: { injected: 0, used: 0 },
   });
   assert.equal(view.sessions[0]!.used, 3);
   assert.equal(view.sessions[0]!.start, '2026-11-01T10:00:00Z');
   // An injected line without a hook is the digest's; a bare id used is the role's entry.
   assert.deepEqual(view.sessions[1]!.byVia['session-start'], { injected: 1, used: 0 });
   assert.deepEqual(view.sessions[1]!.byVia.subagent, { injected: 1, used: 1 });
+  assert.deepEqual(view.sessions[1]!.byVia.failure, { injected: 1, used: 1 });
   assert.deepEqual(view.byVia.prompt, { injected: 1, used: 1 });
-  assert.deepEqual(windowUse(view, 'team', 'a'), { key: 'team#a', givenBy: { 'session-start': 2, prompt: 0, subagent: 0 }, usedIn: 1 });
-  assert.deepEqual(windowUse(view, 'team', 'd'), { key: 'team#d', givenBy: { 'session-start': 0, prompt: 0, subagent: 1 }, usedIn: 1 });
+  assert.deepEqual(windowUse(view, 'team', 'a'), {
+    key: 'team#a',
+    givenBy: { 'session-start': 2, prompt: 0, subagent: 0, failure: 0 },
+    usedIn: 1,
+  });
+  assert.deepEqual(windowUse(view, 'team', 'd'), {
+    key: 'team#d',
+    givenBy: { 'session-start': 0, prompt: 0, subagent: 1, failure: 1 },
+    usedIn: 1,
+  });
   // The window keeps the last sessions only.
   assert.deepEqual(
     usageView(events, 1).sessions.map((s) => s.session),

@@ -9,6 +9,8 @@ export interface RecallConfig {
   onPrompt: boolean;
   /** SubagentStart: a subagent that maps to a role starts with that role's entries. */
   onSubagent: boolean;
+  /** PostToolUseFailure: a shell command failing with an error a captured lesson knows gets that lesson. */
+  onFailure: boolean;
   /** At most this many items per prompt. */
   maxItems: number;
   /** At most this many tokens (characters ÷ 4) per prompt, wrapper included. */
@@ -59,7 +61,15 @@ export const DEFAULT_CONFIG: Readonly<EchoesConfig> = Object.freeze({
   roles: ['planner', 'workers', 'reviewer', 'auditor', 'team'],
   ignore: ['**/.env*', '**/*.pem', '**/id_rsa*', '**/secrets/**'],
   renames: {},
-  recall: Object.freeze({ onPrompt: true, onSubagent: true, maxItems: 3, maxTokens: 300, threshold: 1.5, subagentTokens: 800 }),
+  recall: Object.freeze({
+    onPrompt: true,
+    onSubagent: true,
+    onFailure: true,
+    maxItems: 3,
+    maxTokens: 300,
+    threshold: 1.5,
+    subagentTokens: 800,
+  }),
   agents: {},
   capture: Object.freeze({ commands: true, fixes: true, corrections: true, obstacles: true }),
 });

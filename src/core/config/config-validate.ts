@@ -70,6 +70,7 @@ const numberIn = (min: number, max: number) => (v: unknown) =>
 const RECALL_KEYS: Record<string, SubKeySpec> = {
   on_prompt: { prop: 'onPrompt', check: isBool, coerce: asBool },
   on_subagent: { prop: 'onSubagent', check: isBool, coerce: asBool },
+  on_failure: { prop: 'onFailure', check: isBool, coerce: asBool },
   max_items: { prop: 'maxItems', check: wholeNumber(1, 10) },
   max_tokens: { prop: 'maxTokens', check: wholeNumber(50, 4000) },
   threshold: { prop: 'threshold', check: numberIn(0, 100) },
@@ -81,7 +82,7 @@ const NESTED: Record<string, (value: unknown, config: EchoesConfig, warn: (w: st
   recall(value, config, warn) {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       warn(
-        '"echoes.recall" should be a mapping (on_prompt, on_subagent, max_items, max_tokens, threshold, subagent_tokens); defaults kept',
+        '"echoes.recall" should be a mapping (on_prompt, on_subagent, on_failure, max_items, max_tokens, threshold, subagent_tokens); defaults kept',
       );
       return;
     }

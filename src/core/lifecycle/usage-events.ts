@@ -18,8 +18,8 @@
 export type UsageEventKind = 'injected' | 'used';
 
 /** Which hook gave the entries (injected events only). */
-export type InjectedVia = 'session-start' | 'prompt' | 'subagent';
-const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent'];
+export type InjectedVia = 'session-start' | 'prompt' | 'subagent' | 'failure';
+const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent', 'failure'];
 
 export interface UsageEvent {
   ts: string;

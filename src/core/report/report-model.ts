@@ -104,9 +104,14 @@ export function entryOrigin(
 
 // ── what reached the model, and what was used ──
 
-export const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent'];
+export const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent', 'failure'];
 /** What a person calls each hook that gives memory. */
-export const VIA_NAMES: Record<InjectedVia, string> = { 'session-start': 'digest', prompt: 'prompt', subagent: 'subagent' };
+export const VIA_NAMES: Record<InjectedVia, string> = {
+  'session-start': 'digest',
+  prompt: 'prompt',
+  subagent: 'subagent',
+  failure: 'failure',
+};
 
 export interface SessionUse {
   session: string;
@@ -134,7 +139,12 @@ export interface UsageView {
   entries: Map<string, EntryUse>;
 }
 
-const emptyVias = <T>(make: () => T): Record<InjectedVia, T> => ({ 'session-start': make(), prompt: make(), subagent: make() });
+const emptyVias = <T>(make: () => T): Record<InjectedVia, T> => ({
+  'session-start': make(),
+  prompt: make(),
+  subagent: make(),
+  failure: make(),
+});
 
 /**
  * Per session of the relevance window: the distinct entries each hook gave

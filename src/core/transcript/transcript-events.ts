@@ -259,7 +259,11 @@ export function classifyUserText(
     return aside('plumbing');
   }
   if (text.startsWith('<task-notification>')) return aside('notification');
-  if (/^(Stop|SubagentStop|PreToolUse|PostToolUse|UserPromptSubmit)(:\S+)? hook (feedback|additional context|blocking error)/.test(text)) {
+  if (
+    /^(Stop|SubagentStop|PreToolUse|PostToolUse(?:Failure)?|UserPromptSubmit)(:\S+)? hook (feedback|additional context|blocking error)/.test(
+      text,
+    )
+  ) {
     return aside('hook');
   }
   if (CONTINUED.test(text)) return { kind: 'recap', text, sidechain };
