@@ -23,6 +23,8 @@ const START = '<!-- tools-benchmark:start -->';
 const END = '<!-- tools-benchmark:end -->';
 
 const BASH_CALLS = 30;
+/** Of those, commands that fail (one in ten): each starts the plugin's PostToolUseFailure hook. */
+const FAILING_CALLS = 3;
 const EDIT_CALLS = 10;
 const TOOL_CALLS = BASH_CALLS + EDIT_CALLS;
 const TARGET = 'notes.txt';
@@ -38,7 +40,8 @@ function toolScript(project: string): string {
   const file = join(project, TARGET);
   const steps = ['Tidy the notes and check the tree as you go.', `TOOL: Read ${JSON.stringify({ file_path: file })}`];
   for (let i = 1; i <= EDIT_CALLS; i++) {
-    for (let k = 0; k < BASH_CALLS / EDIT_CALLS; k++) steps.push(`RUN: echo step-${i}-${k}`);
+    for (let k = 0; k < BASH_CALLS / EDIT_CALLS; k++)
+      steps.push(k === 0 && i <= FAILING_CALLS ? `RUN: ls missing-${i}` : `RUN: echo step-${i}-${k}`);
     steps.push(`EDIT: ${file} :: line ${label(i)} => LINE ${label(i)}`);
   }
   return steps.join('\n');
@@ -84,10 +87,11 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (run.code !== 0) throw new Error(`claude exited ${run.code}: ${run.stderr.slice(0, 400)}`);
       if (s.scenario === 'tools') {
-        // A run whose calls failed would time something else: every call must have run and every edit landed.
+        // A run whose calls failed otherwise would time something else: every call must have run (only the
+        // scripted failures failing) and every edit landed.
         const results = collectToolResults(run.calls);
         const failed = results.filter((r) => r.isError);
-        if (results.length !== TOOL_CALLS + 1 || failed.length > 0)
+        if (results.length !== TOOL_CALLS + 1 || failed.length !== FAILING_CALLS || failed.some((r) => !/missing-\d/.test(r.text)))
           throw new Error(`${results.length} tool results, ${failed.length} failed: ${failed[0]?.text.slice(0, 200) ?? ''}`);
         const text = readFileSync(join(s.project, TARGET), 'utf8');
         if (!text.includes(`LINE ${label(EDIT_CALLS)}`)) throw new Error(`the edits did not land: ${text.slice(0, 200)}`);
@@ -145,7 +149,7 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     say(START);
     say('## What each tool call costs: a tool-heavy session\n');
     say(
-      `One \`claude -p\` session whose scripted model makes ${BASH_CALLS} Bash and ${EDIT_CALLS} Edit calls (and one Read first, so Edit may run), and a one-prompt session without tools, each with and without the plugin; the real Claude Code CLI from node_modules against the test suite's scripted Messages API, on a project with a typical store. ${runs} runs of each after one warm-up, the four taking turns; median wall time (min–max) from start to exit.\n`,
+      `One \`claude -p\` session whose scripted model makes ${BASH_CALLS} Bash calls (${FAILING_CALLS} of them fail: \`ls\` of a missing file) and ${EDIT_CALLS} Edit calls (and one Read first, so Edit may run), and a one-prompt session without tools, each with and without the plugin; the real Claude Code CLI from node_modules against the test suite's scripted Messages API, on a project with a typical store. ${runs} runs of each after one warm-up, the four taking turns; median wall time (min–max) from start to exit.\n`,
     );
     say('| session | without the plugin: ms | with the plugin: ms | ratio | added ms | hook processes started · their wall · CPU ms |');
     say('|---|---|---|---|---|---|');
@@ -158,11 +162,14 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     const toolHooks = Object.keys(
       (JSON.parse(readFileSync(join(repo, 'hooks', 'hooks.json'), 'utf8')) as { hooks: Record<string, unknown> }).hooks,
     ).filter((event) => /ToolUse/.test(event));
+    const failureOnly = toolHooks.length > 0 && toolHooks.every((event) => event === 'PostToolUseFailure');
     say(
       `\nAdded per tool call: (${addedTools.toFixed(0)} − ${addedPlain.toFixed(0)}) / ${TOOL_CALLS} = **${perCall.toFixed(1)} ms**; hook processes per tool call: (${startsTools} − ${startsPlain}) / ${TOOL_CALLS} = **${((startsTools - startsPlain) / TOOL_CALLS).toFixed(2)}**, their CPU time per tool call (${hooksTools.cpu.toFixed(0)} − ${hooksPlain.cpu.toFixed(0)}) / ${TOOL_CALLS} = **${((hooksTools.cpu - hooksPlain.cpu) / TOOL_CALLS).toFixed(1)} ms** (medians of ${COUNTED} more runs of each, through a \`node\` on PATH that notes each start of a hook bundle and times it with /usr/bin/time; CPU time is steadier than wall time on a loaded machine). ${
         toolHooks.length === 0
           ? "The plugin's hooks.json has no PreToolUse or PostToolUse hook, so Claude Code starts no process of the plugin's for a tool call of the main agent."
-          : `The plugin's hooks.json has ${toolHooks.join(' and ')} hooks: Claude Code starts a process of the plugin's for each matching tool call.`
+          : failureOnly
+            ? `The plugin's only tool hook is PostToolUseFailure (Bash and PowerShell): Claude Code starts a process of the plugin's for a shell command that fails (${FAILING_CALLS} of the ${TOOL_CALLS} calls here), none for one that succeeds or for another tool.`
+            : `The plugin's hooks.json has ${toolHooks.join(' and ')} hooks: Claude Code starts a process of the plugin's for each matching tool call.`
       }`,
     );
     say(END);
