@@ -3,8 +3,32 @@
 // hand-off, and Claude Code-shaped JSONL transcripts of any size.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorSignature } from '../src/core/capture/error-signature.ts';
 import { renderEntry } from '../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
+
+/** Errors the typical store's captured lessons know (a failed command printing one gets its lesson). */
+export const KNOWN_ERRORS = [
+  "Exit code 1\nnpm error Cannot read properties of null (reading 'matches')",
+  "Exit code 1\nError: Cannot find module './generated/config.json'",
+  'Exit code 127\n/bin/bash: line 1: psql: command not found',
+];
+
+/** Captured lessons, as capture writes them: a fix, an obstacle, a fix, each with its error's signature. */
+function capturedEntry(i: number): EchoEntry {
+  const sig = errorSignature(KNOWN_ERRORS[i % KNOWN_ERRORS.length]!, true)!;
+  const kind = i % 2 === 0 ? 'fix' : 'obstacle';
+  return {
+    ...entry(900 + i, 'traced'),
+    kind: kind === 'fix' ? 'Fix' : 'Obstacle',
+    title: `${kind === 'fix' ? 'Fixed' : 'Met again'}: ${sig.line}`,
+    source: `capture (session 0000000${i})`,
+    confidence: 0.5,
+    captured: kind,
+    signature: `error:${sig.key}`,
+    learning: `${sig.line} — ${kind === 'fix' ? 'passed after `rm -rf node_modules` and a fresh `npm install`' : 'met in 2 sessions'}.`,
+  };
+}
 
 export function entry(i: number, layer: EchoEntry['layer']): EchoEntry {
   return {
@@ -88,6 +112,8 @@ export function typicalStore(dir: string): void {
   roles.forEach((role, r) => {
     mkdirSync(join(e, role), { recursive: true });
     const entries = Array.from({ length: 14 }, (_, i) => entry(r * 100 + i, i < 2 ? 'etched' : i % 4 === 0 ? 'traced' : 'inscribed'));
+    // Team memory also holds what capture wrote from sessions.
+    if (role === 'team') entries.push(...KNOWN_ERRORS.map((_, i) => capturedEntry(i)));
     writeFileSync(
       join(e, role, 'MEMORY.md'),
       `<!-- echo-schema: v2 -->\n# ${role} Memory\n\n${entries.map((x) => renderEntry(x)).join('\n')}`,

@@ -28,7 +28,7 @@ import { benchEndToEnd } from './bench-e2e.ts';
 import { benchRecall } from './bench-recall.ts';
 import { benchReport } from './bench-report.ts';
 import { benchSearch } from './bench-search.ts';
-import { findingsFile, largeStore, transcriptLine, typicalStore, writeTranscript } from './bench-store.ts';
+import { findingsFile, KNOWN_ERRORS, largeStore, transcriptLine, typicalStore, writeTranscript } from './bench-store.ts';
 import { benchTools } from './bench-tools.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -77,6 +77,8 @@ function waitWorkers(project: string): number {
 const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'stop', 'subagent-start', 'subagent-stop']);
 
 /** A prompt that names a typical store's entry (recall gives it), and one that matches nothing (most prompts). */
+/** What a failed command printed that no captured lesson knows (most failures). */
+const UNKNOWN_ERROR = 'Exit code 1\ncat: missing.json: No such file or directory';
 const PROMPT_MISS = 'Add a dark mode toggle to the settings page and keep it in local storage.';
 const PROMPT_HIT = 'Learning 203 is about src/module5/file203.ts, and the check there fails again: what did we learn?';
 
@@ -176,6 +178,16 @@ try {
         ['session-start', (s) => input(s, 'SessionStart', { source: 'startup' })],
         ['user-prompt-submit (no match)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
         ['user-prompt-submit (recall)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
+        [
+          'tool-failure (an error no lesson knows)',
+          (s) => input(s, 'PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'cat missing.json' }, error: UNKNOWN_ERROR }),
+          'tool-failure',
+        ],
+        [
+          'tool-failure (a known error)',
+          (s) => input(s, 'PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm install' }, error: KNOWN_ERRORS[0] }),
+          'tool-failure',
+        ],
         ['subagent-start (no role)', (s) => input(s, 'SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
         // A new session each run: the first subagent of a session, whose start is computed.
         [
@@ -272,6 +284,20 @@ try {
         'user-prompt-submit (recall)',
         (i) => input('UserPromptSubmit', { prompt: PROMPT_HIT }).replace('"bench-i"', `"bench-i-r${i}"`),
         'user-prompt-submit',
+      ],
+      [
+        'tool-failure (an error no lesson knows)',
+        () => input('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'cat missing.json' }, error: UNKNOWN_ERROR }),
+        'tool-failure',
+      ],
+      [
+        'tool-failure (a known error)',
+        (i) =>
+          input('PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'npm install' }, error: KNOWN_ERRORS[0] }).replace(
+            '"bench-i"',
+            `"bench-i-f${i}"`,
+          ),
+        'tool-failure',
       ],
       ['subagent-start (no role)', () => input('SubagentStart', { agent_id: 'a1', agent_type: 'general-purpose' }), 'subagent-start'],
       [

@@ -29,8 +29,9 @@ export interface HookInput {
   agent_transcript_path?: string;
   /** UserPromptSubmit: what the user typed, as typed. */
   prompt?: string;
-  /** PostToolUseFailure: the tool that failed and what it printed. */
+  /** PostToolUseFailure: the tool that failed, the command it was given (shell tools) and what it printed. */
   tool_name?: string;
+  tool_command?: string;
   error?: string;
 }
 
@@ -80,6 +81,12 @@ export function readHookInput(value: unknown): HookInput {
   }
   if (input.cwd !== undefined && !isFolder(input.cwd)) delete input.cwd;
   if (typeof v.stop_hook_active === 'boolean') input.stop_hook_active = v.stop_hook_active;
+  const tool = v.tool_input;
+  if (typeof tool === 'object' && tool !== null && !Array.isArray(tool)) {
+    const command = (tool as Record<string, unknown>).command;
+    if (typeof command === 'string' && command.length > 0 && command.length <= 100_000 && !command.includes('\u0000'))
+      input.tool_command = command;
+  }
   return input;
 }
 

@@ -12,10 +12,15 @@ export async function toolFailure(ctx: HookContext): Promise<HookResult | undefi
   const { error, tool_name: tool } = ctx.input;
   if (!error || !(SHELL_TOOLS as readonly string[]).includes(tool ?? '')) return undefined;
   if (ctx.env.RUNE_ECHOES_DISABLE === '1' || !ctx.config.recall.onFailure) return undefined;
-  const recall = await recallForFailure(ctx.paths, ctx.config, error, {
-    id: ctx.input.session_id,
-    now: ctx.now,
-    deadline: ctx.deadline,
-  });
+  const recall = await recallForFailure(
+    ctx.paths,
+    ctx.config,
+    { error, command: ctx.input.tool_command ?? '', cwd: ctx.input.cwd ?? ctx.project },
+    {
+      id: ctx.input.session_id,
+      now: ctx.now,
+      deadline: ctx.deadline,
+    },
+  );
   return recall ? { additionalContext: recall.text } : undefined;
 }

@@ -123,3 +123,24 @@ test('a lesson written by hand is given by its signature, and a secret in it is 
   assert.match(text, /team#db-down/);
   assert.ok(!text.includes(key), text);
 });
+
+test("a command that outran Claude Code's time limit in two sessions is told so when it times out again; another command is not", async (t) => {
+  const tp = makeTempProject(t);
+  for (const id of ['sess-t1111111', 'sess-t2222222']) {
+    const path = join(tp.dir, `${id}.jsonl`);
+    new TranscriptBuilder(path, id, tp.dir)
+      .user('run the end-to-end tests')
+      .tool('Bash', { command: 'npm run e2e' }, 'Command timed out after 2m 0.0s\n> e2e\nrunning 40 specs', true);
+    await run(tp, 'session-end', sessionEnd, { session_id: id, transcript_path: path, reason: 'exit' });
+  }
+  const timeout = (session: string, command: string) =>
+    run(tp, 'tool-failure', toolFailure, {
+      session_id: session,
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Bash',
+      tool_input: { command },
+      error: 'Command timed out after 2m 0s\n> e2e\nrunning 40 specs',
+    });
+  assert.match(context(await timeout('sess-t3333333', 'npm run e2e')) ?? '', /in the background, or with a longer timeout/);
+  assert.deepEqual(await timeout('sess-t3333333', 'npm run build'), { suppressOutput: true });
+});

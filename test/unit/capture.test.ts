@@ -818,3 +818,72 @@ test('a settings edit that wrote a secret, and a pasted error that printed one, 
   assert.doesNotMatch(JSON.stringify(state), new RegExp(key));
   assert.doesNotMatch(`${fix.title}\n${fix.learning}\n${fix.evidence}`, new RegExp(key));
 });
+
+test("a command that outran Claude Code's time limit in two sessions is one obstacle of that command, with what helps; a later run that ended in time fixed nothing", async (t) => {
+  const timedOut = (b: TranscriptBuilder, command: string, log: string) =>
+    b.tool('Bash', { command }, `Command timed out after 2m 0.0s ${log}\nstep 1 of 9`, true);
+  const first = await gather(t, (b) => {
+    b.user('build the image');
+    timedOut(b, 'sudo ./build-image.sh --full', '2025-08-24 19:38:31,187 - INFO - ====');
+    b.bash('sudo ./build-image.sh --full', 0, 'done');
+  });
+  assert.equal(lessons(first).filter((l) => l.captured === 'fix').length, 0, 'finishing in time is no fix');
+  let ledger = updateSightings({}, first, meta('s-one'));
+  const second = await gather(t, (b) => {
+    b.user('build it again');
+    timedOut(b, 'sudo ./build-image.sh --full', '2025-08-25 08:00:00,001 - INFO - ====');
+    timedOut(b, 'npm run e2e', '');
+  });
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const obstacles = lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.equal(obstacles.length, 1, obstacles.map((l) => l.title).join(' | '));
+  assert.equal(obstacles[0]!.signature, 'error:command timed out: build-image.sh');
+  assert.match(obstacles[0]!.learning, /^`build-image\.sh` ran past/);
+  assert.match(
+    obstacles[0]!.learning,
+    /ran past Claude Code's time limit for a command \("Command timed out after 2m 0\.0s"\) in 2 sessions: run it in the background, or with a longer timeout/,
+  );
+  assert.doesNotMatch(obstacles[0]!.learning, /INFO|Fix seen/);
+});
+
+test("Claude Code's own permission classifier turning a command down is no error of the project", () => {
+  assert.equal(
+    errorSignature(
+      "Permission for this action was denied by the Claude Code auto mode classifier. Reason: Blocked by classifier. If you have other tasks that don't depend on this action, continue.",
+      true,
+    ),
+    null,
+  );
+});
+
+test("what a project's own script prints when it fails is that script's say, not an obstacle; a permission it lacks still is one; a CI check's status is looked at, not met", async (t) => {
+  const run = (b: TranscriptBuilder) =>
+    b
+      .user('build the live cd')
+      .bash('sudo ./build.sh', 1, '[ERROR] Fix the issues above and try again\n○ Tandem Orchestrator: Not found')
+      .bash('bash tools/migrate.sh', 1, 'tee: /var/log/build-system.log: Permission denied')
+      .bash('gh pr checks 12', 1, 'Unit Tests\tfail\t39s\thttps://github.com/o/r/actions/runs/1/job/2');
+  const one = await gather(t, run);
+  let ledger = updateSightings({}, one, meta('s-one'));
+  const two = await gather(t, run);
+  ledger = updateSightings(ledger, two, meta('s-two'));
+  const got = lessonsOf(two, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.deepEqual(
+    got.map((l) => l.symptom),
+    ['tee: /var/log/build-system.log: Permission denied'],
+  );
+});
+
+test('a proposal to change the thing at hand is no lesson; a rule given to what is being written is not the user’s rule', () => {
+  const acted = { refused: null, acted: 'editing schema.resolvers.go' };
+  assert.equal(readCorrection('actually i think we should change the verbage on that proto to inStock', acted), null);
+  assert.ok(readCorrection('no, never edit generated files by hand, run make generate', acted));
+  assert.equal(readCorrection("don't revert anything, figure out why", { refused: '`go build ./...`', acted: null }), null);
+  const spec =
+    'Build the prompt translator.\n\nThe translator MUST:\n- Never generate prompts that bypass existing safety rules\n- Never duplicate rules already defined elsewhere';
+  assert.deepEqual(statedRules(spec), []);
+  assert.deepEqual(
+    statedRules('Rules for you:\n- Never push to main without asking').map((r) => r.words),
+    ['Never push to main without asking'],
+  );
+});

@@ -23,8 +23,9 @@ import {
   pointsIntoCode,
   reportedError,
   signatureKey,
+  TIMED_OUT_KEY,
 } from './error-signature.ts';
-import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
+import { asRun, isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
   kind: WorkKind;
@@ -213,7 +214,8 @@ function pastedSignature(text: string, root: string | null): ErrorSignature | nu
 function kept(error: ErrorSignature, root: string | null): ErrorSignature {
   const { text: clean } = filterSecrets(error.line);
   const line = root ? relativeInCommand(clean, root, root) : clean;
-  return line === error.line ? error : { line, key: signatureKey(line) };
+  if (line === error.line) return error;
+  return { line, key: error.key === TIMED_OUT_KEY ? error.key : signatureKey(line) };
 }
 
 function editedAfterPaste(p: PastedError, path: string, config: boolean, change: string | null): PastedError {
@@ -375,6 +377,17 @@ function signatureOf(output: string, root: string | null, failed = false): Error
 }
 
 /**
+ * What a failed command's output is known by (fixes and obstacles merge by it, recall at a failure looks
+ * it up): its error's signature. Claude Code's time limit is met by a command, not by a message: each
+ * command family that runs too long is its own trouble.
+ */
+export function commandFailure(output: string, normalized: string, root: string | null): ErrorSignature | null {
+  const seen = signatureOf(output, root);
+  if (!seen) return null;
+  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_KEY}: ${workFamily(asRun(normalized))}` } : seen;
+}
+
+/**
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git, or an
  * interpreter running code of the session's own: what it reports is the state of that code or of the
  * change, fixed by working on them, unless the machine is in the way or the shell itself complained.
@@ -418,11 +431,13 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const key = `${family}@${where}`;
   if (failed) {
     if (isInspection(normalized)) return next;
-    const error = signatureOf(`${r.text}\n${r.tail}`, root);
+    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
     if (!error) return next;
+    const timedOut = error.key.startsWith(`${TIMED_OUT_KEY}:`);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);
-    next = noteError(next, error, family, checks);
-    if (!next.open.some((f) => f.key === key))
+    next = noteError(next, error, timedOut ? workFamily(asRun(normalized)) : family, checks);
+    // A later run that ended in time fixed nothing: it ran shorter, or in the background.
+    if (!timedOut && !next.open.some((f) => f.key === key))
       next = {
         ...next,
         open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [], flags: flagsOf(normalized) }, CAPTURE_CAPS.open),

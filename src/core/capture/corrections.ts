@@ -44,9 +44,10 @@ const ACKNOWLEDGEMENT =
   /^(?:ok(?:ay)?|yes|yep|sure|continue|go on|go ahead|proceed|retry|try again|thanks?|thank you|sim|claro|pode|continua|continue|vai|s[ií]|dale|oui|ja|да|давай|продолжай|ок|так)[\s!.,]*$/iu;
 
 // What is said of the text or code at hand ("do not remove that part", "the first sentence …", "update the
-// function so …", "instead tag, create a column"): an instruction for this change, not a lesson for the next.
+// function so …", "actually i think we should change the wording to …", "instead tag, create a column",
+// "don't revert anything, figure out why"): an instruction for this change, not a lesson for the next.
 const AT_HAND =
-  /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)/i;
+  /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|no|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should|just)[,\s]+)*(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b/i;
 
 const MIN_WORDS = 4;
 const STEP_RULE_MAX = 120;
@@ -154,13 +155,38 @@ const CODE_LINE =
 /** The prompt holds pasted code (two lines of it or more): its words are the code's, not the user's rules. */
 const pastedCode = (text: string): boolean => text.split(/\r?\n/).filter((l) => CODE_LINE.test(l)).length >= 2;
 
+// A line that hands the rules below it to someone else: "The translator MUST:", "Each agent should:" — the
+// spec of what is being written, not a rule for the assistant (who is "you", "we", "I" or Claude).
+const OTHERS_RULES_LEAD = /\b(?:must|should|shall|will|needs? to|has to|may not|cannot|can't)\b[^:]{0,40}:\s*$/i;
+const ADDRESSED_TO_US = /\b(?:you|your|we|our|us|i|me|my|claude)\b/i;
+const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
+
+/** The text without the list items that follow a line giving them to a third party. */
+function othersRulesRemoved(text: string): string {
+  const out: string[] = [];
+  let theirs = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (LIST_ITEM.test(line)) {
+      if (!theirs) out.push(line);
+      continue;
+    }
+    if (line.trim() === '') {
+      out.push(line);
+      continue;
+    }
+    theirs = OTHERS_RULES_LEAD.test(line) && !ADDRESSED_TO_US.test(line);
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
 /** Sentences of a prompt that set a standing rule for the assistant (at most `max`), each as the user wrote it. */
 export function statedRules(prompt: string, max = 3): Correction[] {
   const text = prompt.trim();
   if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text) || !RULE_WORDS.test(text) || pastedCode(text)) return [];
   const out: Correction[] = [];
   // A line that goes on in lower case continues the sentence before it (a wrapped line, not a new one).
-  const unwrapped = text.replace(/([^\s.!?;:])[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, '$1 ');
+  const unwrapped = othersRulesRemoved(text).replace(/([^\s.!?;:])[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, '$1 ');
   for (const part of unwrapped.split(/(?<=[.!?;])\s+|\r?\n+/)) {
     const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, ''));
     if (sentence.length < 12 || sentence.length > RULE_MAX || /[?？]$/.test(sentence) || !isRule(sentence)) continue;

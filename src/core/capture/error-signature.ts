@@ -40,13 +40,18 @@ const NOISE =
 
 // Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
 const NOT_AN_ERROR =
-  /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b/i;
+  /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b|\bPermission for this action (?:was|has been) denied\b|\bdenied by the Claude Code\b/i;
 
 // What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
 const ENVIRONMENT =
-  /\b(?:permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
+  /\b(?:command timed out|permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
 
-/** The error lies in the environment (a missing tool, a permission, the network), not in the code. */
+/** Claude Code stopping a command at its time limit (`Command timed out after 2m 0.0s`). */
+export const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
+/** The key such a line has, whatever the limit. */
+export const TIMED_OUT_KEY = 'command timed out';
+
+/** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
 // A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`), or a test's assertion.
@@ -102,16 +107,23 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
     .map((l) => l.trim())
     .filter((l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l));
   const hit = patterns.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
-  if (!hit) return null;
-  const line = clip(oneLine(hit), LINE_MAX);
-  const key = signatureKey(line);
+  // One word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
+  if (!hit || (hit.match(/\p{L}{2,}/gu) ?? []).length < 2) return null;
+  // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
+  const timedOut = TIMED_OUT.exec(hit)?.[0];
+  const line = clip(oneLine(timedOut ?? hit), LINE_MAX);
+  // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble.
+  const key = timedOut ? TIMED_OUT_KEY : signatureKey(line);
   return key.length >= 6 ? { line, key } : null;
 }
 
 /** The part of an error line that recurs: numbers, quoted names, paths, hashes and addresses made generic. */
 export function signatureKey(line: string): string {
   // The first sentence: tools go on with what they were given ("… not found in file. String: <the text>").
-  const first = line.split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
+  const sentence = line.split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
+  // A chain of messages ending in the value given (`rg: error parsing flag -E: … unknown encoding: ^/`): the value is the input.
+  const parts = sentence.split(/:\s+/);
+  const first = parts.length >= 4 && !/\s/.test(parts.at(-1)!) ? `${parts.slice(0, -1).join(': ')}: …` : sentence;
   return (
     first
       .toLowerCase()

@@ -47,13 +47,22 @@ const NOT_WORK =
 const OWN_CODE =
   /^(?:node|nodejs|python[0-9.]*|py|ruby|perl|php|deno|bun|tsx|ts-node|(?:npx|pnpm exec|bunx) (?:tsx|ts-node)|(?:uv|poetry|pipenv) run python[0-9.]*)(?:\s|$)/;
 
+// A script of the project's or the user's own, run by its path or by a shell (`./build.sh`, `scripts/deploy.sh`,
+// `bash tools/migrate.sh`, `sh -e ./x.sh`): what it prints when it fails is that script's say, not the machine's.
+const SCRIPT =
+  /^(?:(?:ba|z|da|k)?sh(?:\s+-(?!c\b)[a-z]+)*\s+(?!-c\b)[^\s-]|source\s+\S|\.{1,2}\/(?!(?:gradlew|mvnw|node_modules\/|vendor\/bin\/))\S|~\/\S+\.(?:sh|bash|zsh|py|js|mjs|rb|pl)(?:\s|$)|[\w.-]+\/[\w./-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|ps1)(?:\s|$))/;
+
+/** The command without `sudo`: run as root or not, it is the same command (`sudo ./build.sh`). */
+export const asRun = (normalized: string): string => normalized.replace(/^sudo\s+(?:-[A-Za-z]+\s+)*/, '');
+
 /**
  * The command runs code of the project's or the session's own through its interpreter: what it throws
  * (`TypeError: d.filter is not a function`) is that code's error, not the machine's.
  */
 export function runsOwnCode(normalized: string): boolean {
-  const [program = '', ...rest] = workStep(normalized).split(' ');
-  return OWN_CODE.test([programName(program), ...rest].join(' '));
+  const step = workStep(asRun(normalized));
+  const [program = '', ...rest] = step.split(' ');
+  return OWN_CODE.test([programName(program), ...rest].join(' ')) || SCRIPT.test(step);
 }
 
 // A package manager's own operation (`npm install -D @vitest/coverage-v8`, `brew upgrade`, `apt-get install x`).

@@ -5,13 +5,14 @@
 // Matched by the error's signature (core/capture/error-signature.ts), the key
 // capture merged the lesson by: no words are guessed. Each lesson is given once
 // per session this way, and logged to usage.jsonl (`injected`, via failure).
-import { errorSignature } from '../../core/capture/error-signature.ts';
+import { commandFailure } from '../../core/capture/capture-tracker.ts';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { retiredEntries } from '../../core/lifecycle/supersession.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { type RecallItem, renderRecall } from '../../core/recall/recall-render.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
+import { normalizeCommand } from '../../core/session/summary-commands.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { roleSummaries } from '../memory/entry-cache.ts';
@@ -36,16 +37,18 @@ export interface FailureRecall {
 }
 
 /**
- * The lessons that know the error `output` shows, rendered, or null (most failures: an error met for the
- * first time, or one whose lesson this session was already given here).
+ * The lessons that know the error a failed command printed, rendered, or null (most failures: an error met
+ * for the first time, or one whose lesson this session was already given here). The error is read as
+ * capture reads it (`commandFailure`), so the key is the one the lesson was merged by.
  */
 export async function recallForFailure(
   paths: EchoPaths,
   config: EchoesConfig,
-  output: string,
+  failed: { error: string; command: string; cwd: string },
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): Promise<FailureRecall | null> {
-  const sig = errorSignature(output, true);
+  const normalized = normalizeCommand(failed.command, failed.cwd, paths.project);
+  const sig = commandFailure(failed.error, normalized, paths.project);
   if (sig === null) return null;
   const signature = `error:${sig.key}`;
   const roles = await roleSummaries(paths);
