@@ -856,22 +856,23 @@ test("Claude Code's own permission classifier turning a command down is no error
   );
 });
 
-test("what a project's own script prints when it fails is that script's say, not an obstacle; a permission it lacks still is one; a CI check's status is looked at, not met", async (t) => {
+test("what a project's own script prints when it fails is that script's say, not an obstacle; a permission it lacks still is one; a CI check's status is looked at, not met, though a program that is not there is met", async (t) => {
   const run = (b: TranscriptBuilder) =>
     b
       .user('build the live cd')
       .bash('sudo ./build.sh', 1, '[ERROR] Fix the issues above and try again\n○ Tandem Orchestrator: Not found')
       .bash('bash tools/migrate.sh', 1, 'tee: /var/log/build-system.log: Permission denied')
-      .bash('gh pr checks 12', 1, 'Unit Tests\tfail\t39s\thttps://github.com/o/r/actions/runs/1/job/2');
+      .bash('gh pr checks 12', 1, 'Unit Tests\tfail\t39s\thttps://github.com/o/r/actions/runs/1/job/2')
+      .bash('gh pr view 12', 127, '(eval):1: command not found: gh');
   const one = await gather(t, run);
   let ledger = updateSightings({}, one, meta('s-one'));
   const two = await gather(t, run);
   ledger = updateSightings(ledger, two, meta('s-two'));
   const got = lessonsOf(two, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
-  assert.deepEqual(
-    got.map((l) => l.symptom),
-    ['tee: /var/log/build-system.log: Permission denied'],
-  );
+  assert.deepEqual(got.map((l) => l.symptom).sort(), [
+    '(eval):1: command not found: gh',
+    'tee: /var/log/build-system.log: Permission denied',
+  ]);
 });
 
 test('a proposal to change the thing at hand is no lesson; a rule given to what is being written is not the user’s rule', () => {

@@ -430,7 +430,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
-    if (isInspection(normalized)) return next;
+    // A look that failed (`gh pr checks` listing a failing check, `ls` of a missing file) is no trouble met,
+    // unless the program itself is not there (`gh: command not found`): that one is met whatever it was asked.
+    if (isInspection(normalized) && !(MISSING_TOOL.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
     const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
     if (!error) return next;
     const timedOut = error.key.startsWith(`${TIMED_OUT_KEY}:`);
