@@ -147,6 +147,8 @@ const MISSING_TOOL =
 // A shell that could not find the program (`/bin/sh: 1: node: not found`), in the shells' own lower case: never
 // a page's `404: Not Found`.
 const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: not found$/m;
+// The shell found no such program (`gh: command not found`, `'tree' is not recognized as …`).
+const PROGRAM_NOT_FOUND = /command not found|is not recognized as an internal or external command/i;
 // The command itself was wrong, not the code: a script, program or option this project does not have.
 const WRONG_COMMAND =
   /couldn'?t find a script|missing script|command not found|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command/i;
@@ -432,7 +434,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (failed) {
     // A look that failed (`gh pr checks` listing a failing check, `ls` of a missing file) is no trouble met,
     // unless the program itself is not there (`gh: command not found`): that one is met whatever it was asked.
-    if (isInspection(normalized) && !(MISSING_TOOL.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
+    if (isInspection(normalized) && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
     const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
     if (!error) return next;
     const timedOut = error.key.startsWith(`${TIMED_OUT_KEY}:`);
