@@ -25,6 +25,7 @@ import {
   signatureKey,
   TIMED_OUT_KEY,
 } from './error-signature.ts';
+import { failureSignature, keptError } from './failure-key.ts';
 import { asRun, isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -208,17 +209,8 @@ function pastedSignature(text: string, root: string | null): ErrorSignature | nu
   return error ? kept(error, root) : null;
 }
 
-/**
- * An error as kept: a secret its line printed (a key in a failing command's output) never reaches the
- * state or the ledger, and the project's own folder is spelled relative to it (`src/a.ts:3`, not the
- * absolute path of this machine).
- */
-function kept(error: ErrorSignature, root: string | null): ErrorSignature {
-  const { text: clean } = filterSecrets(error.line);
-  const line = root ? relativeInCommand(clean, root, root) : clean;
-  if (line === error.line) return error;
-  return { line, key: error.key === TIMED_OUT_KEY ? error.key : signatureKey(line) };
-}
+/** An error as kept (core/capture/failure-key.ts), a secret its line printed filtered out. */
+const kept = (error: ErrorSignature, root: string | null): ErrorSignature => keptError(error, root, (line) => filterSecrets(line).text);
 
 function editedAfterPaste(p: PastedError, path: string, config: boolean, change: string | null): PastedError {
   if (!config || isAbsolutePath(path)) return { ...p, other: true };
@@ -378,16 +370,9 @@ function signatureOf(output: string, root: string | null, failed = false): Error
   return error ? kept(error, root) : null;
 }
 
-/**
- * What a failed command's output is known by (fixes and obstacles merge by it, recall at a failure looks
- * it up): its error's signature. Claude Code's time limit is met by a command, not by a message: each
- * command family that runs too long is its own trouble.
- */
-export function commandFailure(output: string, normalized: string, root: string | null): ErrorSignature | null {
-  const seen = signatureOf(output, root);
-  if (!seen) return null;
-  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_KEY}: ${workFamily(asRun(normalized))}` } : seen;
-}
+/** What a failed command's output is known by, as kept (core/capture/failure-key.ts). */
+const commandFailure = (output: string, normalized: string, root: string | null): ErrorSignature | null =>
+  failureSignature(output, normalized, root, (line) => filterSecrets(line).text);
 
 /**
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git, or an
