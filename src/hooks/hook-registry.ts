@@ -15,6 +15,9 @@ export type HookEvent =
   | 'SubagentStop'
   | 'SessionEnd';
 
+/** Claude Code's shell tools: a failure of theirs is a command's error (PostToolUseFailure is matched to them). */
+export const SHELL_TOOLS = ['Bash', 'PowerShell'] as const;
+
 export interface HookSpec {
   /** Bundle, entry file and last-run marker name. */
   name: string;
@@ -52,7 +55,7 @@ export const HOOKS: readonly HookSpec[] = [
     // Only a shell command that failed starts it (no process per tool call): the lesson that knows its error.
     name: 'tool-failure',
     event: 'PostToolUseFailure',
-    matcher: 'Bash|PowerShell',
+    matcher: SHELL_TOOLS.join('|'),
     timeoutSec: 10,
     budgetMs: () => 5000,
   },

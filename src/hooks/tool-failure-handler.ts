@@ -3,10 +3,8 @@
 // that lesson goes beside the failed result (store/recall/failure-recall.ts);
 // any other failure, most of them, costs reading the cached entries once.
 import { recallForFailure } from '../store/recall/failure-recall.ts';
+import { SHELL_TOOLS } from './hook-registry.ts';
 import type { HookContext, HookResult } from './run-hook.ts';
-
-/** The tools whose failures are commands' errors (Claude Code's shell tools); the matcher in hooks.json names the same. */
-export const SHELL_TOOLS = ['Bash', 'PowerShell'] as const;
 
 export async function toolFailure(ctx: HookContext): Promise<HookResult | undefined> {
   const { error, tool_name: tool } = ctx.input;

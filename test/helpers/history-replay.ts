@@ -296,8 +296,9 @@ export function sessionActivity(lines: readonly string[], copied: readonly boole
         const output = results.get(r.toolUseId) ?? `${r.text}\n${r.tail}`;
         const sig = errorSignature(output, true);
         if (sig) add({ kind: 'error', key: sig.key, line: sig.line, at });
+        // Claude Code runs PostToolUseFailure for a result it marked as an error, as every failed shell command is.
         const shell = shellCalls.get(r.toolUseId);
-        if (shell && !e.sidechain) failures.push({ at, ...shell, error: output });
+        if (shell && !e.sidechain && r.isError) failures.push({ at, ...shell, error: output });
       }
     }
   });
@@ -536,22 +537,20 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
       note(-1, 'session-start', await run('session-start', { hook_event_name: 'SessionStart', source: resumed ? 'resume' : 'startup' }));
       const promptAt = new Map(activity.prompts.map((p) => [p.at, p.text]));
       const compactAt = new Map(activity.compactions.map((c) => [c.at, c.trigger]));
-      const failureAt = new Map(activity.failures.map((f) => [f.at, f]));
+      const failuresAt = new Map<number, SessionActivityTrace['failures']>();
+      for (const f of activity.failures) failuresAt.set(f.at, [...(failuresAt.get(f.at) ?? []), f]);
       let turns = 0;
       for (let at = written; at < lines.length; at++) {
         const prompt = promptAt.get(at);
         const trigger = compactAt.get(at);
-        const failure = failureAt.get(at);
-        if (failure !== undefined) {
+        const failed = failuresAt.get(at);
+        if (failed !== undefined) {
           // Claude Code runs PostToolUseFailure once the failed result is written; what it gives follows it.
           writeTo(at + 1);
-          const input = {
-            hook_event_name: 'PostToolUseFailure',
-            tool_name: failure.tool,
-            tool_input: { command: failure.command },
-            error: failure.error,
-          };
-          note(at, 'failure', await run('tool-failure', input));
+          for (const f of failed) {
+            const input = { hook_event_name: 'PostToolUseFailure', tool_name: f.tool, tool_input: { command: f.command }, error: f.error };
+            note(at, 'failure', await run('tool-failure', input));
+          }
         } else if (prompt !== undefined) {
           writeTo(at);
           if (turns > 0) await run('stop', { hook_event_name: 'Stop', stop_hook_active: false });

@@ -144,3 +144,32 @@ test("a command that outran Claude Code's time limit in two sessions is told so 
   assert.match(context(await timeout('sess-t3333333', 'npm run e2e')) ?? '', /in the background, or with a longer timeout/);
   assert.deepEqual(await timeout('sess-t3333333', 'npm run build'), { suppressOutput: true });
 });
+
+test('a failure whose error line sits in a long log is read from the same part of it as capture read, so its fix is found', async (t) => {
+  const tp = makeTempProject(t);
+  const log = [
+    'Exit code 1',
+    ...Array.from({ length: 40 }, (_, i) => `building module ${i} of 80 …`),
+    "TypeError: Cannot read properties of undefined (reading 'map')",
+    ...Array.from({ length: 30 }, (_, i) => `    at step${i} (node_modules/tool/lib/run.js:${i}:7)`),
+    'npm error Lifecycle script `build` failed with error:',
+    'npm error code 1',
+  ].join('\n');
+  const path = join(tp.dir, 'long.jsonl');
+  new TranscriptBuilder(path, 'sess-long1111', tp.dir)
+    .user('build it')
+    .tool('Bash', { command: 'npm run build' }, log, true)
+    .bash('npm run codegen')
+    .bash('npm run build', 0, 'built');
+  await run(tp, 'session-end', sessionEnd, { session_id: 'sess-long1111', transcript_path: path, reason: 'exit' });
+  const fix = documentEntries(parseEchoDocument(tp.read('.claude/echoes/team/MEMORY.md') ?? '')).find((e) => e.captured === 'fix');
+  assert.ok(fix, 'the session left a fix');
+  const out = await run(tp, 'tool-failure', toolFailure, {
+    session_id: 'sess-long2222',
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: { command: 'npm run build' },
+    error: log,
+  });
+  assert.match(context(out) ?? '', /npm run codegen/);
+});

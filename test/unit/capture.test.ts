@@ -16,7 +16,7 @@ import {
   type Sightings,
   updateSightings,
 } from '../../src/core/capture/lesson-candidates.ts';
-import { workCommand, workKind } from '../../src/core/capture/work-commands.ts';
+import { commandTarget, runsOwnCode, workCommand, workKind } from '../../src/core/capture/work-commands.ts';
 import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
@@ -846,6 +846,19 @@ test("a command that outran Claude Code's time limit in two sessions is one obst
   assert.doesNotMatch(obstacles[0]!.learning, /INFO|Fix seen/);
 });
 
+test('what runs: the file an interpreter or a shell runs, else the family; a shell given a command line runs no script of its own', () => {
+  assert.equal(commandTarget('bash scripts/e2e.sh --ci'), 'bash scripts/e2e.sh');
+  assert.equal(commandTarget('python train.py --epochs 3'), 'python train.py');
+  assert.equal(commandTarget('sudo -u postgres pg_dump db'), 'pg_dump');
+  assert.equal(commandTarget('npm run e2e'), 'npm run e2e');
+  assert.equal(runsOwnCode("bash -lc 'npm install'"), false);
+  assert.equal(runsOwnCode('sudo -u www ./deploy.sh'), true);
+  assert.equal(runsOwnCode('.\\build.ps1'), true);
+  assert.equal(runsOwnCode('./gradlew build'), false);
+  // A one-word line is passed over for the next that says something.
+  assert.equal(errorSignature('Password:\nsudo: 3 incorrect password attempts', true)?.line, 'sudo: 3 incorrect password attempts');
+});
+
 test("Claude Code's own permission classifier turning a command down is no error of the project", () => {
   assert.equal(
     errorSignature(
@@ -880,11 +893,18 @@ test('a proposal to change the thing at hand is no lesson; a rule given to what 
   assert.equal(readCorrection('actually i think we should change the verbage on that proto to inStock', acted), null);
   assert.ok(readCorrection('no, never edit generated files by hand, run make generate', acted));
   assert.equal(readCorrection("don't revert anything, figure out why", { refused: '`go build ./...`', acted: null }), null);
+  // Said with always or never, the same words are a rule as well as the next step.
+  assert.ok(readCorrection('no, never use --force; figure out why the push is rejected', acted));
+  assert.ok(readCorrection('no, fix the tests instead of skipping them, never skip tests', acted));
   const spec =
     'Build the prompt translator.\n\nThe translator MUST:\n- Never generate prompts that bypass existing safety rules\n- Never duplicate rules already defined elsewhere';
   assert.deepEqual(statedRules(spec), []);
   assert.deepEqual(
     statedRules('Rules for you:\n- Never push to main without asking').map((r) => r.words),
     ['Never push to main without asking'],
+  );
+  assert.deepEqual(
+    statedRules('The team will now:\n- Always run npm test before committing').map((r) => r.words),
+    ['Always run npm test before committing'],
   );
 });

@@ -9,7 +9,7 @@
 import { filterSecrets } from '../security/secret-filter.ts';
 import { commandSteps, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
-import { absolutePath, isAbsolutePath, projectDir, projectPath, relativeInCommand } from '../transcript/path-spelling.ts';
+import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
@@ -22,11 +22,10 @@ import {
   isShellError,
   pointsIntoCode,
   reportedError,
-  signatureKey,
   TIMED_OUT_KEY,
 } from './error-signature.ts';
 import { failureSignature, keptError } from './failure-key.ts';
-import { asRun, isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
+import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
   kind: WorkKind;
@@ -142,17 +141,19 @@ export function emptyCaptureState(): CaptureState {
   return { root: null, pending: [], works: [], open: [], fixes: [], errors: [], corrections: [], refused: null, acted: null, runs: 0 };
 }
 
+// The shell found no such program (`gh: command not found`, `'tree' is not recognized as …`).
+const NO_SUCH_PROGRAM = 'command not found|is not recognized as an internal or external command';
+const PROGRAM_NOT_FOUND = new RegExp(NO_SUCH_PROGRAM, 'i');
 // A tool or script that is not there, said in a run's output whatever its exit status showed.
-const MISSING_TOOL =
-  /^.*(?:command not found|Cannot find module|Couldn't find a script named|Missing script:|is not recognized as an internal or external command).*$/im;
+const MISSING_TOOL = new RegExp(`^.*(?:${NO_SUCH_PROGRAM}|Cannot find module|Couldn't find a script named|Missing script:).*$`, 'im');
 // A shell that could not find the program (`/bin/sh: 1: node: not found`), in the shells' own lower case: never
 // a page's `404: Not Found`.
 const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: not found$/m;
-// The shell found no such program (`gh: command not found`, `'tree' is not recognized as …`).
-const PROGRAM_NOT_FOUND = /command not found|is not recognized as an internal or external command/i;
 // The command itself was wrong, not the code: a script, program or option this project does not have.
-const WRONG_COMMAND =
-  /couldn'?t find a script|missing script|command not found|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)|not recognized as an internal or external command/i;
+const WRONG_COMMAND = new RegExp(
+  `${NO_SUCH_PROGRAM}|couldn'?t find a script|missing script|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)`,
+  'i',
+);
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
 const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
 // A fallback that turns any failure into success.
@@ -424,7 +425,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (!error) return next;
     const timedOut = error.key.startsWith(`${TIMED_OUT_KEY}:`);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);
-    next = noteError(next, error, timedOut ? workFamily(asRun(normalized)) : family, checks);
+    // What timed out is named in its key (`command timed out: bash scripts/e2e.sh`).
+    next = noteError(next, error, timedOut ? error.key.slice(TIMED_OUT_KEY.length + 2) : family, checks);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background.
     if (!timedOut && !next.open.some((f) => f.key === key))
       next = {

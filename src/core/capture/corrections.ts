@@ -47,7 +47,15 @@ const ACKNOWLEDGEMENT =
 // function so …", "actually i think we should change the wording to …", "instead tag, create a column",
 // "don't revert anything, figure out why"): an instruction for this change, not a lesson for the next.
 const AT_HAND =
-  /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|no|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should|just)[,\s]+)*(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b/i;
+  /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)/i;
+// The same said with a lead-in ("actually i think we should change the wording to …") or with the next step
+// ("don't revert anything, figure out why"): at hand too, unless it also says always or never.
+const AT_HAND_TASK =
+  /^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should)[,\s]+)+(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b/i;
+const STANDING = /\b(?:always|never|from now on|every time)\b/i;
+
+/** Said of the text or code at hand, not a lesson for the next session. */
+const atHand = (words: string): boolean => AT_HAND.test(words) || (AT_HAND_TASK.test(words) && !STANDING.test(words));
 
 const MIN_WORDS = 4;
 const STEP_RULE_MAX = 120;
@@ -83,7 +91,7 @@ export function readCorrection(
   const words = correctionText(message);
   if (!words) return null;
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
-  if (words.length > STEP_RULE_MAX || AT_HAND.test(words)) return null;
+  if (words.length > STEP_RULE_MAX || atHand(words)) return null;
   if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
   if (OPTION_ANSWER.test(words)) return null;
   // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
@@ -106,7 +114,7 @@ export function reportsNoChange(message: string): boolean {
 /** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);
-  return words && !AT_HAND.test(words) ? { words, about, how: 'refusal-note' } : null;
+  return words && !atHand(words) ? { words, about, how: 'refusal-note' } : null;
 }
 
 /** Claude Code's words when the user turned a tool call down. */
@@ -158,7 +166,7 @@ const pastedCode = (text: string): boolean => text.split(/\r?\n/).filter((l) => 
 // A line that hands the rules below it to someone else: "The translator MUST:", "Each agent should:" — the
 // spec of what is being written, not a rule for the assistant (who is "you", "we", "I" or Claude).
 const OTHERS_RULES_LEAD = /\b(?:must|should|shall|will|needs? to|has to|may not|cannot|can't)\b[^:]{0,40}:\s*$/i;
-const ADDRESSED_TO_US = /\b(?:you|your|we|our|us|i|me|my|claude)\b/i;
+const ADDRESSED_TO_US = /\b(?:you|your|we|our|us|i|me|my|claude|team|everyone|everybody)\b/i;
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
 
 /** The text without the list items that follow a line giving them to a third party. */

@@ -105,10 +105,12 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
     .replace(/\\n/g, '\n')
     .split(/\r?\n/)
     .map((l) => l.trim())
-    .filter((l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l));
+    // A line of one word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
+    .filter(
+      (l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l) && (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
+    );
   const hit = patterns.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
-  // One word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
-  if (!hit || (hit.match(/\p{L}{2,}/gu) ?? []).length < 2) return null;
+  if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];
   const line = clip(oneLine(timedOut ?? hit), LINE_MAX);
@@ -120,10 +122,7 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
 /** The part of an error line that recurs: numbers, quoted names, paths, hashes and addresses made generic. */
 export function signatureKey(line: string): string {
   // The first sentence: tools go on with what they were given ("… not found in file. String: <the text>").
-  const sentence = line.split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
-  // A chain of messages ending in the value given (`rg: error parsing flag -E: … unknown encoding: ^/`): the value is the input.
-  const parts = sentence.split(/:\s+/);
-  const first = parts.length >= 4 && !/\s/.test(parts.at(-1)!) ? `${parts.slice(0, -1).join(': ')}: …` : sentence;
+  const first = line.split(/(?<=[a-z)\]'"”’])\.\s+(?=[A-Z])/)[0] ?? line;
   return (
     first
       .toLowerCase()

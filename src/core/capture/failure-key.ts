@@ -5,8 +5,9 @@
 // so both read a failure the same way. Small on purpose: the PostToolUseFailure
 // hook loads it for every failed command. Pure.
 import { relativeInCommand } from '../transcript/path-spelling.ts';
+
 import { type ErrorSignature, errorSignature, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
-import { asRun, workFamily } from './work-commands.ts';
+import { commandTarget } from './work-commands.ts';
 
 /** Text as kept: capture filters secrets out of it; a reader that only looks up keys need not. */
 export type Clean = (line: string) => string;
@@ -23,11 +24,11 @@ export function keptError(error: ErrorSignature, root: string | null, clean: Cle
 
 /**
  * The signature of a failed command's output, as kept. Claude Code's time limit is met by a command, not by
- * a message: each command family (sudo aside) that runs too long is its own trouble.
+ * a message: each command (its family, or the file an interpreter runs; sudo aside) that runs too long is its own trouble.
  */
 export function failureSignature(output: string, normalized: string, root: string | null, clean: Clean = asIs): ErrorSignature | null {
   const error = errorSignature(output);
   if (!error) return null;
   const seen = keptError(error, root, clean);
-  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_KEY}: ${workFamily(asRun(normalized))}` } : seen;
+  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_KEY}: ${commandTarget(normalized)}` } : seen;
 }

@@ -48,12 +48,27 @@ const OWN_CODE =
   /^(?:node|nodejs|python[0-9.]*|py|ruby|perl|php|deno|bun|tsx|ts-node|(?:npx|pnpm exec|bunx) (?:tsx|ts-node)|(?:uv|poetry|pipenv) run python[0-9.]*)(?:\s|$)/;
 
 // A script of the project's or the user's own, run by its path or by a shell (`./build.sh`, `scripts/deploy.sh`,
-// `bash tools/migrate.sh`, `sh -e ./x.sh`): what it prints when it fails is that script's say, not the machine's.
+// `bash tools/migrate.sh`, `sh -e ./x.sh`, `.\build.ps1`; not `bash -lc '…'`, which runs the command given): what it prints when it fails is that script's say, not the machine's.
 const SCRIPT =
-  /^(?:(?:ba|z|da|k)?sh(?:\s+-(?!c\b)[a-z]+)*\s+(?!-c\b)[^\s-]|source\s+\S|\.{1,2}\/(?!(?:gradlew|mvnw|node_modules\/|vendor\/bin\/))\S|~\/\S+\.(?:sh|bash|zsh|py|js|mjs|rb|pl)(?:\s|$)|[\w.-]+\/[\w./-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|ps1)(?:\s|$))/;
+  /^(?:(?:ba|z|da|k)?sh(?:\s+-(?![a-z]*c)[a-z]+)*\s+[^\s-]|source\s+\S|\.{1,2}[\\/](?!(?:gradlew|mvnw|node_modules[\\/]|vendor[\\/]bin[\\/]))\S|~\/\S+\.(?:sh|bash|zsh|py|js|mjs|rb|pl)(?:\s|$)|[\w.-]+\/[\w./-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|ps1)(?:\s|$))/;
 
 /** The command without `sudo`: run as root or not, it is the same command (`sudo ./build.sh`). */
-export const asRun = (normalized: string): string => normalized.replace(/^sudo\s+(?:-[A-Za-z]+\s+)*/, '');
+export const asRun = (normalized: string): string => normalized.replace(/^sudo\s+(?:-[ugCDhpRrTU]\s+\S+\s+|-[A-Za-z]+\s+)*/, '');
+
+// Programs that run a file given next (`bash scripts/e2e.sh`, `python train.py`): the file is what runs.
+const RUNS_A_FILE = /^(?:(?:ba|z|da|k)?sh|python[0-9.]*|py|node|nodejs|ruby|perl|php|deno|bun|tsx|ts-node|pwsh|powershell)$/;
+
+/**
+ * What a command runs, for telling one long command from another: the family (`npm run e2e`, `make image`),
+ * or, for an interpreter or a shell, the file it runs (`bash scripts/e2e.sh`), sudo aside.
+ */
+export function commandTarget(normalized: string): string {
+  const step = workStep(asRun(normalized));
+  const [program = '', ...rest] = step.split(/\s+/);
+  const name = programName(program);
+  const file = RUNS_A_FILE.test(name) ? rest.find((w) => !w.startsWith('-')) : undefined;
+  return file ? `${name} ${file}` : workFamily(asRun(normalized));
+}
 
 /**
  * The command runs code of the project's or the session's own through its interpreter: what it throws

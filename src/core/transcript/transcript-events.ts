@@ -8,6 +8,7 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
+import { RESULT_HEAD, RESULT_TAIL } from './result-window.ts';
 import { MAX_TEXT, RECAP_TEXT, TranscriptGuard } from './transcript-guard.ts';
 import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
@@ -63,9 +64,6 @@ export interface ToolResult {
 
 // How Claude Code words a refusal the user explained.
 const USER_SAID = /\bthe user said:\s*\n([\s\S]+)$/;
-
-const RESULT_HEAD = 400;
-const RESULT_TAIL = 600;
 
 // Built-in commands that change settings or drive the UI: with or without arguments (`/model sonnet`,
 // `/add-dir ../api`, `/resume 1234`) they ask nothing of the agent and say nothing about the work.

@@ -47,7 +47,7 @@ export function giveForFailure(
   // A fix (what made the error go) before an obstacle (that it was met), then the most confident.
   const rank = (e: EchoEntry) => (e.captured === 'fix' ? 0 : 1);
   known.sort((a, b) => rank(a.entry) - rank(b.entry) || b.entry.confidence - a.entry.confidence);
-  const picked = known.slice(0, MAX_ITEMS);
+  const picked = known.slice(0, Math.min(MAX_ITEMS, config.recall.maxItems));
   // The store's files are ours, but a hand edit or a teammate's commit can put anything in them.
   const clean = filterMany(picked.flatMap(({ entry }) => [entry.title, entry.learning]));
   const recallItems: RecallItem[] = picked.map(({ role, entry, teammate }, i) => ({
