@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
-import { correctionText, readCorrection, statedRules } from '../../src/core/capture/corrections.ts';
+import { correctionText, readCorrection, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
 import { errorSignature, reportedError } from '../../src/core/capture/error-signature.ts';
 import {
   type CaptureKind,
@@ -907,4 +907,24 @@ test('a proposal to change the thing at hand is no lesson; a rule given to what 
     statedRules('The team will now:\n- Always run npm test before committing').map((r) => r.words),
     ['Always run npm test before committing'],
   );
+});
+
+test('standing rules said in Chinese are read without spaces between words; "later" and questions are not rules', () => {
+  const words = (p: string) => statedRules(p).map((r) => r.words);
+  assert.deepEqual(words('除了專業或是專有名詞外, 請用繁體中文回答我, 謝謝. 請問iss0領域有哪些MIB group?'), [
+    '除了專業或是專有名詞外, 請用繁體中文回答我, 謝謝.',
+  ]);
+  assert.deepEqual(words('之後做的測試都幫我留pcap/pcapng, 用檔案名區別plan E or mainline'), [
+    '之後做的測試都幫我留pcap/pcapng, 用檔案名區別plan E or mainline',
+  ]);
+  assert.deepEqual(words('以後再說吧, 先做這個'), []);
+  assert.deepEqual(words('以後的驗證, 我可以關掉minicom讓你操作, 這樣會不會比較快?'), []);
+  assert.deepEqual(words('每次都是這樣嗎'), []);
+  // Those words also describe code and plans: without a request they are no rule.
+  assert.deepEqual(words('strcmp() 的同表比對永遠不會相等, 所以只能拿第一個候選'), []);
+  assert.deepEqual(words('DB 封装每次 fetch_one 都是独立事务并立即 commit()'), []);
+  // Which language to answer in is one rule however it is worded.
+  assert.equal(ruleKey('除了專有名詞外, 請用繁體中文回答我, 謝謝!'), 'answer in 繁體中文');
+  assert.equal(ruleKey('接下來除了專有名詞以外, 請用正體中文回答我;'), 'answer in 繁體中文');
+  assert.equal(ruleKey('never push to main'), null);
 });

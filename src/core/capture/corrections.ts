@@ -70,11 +70,7 @@ export function correctionText(raw: string): string | null {
     return null;
   const line = oneLine(text);
   if (ACKNOWLEDGEMENT.test(line)) return null;
-  // Scripts without spaces count by characters.
-  const words =
-    line.split(/\s+/).length +
-    (/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(line) ? Math.floor(line.length / 4) : 0);
-  if (words < MIN_WORDS) return null;
+  if (wordCount(line) < MIN_WORDS) return null;
   // A question asks; it does not tell.
   if (/[?？]\s*$/.test(line)) return null;
   return line;
@@ -144,17 +140,43 @@ const RULE_EVERYWHERE = /\b(?:should|must)\b.*\b(?:throughout|everywhere|in ever
 // Quoted text is somebody's words being discussed (a title, a line of copy), not the user's rule.
 const QUOTED = /"[^"]{2,}"|“[^”]{2,}”|«[^»]{2,}»|`[^`]+`/g;
 
+// The same in Chinese, where words are not spaced: which language to answer in (請用繁體中文回答), or "from now
+// on" / "every time" (以後, 之後, 每次) with a request to the assistant (請, 幫我, 記得, 不要, 你…都要). Those words
+// alone also describe code, plans and the user's own chores ("永遠不相等", "每次都是獨立事務", "我每次都要點yes"):
+// they are no rule without the request; "next" (接下來) orders a task, it sets no rule.
+const ANSWER_LANGUAGE = /[請请](?:盡量|尽量)?(?:以|用)(.{1,8}?)(?:為主|为主)?(?:回答|回覆|回复)/u;
+const RULE_CJK = new RegExp(
+  `${ANSWER_LANGUAGE.source}|(?:以後|以后|今後|今后|之後|之后|從現在起|从现在起|每次)(?!再).{0,40}(?:請|请|幫我|帮我|記得|记得|不要|別再|别再|務必|务必|[你您](?:都|也|就|一定|必須|必须)?要)`,
+  'u',
+);
+
+/**
+ * The same rule however it is worded, where that is known: the language to answer in
+ * (`請用繁體中文回答我` and `請用正體中文回覆` are one rule). Null for any other.
+ */
+export function ruleKey(words: string): string | null {
+  const lang = ANSWER_LANGUAGE.exec(words)?.[1]
+    ?.replace(/\s+/g, '')
+    .replace(/正體|繁体/g, '繁體')
+    .replace(/简体/g, '簡體');
+  return lang ? `answer in ${lang}` : null;
+}
+
 const RULE_MAX = 220;
 // Any of the rule words anywhere: most prompts hold none and are not split into sentences at all.
 const RULE_WORDS = new RegExp(
-  `(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}|${RULE_STATED.source}|\\bthroughout\\b|\\beverywhere\\b|\\bin every\\b`,
+  `(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}|${RULE_STATED.source}|${RULE_CJK.source}|\\bthroughout\\b|\\beverywhere\\b|\\bin every\\b`,
   'iu',
 );
 
 const isRule = (sentence: string): boolean => {
   const own = sentence.replace(QUOTED, ' … ');
-  return RULE_OPENER.test(own) || RULE_ADDRESSED.test(own) || RULE_STATED.test(own) || RULE_EVERYWHERE.test(own);
+  return RULE_OPENER.test(own) || RULE_ADDRESSED.test(own) || RULE_STATED.test(own) || RULE_EVERYWHERE.test(own) || RULE_CJK.test(own);
 };
+
+// Scripts without spaces count by characters (about four to a word).
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const wordCount = (line: string): number => line.split(/\s+/).length + (UNSPACED.test(line) ? Math.floor(line.length / 4) : 0);
 
 // Lines of pasted code: comment lines, declarations, lines ending in a brace or a semicolon.
 const CODE_LINE =
@@ -195,10 +217,11 @@ export function statedRules(prompt: string, max = 3): Correction[] {
   const out: Correction[] = [];
   // A line that goes on in lower case continues the sentence before it (a wrapped line, not a new one).
   const unwrapped = othersRulesRemoved(text).replace(/([^\s.!?;:])[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, '$1 ');
-  for (const part of unwrapped.split(/(?<=[.!?;])\s+|\r?\n+/)) {
+  for (const part of unwrapped.split(/(?<=[.!?;])\s+|(?<=[。！？；])|\r?\n+/)) {
     const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, ''));
-    if (sentence.length < 12 || sentence.length > RULE_MAX || /[?？]$/.test(sentence) || !isRule(sentence)) continue;
-    if (sentence.split(/\s+/).length < MIN_WORDS) continue;
+    // A question asks (in Chinese also by its last particle: 嗎, 吗, 呢).
+    if (sentence.length < 8 || sentence.length > RULE_MAX || /(?:[?？]|[嗎吗呢][。.!！]?)$/.test(sentence) || !isRule(sentence)) continue;
+    if (wordCount(sentence) < MIN_WORDS) continue;
     out.push({ words: sentence, about: 'how to work with them', how: 'stated' });
     if (out.length >= max) break;
   }

@@ -8,7 +8,7 @@
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
-import type { Correction } from './corrections.ts';
+import { type Correction, ruleKey } from './corrections.ts';
 import { isEnvironmentError, isShellError, pointsIntoCode, TIMED_OUT_KEY } from './error-signature.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
@@ -218,7 +218,8 @@ function correctionLesson(c: Correction, meta: CaptureMeta): EchoEntry {
     title: c.words,
     learning: `The user said, ${when}: "${c.words}"`,
     evidence: `session ${shortSession(meta.sessionId)}: ${c.how === 'stated' ? 'said in a request' : `${c.how === 'after-action' ? 'correction after' : 'refused'} ${c.about}`}`,
-    signature: `said:${(c.words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').slice(0, 100)}`,
+    // Said again in other words, a rule whose sense is known (the language to answer in) is the same rule.
+    signature: `said:${ruleKey(c.words) ?? (c.words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').slice(0, 100)}`,
   });
 }
 
