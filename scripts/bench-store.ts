@@ -3,9 +3,10 @@
 // hand-off, and Claude Code-shaped JSONL transcripts of any size.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorSignature } from '../src/core/capture/error-signature.ts';
+import { failureSignature } from '../src/core/capture/failure-key.ts';
 import { renderEntry } from '../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
+import { outputWindow } from '../src/core/transcript/result-window.ts';
 
 /** Errors the typical store's captured lessons know (a failed command printing one gets its lesson). */
 export const KNOWN_ERRORS = [
@@ -14,9 +15,9 @@ export const KNOWN_ERRORS = [
   'Exit code 127\n/bin/bash: line 1: psql: command not found',
 ];
 
-/** Captured lessons, as capture writes them: a fix, an obstacle, a fix, each with its error's signature. */
+/** Captured lessons, as capture writes them: a fix, an obstacle, a fix, each keyed as the failure hook reads its error. */
 function capturedEntry(i: number): EchoEntry {
-  const sig = errorSignature(KNOWN_ERRORS[i % KNOWN_ERRORS.length]!, true)!;
+  const sig = failureSignature(outputWindow(KNOWN_ERRORS[i % KNOWN_ERRORS.length]!), 'npm install', null)!;
   const kind = i % 2 === 0 ? 'fix' : 'obstacle';
   return {
     ...entry(900 + i, 'traced'),

@@ -15,16 +15,8 @@ import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, reportsNoChange, statedRules } from './corrections.ts';
-import {
-  type ErrorSignature,
-  errorSignature,
-  isEnvironmentError,
-  isShellError,
-  pointsIntoCode,
-  reportedError,
-  TIMED_OUT_KEY,
-} from './error-signature.ts';
-import { failureSignature, keptError } from './failure-key.ts';
+import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, pointsIntoCode, reportedError } from './error-signature.ts';
+import { failureSignature, keptError, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -423,12 +415,12 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (isInspection(normalized) && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
     const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
     if (!error) return next;
-    const timedOut = error.key.startsWith(`${TIMED_OUT_KEY}:`);
+    const timedOut = timedOutCommand(error.key);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);
     // What timed out is named in its key (`command timed out: bash scripts/e2e.sh`).
-    next = noteError(next, error, timedOut ? error.key.slice(TIMED_OUT_KEY.length + 2) : family, checks);
+    next = noteError(next, error, timedOut ?? family, checks);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background.
-    if (!timedOut && !next.open.some((f) => f.key === key))
+    if (timedOut === null && !next.open.some((f) => f.key === key))
       next = {
         ...next,
         open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [], flags: flagsOf(normalized) }, CAPTURE_CAPS.open),

@@ -47,7 +47,7 @@ const ENVIRONMENT =
   /\b(?:command timed out|permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
 
 /** Claude Code stopping a command at its time limit (`Command timed out after 2m 0.0s`). */
-export const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
+const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
 /** The key such a line has, whatever the limit. */
 export const TIMED_OUT_KEY = 'command timed out';
 

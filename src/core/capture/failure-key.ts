@@ -30,5 +30,11 @@ export function failureSignature(output: string, normalized: string, root: strin
   const error = errorSignature(output);
   if (!error) return null;
   const seen = keptError(error, root, clean);
-  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_KEY}: ${commandTarget(normalized)}` } : seen;
+  return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_PREFIX}${commandTarget(normalized)}` } : seen;
 }
+
+const TIMED_OUT_PREFIX = `${TIMED_OUT_KEY}: `;
+
+/** The command a failure's key says ran past Claude Code's time limit (`bash scripts/e2e.sh`), or null for any other failure. */
+export const timedOutCommand = (key: string): string | null =>
+  key.startsWith(TIMED_OUT_PREFIX) ? key.slice(TIMED_OUT_PREFIX.length) : null;

@@ -9,7 +9,8 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
-import { isEnvironmentError, isShellError, pointsIntoCode, TIMED_OUT_KEY } from './error-signature.ts';
+import { isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
+import { timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
@@ -190,9 +191,10 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
 
 function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry {
   // A command that outran Claude Code's time limit in two sessions will again: what helps is known.
-  const learning = key.startsWith(`${TIMED_OUT_KEY}:`)
-    ? `${s.what ? code(s.what) : 'A command'} ran past Claude Code's time limit for a command ("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
-    : `Met again across sessions: "${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`;
+  const learning =
+    timedOutCommand(key) !== null
+      ? `${s.what ? code(s.what) : 'A command'} ran past Claude Code's time limit for a command ("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
+      : `Met again across sessions: "${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(s.what, s.line),

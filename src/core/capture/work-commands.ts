@@ -53,7 +53,7 @@ const SCRIPT =
   /^(?:(?:ba|z|da|k)?sh(?:\s+-(?![a-z]*c)[a-z]+)*\s+[^\s-]|source\s+\S|\.{1,2}[\\/](?!(?:gradlew|mvnw|node_modules[\\/]|vendor[\\/]bin[\\/]))\S|~\/\S+\.(?:sh|bash|zsh|py|js|mjs|rb|pl)(?:\s|$)|[\w.-]+\/[\w./-]+\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|ps1)(?:\s|$))/;
 
 /** The command without `sudo`: run as root or not, it is the same command (`sudo ./build.sh`). */
-export const asRun = (normalized: string): string => normalized.replace(/^sudo\s+(?:-[ugCDhpRrTU]\s+\S+\s+|-[A-Za-z]+\s+)*/, '');
+const asRun = (normalized: string): string => normalized.replace(/^sudo\s+(?:-[ugCDhpRrTU]\s+\S+\s+|-[A-Za-z]+\s+)*/, '');
 
 // Programs that run a file given next (`bash scripts/e2e.sh`, `python train.py`): the file is what runs.
 const RUNS_A_FILE = /^(?:(?:ba|z|da|k)?sh|python[0-9.]*|py|node|nodejs|ruby|perl|php|deno|bun|tsx|ts-node|pwsh|powershell)$/;
