@@ -54,9 +54,9 @@ function wordyHandOff(files: string): string {
   return [
     '# Last session — 2026-05-01 10:00 → 12:00 (session abcdef12…)',
     '## Asked',
-    ...prose(8, 'request'),
+    ...prose(20, 'request'),
     '## Done and decided',
-    ...prose(10, 'decision'),
+    ...prose(24, 'decision'),
     '## Files',
     files,
     '- read: package.json',
@@ -93,14 +93,14 @@ test('files, commands and what is open are never squeezed out of the last sessio
 
 test('a long path is shortened in its middle, never cut at its end; names that do not fit are counted', () => {
   const deep = `packages/server/${'nested-folder/'.repeat(12)}handlers/refund-webhook.ts`;
-  const many = Array.from({ length: 80 }, (_, i) => `src/modules/area-${i}/component-${i}.tsx`);
+  const many = Array.from({ length: 200 }, (_, i) => `src/modules/area-${i}/component-${i}.tsx`);
   const digest = buildDigest(input({ lastSession: wordyHandOff(`- edited: src/a.ts, ${deep}, ${many.join(', ')}`) }));
   const edited = digest.text.split('\n').find((l) => l.startsWith('- edited: '));
   assert.ok(edited, digest.text);
   assert.match(edited, /^- edited: src\/a\.ts, packages\/…\/[^,]*handlers\/refund-webhook\.ts, src\/modules\/area-0\/component-0\.tsx, /);
   assert.match(edited, /, src\/modules\/area-\d+\/component-\d+\.tsx \(\+\d+ more\)$/, 'whole names, then how many more');
   const shown = edited.split(', ').length;
-  assert.equal(Number(/\(\+(\d+) more\)$/.exec(edited)![1]), 82 - shown);
+  assert.equal(Number(/\(\+(\d+) more\)$/.exec(edited)![1]), 202 - shown);
   assert.ok(digest.tokens <= 1500);
 });
 
@@ -379,4 +379,18 @@ test('whatever the store files hold, secrets are filtered before they reach the 
     assert.ok(!digest.text.includes(leaked), `${leaked} leaked into the digest`);
   }
   assert.match(digest.text, /REDACTED/);
+});
+
+test('the last session takes the room that facts and lessons leave, and never less than its share', () => {
+  const files = Array.from({ length: 70 }, (_, i) => `src/modules/area-${i}/component-${i}.tsx`);
+  const handOff = wordyHandOff(`- edited: ${files.join(', ')}`);
+  const shown = (text: string) => text.split('\n').find((l) => l.startsWith('- edited: '))!.split(', ').length;
+  const alone = buildDigest(input({ lastSession: handOff }));
+  const lessons = Array.from({ length: 8 }, (_, i) => d(`lesson-${i}`, 0.9 - i / 100, { learning: 'a lesson with words enough to fill a line of the digest '.repeat(3) }));
+  const crowded = buildDigest(input({ lastSession: handOff, lessons }));
+  assert.ok(alone.tokens <= 1500 && crowded.tokens <= 1500);
+  assert.ok(shown(alone.text) > shown(crowded.text), `${shown(alone.text)} names alone, ${shown(crowded.text)} beside lessons`);
+  // The lessons still get their room: every one of them is given beside the long hand-off.
+  assert.equal(crowded.injectedIds.length, 8);
+  assert.ok(alone.tokens > 1300, `a store with no lessons gives the hand-off most of the budget (${alone.tokens} tokens)`);
 });

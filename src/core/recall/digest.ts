@@ -162,8 +162,8 @@ function shares(needs: readonly number[], total: number): number[] {
   return out;
 }
 
-/** A Files line may list more names than a prose line holds words. */
-const MAX_LIST_LINE = 600;
+/** A Files line may list more names than a prose line holds words: as many as its section's share holds. */
+const MAX_LIST_LINE = 4000;
 
 /** A line as the digest gives it when there is room: prose cut at its end, a list line's names whole. */
 const fullLine = (item: string, list: boolean): string | null => (list ? fitListLine(item, MAX_LIST_LINE) : clipText(item, MAX_LINE));
@@ -337,18 +337,31 @@ function toolErrorLines(errors: NonNullable<DigestInput['toolErrors']>): string[
   ];
 }
 
+/** The last session's least share of the digest; it has more when facts and lessons need less. */
+const SESSION_SHARE = 0.45;
+/** Characters kept beyond what the other lines measured (a neutralised line may gain a `· `). */
+const SLACK = 24;
+
 export function buildDigest(input: DigestInput): Digest {
   const budgetChars = Math.max(400, input.budgetTokens * 4);
   const open = `<rune-echoes note="${DIGEST_NOTE}">`;
   const close = '</rune-echoes>';
   const { entries, archiveLogs, solutions } = input.counts;
   const footer = `In memory in all: ${plural(entries, 'entry', 'entries')}, ${plural(archiveLogs, 'archive log')}, ${plural(solutions, 'solution')} — find more with /rune:echoes search <words>; solutions are in docs/solutions/`;
-  const writer = lineWriter(budgetChars - open.length - close.length - footer.length - 8);
+  const room = budgetChars - open.length - close.length - footer.length - 8;
+  const writer = lineWriter(room);
   const { parts, take } = writer;
   const injected: DigestEntry[] = [];
+  const worked = workedFilesLine(input.workedFiles ?? []);
+  const errorLines = toolErrorLines(input.toolErrors ?? []);
 
-  // The last session gets at most ~45% of the budget, so facts and lessons always have room.
-  const lines = sessionLines(filterSecrets(input.lastSession).text, writer.remaining() * 0.45);
+  // Facts, lessons and the two ledger lines keep their room (up to 55% of the budget); the last
+  // session takes what they leave, at least 45%, so a store with few lessons hands more of it on.
+  const trial = lineWriter(room);
+  for (const line of [...(worked ? [worked] : []), ...errorLines]) trial.take(line);
+  takeEntries(trial.take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):');
+  const others = Math.min(room - trial.remaining() + SLACK, room * (1 - SESSION_SHARE));
+  const lines = sessionLines(filterSecrets(input.lastSession).text, room - others);
   if (lines.length) {
     // EPHEMERAL.md's own title ("Last session — …", or a compacted session's "This session …") is the label when it has one.
     if (!/^(?:last|this) session/i.test(lines[0]!)) take('Last session:');
@@ -356,9 +369,8 @@ export function buildDigest(input: DigestInput): Digest {
   }
 
   // Where the work lives: named after the last session, before the lessons, in one short line.
-  const worked = workedFilesLine(input.workedFiles ?? []);
   if (worked) take(worked);
-  for (const line of toolErrorLines(input.toolErrors ?? [])) if (!take(line)) break;
+  for (const line of errorLines) if (!take(line)) break;
 
   const sessionParts = parts.length;
 
