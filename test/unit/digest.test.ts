@@ -384,9 +384,15 @@ test('whatever the store files hold, secrets are filtered before they reach the 
 test('the last session takes the room that facts and lessons leave, and never less than its share', () => {
   const files = Array.from({ length: 70 }, (_, i) => `src/modules/area-${i}/component-${i}.tsx`);
   const handOff = wordyHandOff(`- edited: ${files.join(', ')}`);
-  const shown = (text: string) => text.split('\n').find((l) => l.startsWith('- edited: '))!.split(', ').length;
+  const shown = (text: string) =>
+    text
+      .split('\n')
+      .find((l) => l.startsWith('- edited: '))!
+      .split(', ').length;
   const alone = buildDigest(input({ lastSession: handOff }));
-  const lessons = Array.from({ length: 8 }, (_, i) => d(`lesson-${i}`, 0.9 - i / 100, { learning: 'a lesson with words enough to fill a line of the digest '.repeat(3) }));
+  const lessons = Array.from({ length: 8 }, (_, i) =>
+    d(`lesson-${i}`, 0.9 - i / 100, { learning: 'a lesson with words enough to fill a line of the digest '.repeat(3) }),
+  );
   const crowded = buildDigest(input({ lastSession: handOff, lessons }));
   assert.ok(alone.tokens <= 1500 && crowded.tokens <= 1500);
   assert.ok(shown(alone.text) > shown(crowded.text), `${shown(alone.text)} names alone, ${shown(crowded.text)} beside lessons`);
