@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { itemParts, RECALL_NOTE, type RecallItem, renderRecall } from '../../src/core/recall/recall-render.ts';
-import { BAR_WORDS, clearingItems, continuesEarlierWork, LOG_FACTOR, logBar, promptBar } from '../../src/core/recall/recall-select.ts';
+import {
+  BAR_WORDS,
+  clearingItems,
+  continuesEarlierWork,
+  LOG_FACTOR,
+  logBar,
+  promptBar,
+  WORD_FLOOR,
+} from '../../src/core/recall/recall-select.ts';
 import { rankDocuments, type SegmentView } from '../../src/core/recall/search-rank.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 
@@ -91,6 +99,47 @@ test('ranking by groups: a group counts once, by its best term, a synonym at its
   });
   const full = rankDocuments([seg], ['databas'], { limit: 5, stats, coverage: false });
   assert.ok(Math.abs(onlySynonym[0]!.raw - full[0]!.raw * 0.5) < 1e-9, 'a synonym weighs its share');
+});
+
+test('a word most items hold adds nothing under the floor: it is no second word of the prompt', () => {
+  // Ten documents: every one holds "src"; only 0 holds "unit".
+  const list = (ids: number[]) => ({ ids: Uint32Array.from(ids), tfs: Uint16Array.from(ids.map(() => 1)) });
+  const all = Array.from({ length: 10 }, (_, i) => i);
+  const postings: Record<string, ReturnType<typeof list>> = { unit: list([0]), src: list(all), money: list([0]) };
+  const seg: SegmentView = {
+    attrs: { count: 10, len: () => 10, source: () => 'memory', layer: () => undefined, role: () => 0, day: () => 0 },
+    roles: [],
+    deleted: new Set(),
+    lookup: (t) => postings[t] ?? null,
+  };
+  const opts = { limit: 5, stats: { docs: 10, totalLen: 100 }, coverage: false, weigh: 'rarity' as const };
+  const loose = rankDocuments([seg], ['unit', 'src'], opts).find((r) => r.doc === 0)!;
+  const floored = rankDocuments([seg], ['unit', 'src'], { ...opts, floor: WORD_FLOOR }).find((r) => r.doc === 0)!;
+  assert.equal(loose.matched, 2);
+  assert.ok(loose.raw > floored.raw, 'the common word added something without the floor');
+  assert.equal(floored.matched, 1, 'and nothing with it');
+  assert.equal(clearingItems([floored], 0.1).length, 0, 'one word left: not recalled, whatever the threshold');
+  // Two rare words both count.
+  const both = rankDocuments([seg], ['unit', 'money'], { ...opts, floor: WORD_FLOOR }).find((r) => r.doc === 0)!;
+  assert.equal(both.matched, 2);
+  // Documents only the common word met are not ranked at all.
+  assert.equal(rankDocuments([seg], ['src'], { ...opts, floor: WORD_FLOOR }).length, 0);
+});
+
+test('going on with earlier work said in Portuguese, Spanish, German, French or Russian continues it too', () => {
+  for (const p of [
+    'roda de novo aquele script de transcrição',
+    'o que ainda falta no plano dos recibos?',
+    '¿seguimos con la migración de ayer?',
+    'otra vez falla el import',
+    'mach mit dem Export weiter',
+    'reprendre la migration des factures',
+    'продолжи переименование файлов',
+    'ещё раз запусти импорт',
+  ])
+    assert.ok(continuesEarlierWork(p), p);
+  for (const p of ['escreva um teste para a função slugify', 'добавь кнопку в настройки', 'crea un Dockerfile para la app'])
+    assert.ok(!continuesEarlierWork(p), p);
 });
 
 const entry: RecallItem = {

@@ -8,7 +8,10 @@
 // by its best term: itself, a camelCase part, the whole name it belongs to, or
 // (at half weight) a synonym (core/recall/search-terms.ts, queryWords). An
 // item is recalled when
-//   1. it holds at least two different words of the prompt, and
+//   1. it holds at least two different words of the prompt, each adding at
+//      least WORD_FLOOR (a word most items hold, `src`, `add`, `run`, adds
+//      nothing and is no second word: "unit tests for slugify in src/…" does
+//      not meet an entry about money in minor units because both say `src`), and
 //   2. the weighed sum reaches the bar: `threshold` (default 1.5: a word found
 //      in this item alone and another about half as rare); a fifth of it when
 //      the item holds an exact name of the prompt that little else has (a file
@@ -46,6 +49,8 @@ export interface RankedItem {
   exact?: number;
 }
 
+/** What a word must add to an item to count there at all (a word only that item has adds about 1). */
+export const WORD_FLOOR = 0.3;
 /** Items below this share of the best one's score are left out. */
 export const RELATIVE_CUT = 0.5;
 /** Distinct prompt words an item must hold. */
@@ -81,9 +86,17 @@ export function clearingItems<T extends RankedItem>(items: readonly T[], thresho
 
 /** Words by which a prompt says it goes on with earlier work (`again`, a stop word elsewhere, among them). */
 const CONTINUATION = new Set(
-  'again still yet already remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously'.split(
-    ' ',
-  ),
+  [
+    'again still yet already remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously',
+    // The same said in Portuguese, Spanish, German, French and Russian.
+    'novamente ainda continuar continua retomar falta faltam pendente ontem anterior',
+    'todavía aún seguir sigue retomar pendiente ayer',
+    'wieder weiter noch gestern fortsetzen übrig',
+    'encore reprendre continuer hier',
+    'снова опять ещё продолжи продолжим продолжай продолжить осталось вчера',
+  ]
+    .join(' ')
+    .split(' '),
 );
 
 /**
@@ -91,7 +104,21 @@ const CONTINUATION = new Set(
  * ("did we…", "have we…", "carry on", "last time", "next step"): each word
  * alone is common, the pair is not.
  */
-const CONTINUATION_PAIRS = new Set(['did we', 'have we', 'had we', 'carry on', 'last time', 'next step', 'next steps', 'follow up']);
+const CONTINUATION_PAIRS = new Set([
+  'did we',
+  'have we',
+  'had we',
+  'carry on',
+  'last time',
+  'next step',
+  'next steps',
+  'follow up',
+  'de novo',
+  'de nuevo',
+  'otra vez',
+  'última vez',
+  'ещё раз',
+]);
 
 /** True when the prompt says it continues earlier work: archive logs then meet the lessons' bar. */
 export function continuesEarlierWork(prompt: string): boolean {

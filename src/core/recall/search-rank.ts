@@ -49,6 +49,8 @@ export interface RankOptions extends RankFilters {
    * Without it every term is a group of its own, of weight 1.
    */
   groups?: { of: readonly number[]; weight: readonly number[]; exact: readonly boolean[] };
+  /** A word adding less than this to a document counts for nothing there, not even as a word matched. */
+  floor?: number;
 }
 
 export interface RankedDoc {
@@ -98,6 +100,7 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     groupTerms[g]!.push(t);
   });
 
+  const floor = opts.floor ?? 0;
   const best: RankedDoc[] = [];
   segments.forEach((seg, s) => {
     const roleCode = opts.role === undefined ? -1 : seg.roles.indexOf(opts.role) + 1;
@@ -142,6 +145,10 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
         }
       }
       for (const d of hit) {
+        if (inGroup[d]! < floor) {
+          inGroup[d] = 0;
+          continue;
+        }
         if (matched[d] === 0) touched.push(d);
         score[d]! += inGroup[d]!;
         matched[d]! += 1;

@@ -11,7 +11,7 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
-import { clearingItems, logBar, promptBar } from '../../core/recall/recall-select.ts';
+import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
 import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -102,7 +102,7 @@ export async function recallForPrompt(
   const ranked = rankDocuments(
     memory.map((s) => s.view),
     terms,
-    { limit, stats: m.stats.memory, sources: RECALL_SOURCES, coverage: false, weigh: 'rarity', groups },
+    { limit, stats: m.stats.memory, sources: RECALL_SOURCES, coverage: false, weigh: 'rarity', groups, floor: WORD_FLOOR },
   );
   const tiers = [ranked];
   if (logs.length > 0) {
@@ -114,7 +114,7 @@ export async function recallForPrompt(
     const fromLogs = rankDocuments(
       segments.map((s) => s.view),
       terms,
-      { limit, stats, sources: LOG_SOURCES, coverage: false, weigh: 'rarity', groups },
+      { limit, stats, sources: LOG_SOURCES, coverage: false, weigh: 'rarity', groups, floor: WORD_FLOOR },
     );
     tiers.push(namedOnly ? fromLogs.filter((r) => r.exact > 0) : fromLogs);
   }
