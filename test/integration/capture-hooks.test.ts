@@ -178,12 +178,17 @@ test("in team mode the user's own words stay out of the committed team memory; t
   );
 });
 
-test('the files two sessions worked on are named at a later start when the last hand-off does not name them; an error met again counts as use', async (t) => {
+test('the files two sessions worked on and the commands they ran are named at a later start when the last hand-off does not name them; an error met again counts as use', async (t) => {
   const tp = makeTempProject(t);
-  const touching = (file: string) => (b: TranscriptBuilder) =>
-    b
-      .tool('Edit', { file_path: join(tp.dir, file), old_string: 'a', new_string: 'b' }, 'The file has been updated.')
-      .bash('npm run build', 0, 'built');
+  const touching = (file: string) => (b: TranscriptBuilder) => {
+    b.tool('Edit', { file_path: join(tp.dir, file), old_string: 'a', new_string: 'b' }, 'The file has been updated.').bash(
+      'npm run build',
+      0,
+      'built',
+    );
+    // The sessions on the core start the database first; a run that failed is no habit.
+    if (file === 'lib/core.ts') b.bash('docker compose up -d db', 0, 'started').bash('make seed', 2, 'make: *** No rule to make target');
+  };
   for (const [id, file] of [
     ['sess-aaaa1111', 'lib/core.ts'],
     ['sess-bbbb2222', 'lib/core.ts'],
@@ -193,6 +198,11 @@ test('the files two sessions worked on are named at a later start when the last 
   const context = await startContext(tp, 'sess-dddd4444');
   assert.match(context, /^Files the work keeps coming back to: lib\/core\.ts$/m);
   assert.doesNotMatch(context, /coming back to:.*README\.md/, 'the last session’s own file is in its hand-off already');
+  assert.match(context, /^Commands the work keeps running: `docker compose up -d db`$/m, 'not `npm run build`: the hand-off names it');
+  assert.doesNotMatch(context, /make seed/);
+  // The ledger is plain JSON and holds the commands by family.
+  const ledger = JSON.parse(tp.read('.claude/echoes/.state/worked-files.json')!) as { commands: Record<string, { sessions: number }> };
+  assert.equal(ledger.commands['docker compose']!.sessions, 2);
 
   // The commands entry, met again by every session, stays one line per kind.
   const commands = teamEntries(tp).find((e) => e.captured === 'commands');
@@ -242,4 +252,19 @@ test('a malformed sightings ledger costs only its bad records: the start still g
   const context = await startContext(tp, 'sess-bbbb2222');
   assert.match(context, /npm run build/);
   assert.match(context, /- Edit: E \(2 sessions\)/, 'the good record is kept');
+});
+
+test('a command that holds a secret never enters the worked-files ledger, however often it runs', async (t) => {
+  const tp = makeTempProject(t);
+  const secret = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
+  for (const id of ['sess-aaaa1111', 'sess-bbbb2222', 'sess-cccc3333'])
+    await endSession(
+      tp,
+      id,
+      workingSession(tp, id, (b) => b.bash(`gh auth login --with-token ${secret}`, 0, 'Logged in')),
+    );
+  const ledger = tp.read('.claude/echoes/.state/worked-files.json') ?? '';
+  assert.doesNotMatch(ledger, new RegExp(secret));
+  assert.doesNotMatch(ledger, /gh auth/);
+  assert.doesNotMatch(await startContext(tp, 'sess-dddd4444'), new RegExp(secret));
 });

@@ -1,16 +1,22 @@
-// The files the work keeps coming back to (SPEC §6a): counted per working session, weighted to the
-// recent, named at a start once two sessions touched them, less what the hand-off already names.
+// The files the work keeps coming back to and the commands it keeps running (SPEC §6a): counted per
+// working session, weighted to the recent, named at a start once two sessions touched or ran them, less
+// what the hand-off already names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildDigest, WORKED_LINE } from '../../src/core/recall/digest.ts';
 import {
+  commandsComingBack,
   countsAsWorked,
   emptyWorkedFiles,
   filesComingBack,
+  MAX_COMMANDS,
   MAX_NAMED,
+  namesCommand,
   parseWorkedFiles,
+  ranCommands,
   updateWorkedFiles,
 } from '../../src/core/recall/worked-files.ts';
+import type { SummaryCommand } from '../../src/core/session/summary-model.ts';
 
 const none = () => false;
 
@@ -90,4 +96,88 @@ test('the digest names them in one line after the last session, whole names as m
   assert.ok(line.length <= WORKED_LINE);
   assert.ok(digest.text.indexOf('fix the importer') < digest.text.indexOf(line), 'after the last session');
   assert.equal(digest.withoutSession?.text.includes('keeps coming back'), false, 'a resumed session had them already');
+});
+
+const cmd = (command: string, failed = false): SummaryCommand => ({ command, failed, count: 1 });
+
+test('the commands that count: passed, neither a look nor a file chore; each by its family, shown up to a quote', () => {
+  const ran = ranCommands([
+    cmd('npm run typecheck'),
+    cmd('pip install requests', true),
+    cmd('ls -la src'),
+    cmd('git status'),
+    cmd('cd web && npm run build'),
+    cmd('rm -rf dist'),
+    cmd('mkdir -p out'),
+    cmd('git commit -m "fix: the importer"'),
+    cmd("python3 -c 'import sys; print(sys.path)'"),
+    cmd(`node scripts/${'long-name-'.repeat(12)}.js`),
+    cmd('cat <<EOF > notes.md'),
+  ]);
+  assert.deepEqual(
+    ran.map((r) => r.family),
+    ['npm run typecheck', 'npm run build', 'git commit', 'python3', 'node'],
+  );
+  assert.equal(ran.find((r) => r.family === 'git commit')!.shown, 'git commit -m …', 'a message is not shown');
+  assert.equal(ran.find((r) => r.family === 'python3')!.shown, 'python3 -c …');
+  assert.ok(ran.find((r) => r.family === 'node')!.shown.length <= 80);
+  assert.equal(ran.find((r) => r.family === 'npm run build')!.shown, 'cd web && npm run build', 'where it runs is kept');
+});
+
+test('a command is named once two sessions ran it, by its latest run, unless the hand-off names it', () => {
+  let ledger = updateWorkedFiles(emptyWorkedFiles(), [], 's1', [], [{ family: 'npm run seed', shown: 'npm run seed -- --small' }]);
+  // A second capture of the same session (a compaction, then the end) counts once.
+  ledger = updateWorkedFiles(ledger, ['src/a.ts'], 's1', [], [{ family: 'npm run seed', shown: 'npm run seed -- --small' }]);
+  assert.equal(ledger.seq, 1);
+  assert.deepEqual(commandsComingBack(ledger, none), [], 'one session is not a habit');
+  ledger = updateWorkedFiles(ledger, [], 's2', [], [{ family: 'npm run seed', shown: 'npm run seed' }]);
+  assert.equal(ledger.seq, 2);
+  assert.deepEqual(commandsComingBack(ledger, none), ['npm run seed'], 'its latest run');
+  const handOff = '## Commands\n- `npm run seed` (×2)';
+  assert.deepEqual(
+    commandsComingBack(ledger, (f) => namesCommand(handOff, f)),
+    [],
+  );
+  // Whole words: `node` is not in `node_modules`, `npm run build` is not `npm run build:prod`.
+  assert.equal(namesCommand('removed node_modules', 'node'), false);
+  assert.equal(namesCommand('ran `npm run build:prod`', 'npm run build'), false);
+  assert.equal(namesCommand('ran `node  scripts/x.js`', 'node'), true);
+});
+
+test('at most a few commands are named, the command ledger stays bounded, and a ledger from before commands reads', () => {
+  let ledger = emptyWorkedFiles();
+  const many = Array.from({ length: 150 }, (_, i) => ({ family: `make t${i}`, shown: `make t${i}` }));
+  for (const s of ['s1', 's2']) ledger = updateWorkedFiles(ledger, [], s, [], many);
+  assert.ok(Object.keys(ledger.commands ?? {}).length <= 100);
+  assert.equal(commandsComingBack(ledger, none).length, MAX_COMMANDS);
+  const old = parseWorkedFiles(JSON.stringify({ seq: 2, files: { 'a.ts': { sessions: 2, weight: 1.8, seq: 2, last: 's2' } } }));
+  assert.equal(old.commands, undefined);
+  assert.deepEqual(commandsComingBack(old, none), []);
+  const torn = parseWorkedFiles(
+    JSON.stringify({
+      seq: 2,
+      files: {},
+      commands: { go: { sessions: 2, weight: 1, seq: 2, last: 's2' }, make: { sessions: 2, weight: 1, seq: 2, last: 's2', shown: 'make' } },
+    }),
+  );
+  assert.deepEqual(Object.keys(torn.commands ?? {}), ['make'], 'a record without what it shows is dropped');
+});
+
+test('the digest names the commands in one line after the files, and a resumed session is not told again', () => {
+  const digest = buildDigest({
+    lastSession: '# Last session — 2026-11-27\n## Asked\n- fix the importer',
+    etched: [],
+    lessons: [],
+    counts: { entries: 0, archiveLogs: 1, solutions: 0 },
+    budgetTokens: 1500,
+    workedFiles: ['src/importer.ts'],
+    workedCommands: ['npm run seed', 'docker compose up -d db', ...Array.from({ length: 60 }, (_, i) => `make target-${i}`)],
+  });
+  const lines = digest.text.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Commands the work keeps running:'));
+  assert.ok(at > 0, digest.text);
+  assert.match(lines[at]!, /^Commands the work keeps running: `npm run seed`, `docker compose up -d db`, `make target-0`/);
+  assert.ok(lines[at]!.length <= WORKED_LINE);
+  assert.ok(lines[at - 1]!.startsWith('Files the work keeps coming back to:'));
+  assert.equal(digest.withoutSession?.text.includes('keeps running'), false);
 });

@@ -36,6 +36,8 @@ export interface DigestInput {
   budgetTokens: number;
   /** Files earlier sessions kept coming back to that the last session does not name (worked-files.ts). */
   workedFiles?: readonly string[];
+  /** Commands earlier sessions kept running (and that passed) that the last session does not name, each by its latest run. */
+  workedCommands?: readonly string[];
   /** Claude Code tool errors sessions here met again and again (capture's sightings). */
   toolErrors?: ReadonlyArray<{ tool: string; line: string; sessions: number }>;
 }
@@ -326,6 +328,18 @@ function workedFilesLine(files: readonly string[]): string | null {
   return line;
 }
 
+/** The line naming the commands sessions keep running, whole as many as fit. */
+function workedCommandsLine(commands: readonly string[]): string | null {
+  if (commands.length === 0) return null;
+  let line = 'Commands the work keeps running:';
+  for (const [i, c] of commands.entries()) {
+    const next = `${line}${i ? ',' : ''} \`${oneLine(c).replace(/`/g, "'")}\``;
+    if (next.length > WORKED_LINE) return i === 0 ? null : line;
+    line = next;
+  }
+  return line;
+}
+
 /** Claude Code tool errors met again and again here (a formatter rewriting files, edits of files not read), a line each. */
 function toolErrorLines(errors: NonNullable<DigestInput['toolErrors']>): string[] {
   if (errors.length === 0) return [];
@@ -352,13 +366,15 @@ export function buildDigest(input: DigestInput): Digest {
   const writer = lineWriter(room);
   const { parts, take } = writer;
   const injected: DigestEntry[] = [];
-  const worked = workedFilesLine(input.workedFiles ?? []);
+  const worked = [workedFilesLine(input.workedFiles ?? []), workedCommandsLine(input.workedCommands ?? [])].filter(
+    (l): l is string => l !== null,
+  );
   const errorLines = toolErrorLines(input.toolErrors ?? []);
 
-  // Facts, lessons and the two ledger lines keep their room (up to 55% of the budget); the last
+  // Facts, lessons and the ledgers' lines keep their room (up to 55% of the budget); the last
   // session takes what they leave, at least 45%, so a store with few lessons hands more of it on.
   const trial = lineWriter(room);
-  for (const line of [...(worked ? [worked] : []), ...errorLines]) trial.take(line);
+  for (const line of [...worked, ...errorLines]) trial.take(line);
   takeEntries(trial.take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):');
   const others = Math.min(room - trial.remaining() + SLACK, room * (1 - SESSION_SHARE));
   const lines = sessionLines(filterSecrets(input.lastSession).text, room - others);
@@ -368,9 +384,8 @@ export function buildDigest(input: DigestInput): Digest {
     for (const line of lines) if (!take(line)) break;
   }
 
-  // Where the work lives: named after the last session, before the lessons, in one short line.
-  if (worked) take(worked);
-  for (const line of errorLines) if (!take(line)) break;
+  // Where the work lives and what it runs: named after the last session, before the lessons, a short line each.
+  for (const line of [...worked, ...errorLines]) if (!take(line)) break;
 
   const sessionParts = parts.length;
 

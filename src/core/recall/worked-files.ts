@@ -5,6 +5,9 @@
 // already name. A new session then knows where the work lives before it
 // searches for it. No model call: counts of what sessions touched. Pure.
 
+import { commandFamily, isInspection, mainStep, unwrapCommand } from '../session/summary-commands.ts';
+import type { SummaryCommand } from '../session/summary-model.ts';
+
 /** One file's record: how many sessions touched it, and a weight that older sessions count less in. */
 export interface WorkedFile {
   sessions: number;
@@ -16,20 +19,37 @@ export interface WorkedFile {
   last: string;
 }
 
+/** A command family's record (`npm run typecheck`, `node`): its last successful run, as it is shown. */
+export interface WorkedCommand extends WorkedFile {
+  shown: string;
+}
+
 export interface WorkedFiles {
   /** How many working sessions the ledger has counted. */
   seq: number;
   files: Record<string, WorkedFile>;
+  /** By command family: the commands sessions ran and that passed (a ledger written before them has none). */
+  commands?: Record<string, WorkedCommand>;
+}
+
+/** A command a session ran and that passed: its family, and the run as the digest may show it. */
+export interface RanCommand {
+  family: string;
+  shown: string;
 }
 
 /** Per session that did not touch it, a file's weight keeps this share. */
 const DECAY = 0.85;
 /** Files the ledger keeps (the lightest go first). */
 const KEPT = 300;
+/** Command families the ledger keeps. */
+const KEPT_COMMANDS = 100;
 /** A file is named once this many sessions touched it. */
 export const MIN_SESSIONS = 2;
 /** Most files a start names. */
 export const MAX_NAMED = 16;
+/** Most commands a start names. */
+export const MAX_COMMANDS = 10;
 
 export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 
@@ -47,39 +67,95 @@ export function countsAsWorked(path: string): boolean {
   return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path);
 }
 
+// Commands that only move, make or remove files, or set up the shell: they say nothing of how the project is worked.
+const FILE_CHORE =
+  /^(?:cd|pushd|popd|mv|cp|rm|rmdir|mkdir|touch|chmod|chown|ln|kill|pkill|killall|taskkill|open|start|clear|cls|source|\.|export|set|unset|alias)$/i;
+/** A run is shown up to its first quote or line break (a commit message, a heredoc), this long at most. */
+const SHOWN_MAX = 80;
+
+/**
+ * The commands of a session that count as how the project is worked: those whose last run passed, less
+ * the ones that only look (`ls`, `git status`) or move files about; each by its family and its run.
+ */
+export function ranCommands(commands: readonly SummaryCommand[]): RanCommand[] {
+  const out: RanCommand[] = [];
+  for (const c of commands) {
+    if (c.failed) continue;
+    const step = unwrapCommand(mainStep(c.command));
+    const program = step.split(/\s+/)[0] ?? '';
+    if (!step || isInspection(step) || FILE_CHORE.test(program)) continue;
+    const family = commandFamily(c.command);
+    if (!family) continue;
+    let shown = c.command.split(/\r?\n/)[0]!.trim();
+    const quote = shown.search(/["'`]|<</);
+    if (quote > 0) shown = `${shown.slice(0, quote).trimEnd()} …`;
+    if (shown.length > SHOWN_MAX) shown = `${shown.slice(0, SHOWN_MAX - 2).trimEnd()} …`;
+    out.push({ family, shown });
+  }
+  return out;
+}
+
 /** The weight `f` has now, at the ledger's session number `seq`. */
 const weightAt = (f: WorkedFile, seq: number): number => f.weight * DECAY ** Math.max(0, seq - f.seq);
 
+/** `records` after `session` touched `keys` at session number `seq`, the lightest beyond `kept` left out. */
+function touch<T extends WorkedFile>(
+  records: Record<string, T>,
+  keys: ReadonlyMap<string, (had: T | undefined, base: WorkedFile) => T>,
+  session: string,
+  seq: number,
+  kept: number,
+): Record<string, T> {
+  const next: Record<string, T> = { ...records };
+  for (const [key, make] of keys) {
+    const had = next[key];
+    if (had && had.last === session) continue;
+    next[key] = make(
+      had,
+      had
+        ? { sessions: had.sessions + 1, weight: weightAt(had, seq) + 1, seq, last: session }
+        : { sessions: 1, weight: 1, seq, last: session },
+    );
+  }
+  const all = Object.keys(next);
+  if (all.length > kept) {
+    const lightest = all.sort((a, b) => weightAt(next[a]!, seq) - weightAt(next[b]!, seq)).slice(0, all.length - kept);
+    for (const k of lightest) delete next[k];
+  }
+  return next;
+}
+
 /**
- * The ledger after `session` touched `files` (a session counted before is not counted again) and
- * deleted or moved away `gone` (no longer named).
+ * The ledger after `session` touched `files`, deleted or moved away `gone` (no longer named) and ran
+ * `commands` that passed (a session counted before is not counted again).
  */
 export function updateWorkedFiles(
   ledger: WorkedFiles,
   files: readonly string[],
   session: string,
   gone: readonly string[] = [],
+  commands: readonly RanCommand[] = [],
 ): WorkedFiles {
   const removed = new Set(gone);
   const touched = [...new Set(files.filter((f) => countsAsWorked(f) && !removed.has(f)))];
-  if (touched.length === 0 && !gone.some((g) => g in ledger.files)) return ledger;
-  const known = Object.values(ledger.files).some((f) => f.last === session && f.seq === ledger.seq);
-  const seq = known || touched.length === 0 ? ledger.seq : ledger.seq + 1;
-  const next: Record<string, WorkedFile> = { ...ledger.files };
-  for (const g of removed) delete next[g];
-  for (const path of touched) {
-    const had = next[path];
-    if (had && had.last === session) continue;
-    next[path] = had
-      ? { sessions: had.sessions + 1, weight: weightAt(had, seq) + 1, seq, last: session }
-      : { sessions: 1, weight: 1, seq, last: session };
-  }
-  const paths = Object.keys(next);
-  if (paths.length > KEPT) {
-    const lightest = paths.sort((a, b) => weightAt(next[a]!, seq) - weightAt(next[b]!, seq)).slice(0, paths.length - KEPT);
-    for (const p of lightest) delete next[p];
-  }
-  return { seq, files: next };
+  // The latest run of each family is the one shown.
+  const ran = new Map(commands.filter((c) => c.family && c.shown).map((c) => [c.family, c.shown]));
+  if (touched.length === 0 && ran.size === 0 && !gone.some((g) => g in ledger.files)) return ledger;
+  const known = [...Object.values(ledger.files), ...Object.values(ledger.commands ?? {})].some(
+    (f) => f.last === session && f.seq === ledger.seq,
+  );
+  const seq = known || touched.length + ran.size === 0 ? ledger.seq : ledger.seq + 1;
+  const kept: Record<string, WorkedFile> = { ...ledger.files };
+  for (const g of removed) delete kept[g];
+  const files2 = touch(kept, new Map(touched.map((p) => [p, (_had, base) => base])), session, seq, KEPT);
+  const commands2 = touch(
+    ledger.commands ?? {},
+    new Map([...ran].map(([family, shown]) => [family, (_had: WorkedCommand | undefined, base: WorkedFile) => ({ ...base, shown })])),
+    session,
+    seq,
+    KEPT_COMMANDS,
+  );
+  return { seq, files: files2, ...(Object.keys(commands2).length > 0 ? { commands: commands2 } : {}) };
 }
 
 /**
@@ -95,6 +171,38 @@ export function filesComingBack(ledger: WorkedFiles, named: (path: string) => bo
     .slice(0, MAX_NAMED);
 }
 
+/**
+ * The commands to name at a start: families run (and passed) in MIN_SESSIONS sessions or more, heaviest
+ * first, each by its latest run, less those `named` already (the hand-off or a lesson names the family).
+ */
+export function commandsComingBack(ledger: WorkedFiles, named: (family: string) => boolean): string[] {
+  return Object.entries(ledger.commands ?? {})
+    .filter(([, c]) => c.sessions >= MIN_SESSIONS)
+    .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || a.localeCompare(b))
+    .filter(([family]) => !named(family))
+    .map(([, c]) => c.shown)
+    .slice(0, MAX_COMMANDS);
+}
+
+/** The text names the command family as a whole word (`node`, not `node_modules`; `npm run build`, not `npm run build:prod`). */
+export function namesCommand(text: string, family: string): boolean {
+  const at = text.replace(/[ \t]+/g, ' ');
+  let from = 0;
+  for (;;) {
+    const i = at.indexOf(family, from);
+    if (i < 0) return false;
+    const before = at[i - 1] ?? ' ';
+    const after = at[i + family.length] ?? ' ';
+    if (!/[\w./-]/.test(before) && !/[\w:/-]/.test(after)) return true;
+    from = i + 1;
+  }
+}
+
+const isRecord = (f: unknown): f is WorkedFile => {
+  const r = f as WorkedFile | null;
+  return !!r && typeof r.sessions === 'number' && typeof r.weight === 'number' && typeof r.seq === 'number' && typeof r.last === 'string';
+};
+
 /** A ledger read from disk, or an empty one when it is not one (torn, hand-edited, from elsewhere). */
 export function parseWorkedFiles(text: string | null): WorkedFiles {
   if (!text) return emptyWorkedFiles();
@@ -103,11 +211,12 @@ export function parseWorkedFiles(text: string | null): WorkedFiles {
     if (!v || typeof v.seq !== 'number' || typeof v.files !== 'object' || v.files === null || Array.isArray(v.files))
       return emptyWorkedFiles();
     const files: Record<string, WorkedFile> = {};
-    for (const [path, f] of Object.entries(v.files)) {
-      if (f && typeof f.sessions === 'number' && typeof f.weight === 'number' && typeof f.seq === 'number' && typeof f.last === 'string')
-        files[path] = f;
-    }
-    return { seq: v.seq, files };
+    for (const [path, f] of Object.entries(v.files)) if (isRecord(f)) files[path] = f;
+    const commands: Record<string, WorkedCommand> = {};
+    if (v.commands && typeof v.commands === 'object' && !Array.isArray(v.commands))
+      for (const [family, c] of Object.entries(v.commands))
+        if (isRecord(c) && typeof (c as WorkedCommand).shown === 'string') commands[family] = c as WorkedCommand;
+    return { seq: v.seq, files, ...(Object.keys(commands).length > 0 ? { commands } : {}) };
   } catch {
     return emptyWorkedFiles();
   }

@@ -12,6 +12,7 @@ import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.
 import type { EchoEntry } from '../../core/entry/echo-entry.ts';
 import { sessionList } from '../../core/lifecycle/captured-merge.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
+import { ranCommands } from '../../core/recall/worked-files.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { writeFileAtomic } from '../fs/atomic-file.ts';
@@ -59,12 +60,16 @@ export function captureLessons(
 ): { recorded: EchoEntry[]; given: string[] } {
   const kinds = captureKinds(config);
   if (!input.draft || !didWork(input.draft)) return { recorded: [], given: [...input.given] };
-  // Where the work lives, with how the project is worked: the files this session read and edited.
+  // Where the work lives, with how the project is worked: the files this session read and edited, the commands it ran.
   if (config.capture.commands)
     noteWorkedFiles(
       paths,
       shortSession(input.sessionId),
-      { touched: [...input.draft.filesEdited, ...input.draft.filesRead], gone: input.draft.filesDeleted ?? [] },
+      {
+        touched: [...input.draft.filesEdited, ...input.draft.filesRead],
+        gone: input.draft.filesDeleted ?? [],
+        commands: ranCommands(input.draft.commands),
+      },
       deadline,
     );
   if (kinds.size === 0 || !input.capture) return { recorded: [], given: [...input.given] };

@@ -4,7 +4,8 @@ import { recurringToolErrors } from '../../core/capture/lesson-candidates.ts';
 import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
-import { filesComingBack } from '../../core/recall/worked-files.ts';
+import { commandsComingBack, filesComingBack, namesCommand } from '../../core/recall/worked-files.ts';
+import { filterMany } from '../../core/security/secret-filter.ts';
 import { readSightings } from '../capture/error-sightings.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import type { RoleSummary } from '../memory/entry-cache.ts';
@@ -46,11 +47,18 @@ export function digestFromStore(
   // One scoring pass over every role: the relevance index is built once.
   const { etched, lessons, live } = digestCandidates([...items, ...restored], readUsage(paths), now, config.relevanceWindow, staleSince);
   // Files sessions kept coming back to, less those the last session names (deleted and moved ones left the ledger).
-  const workedFiles = config.capture.commands ? filesComingBack(readWorkedFiles(paths), (path) => lastSession.includes(path)) : [];
+  const ledger = config.capture.commands ? readWorkedFiles(paths) : null;
+  const workedFiles = ledger ? filesComingBack(ledger, (path) => lastSession.includes(path)) : [];
+  // And the commands they kept running, less those the last session names.
+  const coming = ledger ? commandsComingBack(ledger, (family) => namesCommand(lastSession, family)) : [];
+  // The ledger is personal and filtered as it is written; a hand edit could still put a key in it.
+  const clean = filterMany(coming);
+  const workedCommands = coming.filter((c, i) => clean[i] === c);
   const toolErrors = captureOn(config) ? recurringToolErrors(readSightings(paths)) : [];
   const digest = buildDigest({
     lastSession,
     workedFiles,
+    workedCommands,
     toolErrors,
     etched,
     lessons,

@@ -1,8 +1,9 @@
 // The worked-files ledger on disk (`.state/worked-files.json`, personal, never
-// committed): which files each working session read or edited, counted by
+// committed): which files each working session read or edited and which
+// commands it ran that passed, counted by
 // the capture step of SessionEnd and PreCompact, read by the SessionStart digest.
 import { join } from 'node:path';
-import { parseWorkedFiles, updateWorkedFiles, type WorkedFiles } from '../../core/recall/worked-files.ts';
+import { parseWorkedFiles, type RanCommand, updateWorkedFiles, type WorkedFiles } from '../../core/recall/worked-files.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
@@ -19,24 +20,30 @@ export function readWorkedFiles(paths: EchoPaths): WorkedFiles {
   }
 }
 
-/** Counts the files one session touched (a session counted before counts once); those it deleted or moved leave. */
+/**
+ * Counts the files one session touched and the commands it ran that passed (a session counted before
+ * counts once); the files it deleted or moved leave.
+ */
 export function noteWorkedFiles(
   paths: EchoPaths,
   session: string,
-  files: { touched: readonly string[]; gone: readonly string[] },
+  files: { touched: readonly string[]; gone: readonly string[]; commands?: readonly RanCommand[] },
   deadline: Deadline = NO_DEADLINE,
 ): void {
-  if (files.touched.length + files.gone.length === 0) return;
-  // A path that holds a secret (a file named after a key) is not kept.
+  const ran = files.commands ?? [];
+  if (files.touched.length + files.gone.length + ran.length === 0) return;
+  // A path or a command that holds a secret (a file named after a key, a token on the command line) is not kept.
   const touched = [...new Set(files.touched)];
-  const clean = filterMany(touched);
+  const clean = filterMany([...touched, ...ran.map((c) => c.shown)]);
   const kept = touched.filter((f, i) => clean[i] === f);
+  // The session's commands come filtered already: one the filter changed is left out all the same.
+  const commands = ran.filter((c, i) => clean[touched.length + i] === c.shown && !c.shown.includes('[REDACTED:'));
   withLock(
     paths,
     'worked-files',
     () => {
       const before = readWorkedFiles(paths);
-      const after = updateWorkedFiles(before, kept, session, files.gone);
+      const after = updateWorkedFiles(before, kept, session, files.gone, commands);
       if (after !== before) writeFileAtomic(paths, workedFilesFile(paths), JSON.stringify(after), { durable: false });
     },
     { waitMs: 3000, deadline },
