@@ -37,10 +37,11 @@ test('an item holding a rare exact name of the prompt (a file, an error code) ne
 test('the bar rises with the length of the prompt: a long prompt shares words with any item by chance', () => {
   assert.equal(promptBar(1.5, 3), 1.5, 'a short prompt meets the threshold as it is');
   assert.equal(promptBar(1.5, BAR_WORDS), 1.5);
-  assert.equal(promptBar(1.5, BAR_WORDS * 2), 3, 'twice the words, twice the bar');
+  assert.equal(promptBar(1.5, BAR_WORDS * 4), 3, 'four times the words, twice the bar');
+  assert.equal(promptBar(1.5, BAR_WORDS * 25), 7.5, 'a pasted page: five times');
   const twoRareWords = item(2.2, 2.2, 2);
   assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 6)), [twoRareWords], 'two rare words of a one-line prompt');
-  assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 30)), [], 'the same two words in a pasted page are chance');
+  assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 60)), [], 'the same two words in a pasted page are chance');
   assert.ok(promptBar(1.5, 30) > promptBar(1.5, 20), 'monotone');
 });
 

@@ -31,9 +31,11 @@
 // first, what was learnt before the log of the session that learnt it. Rarity is the store's own, so the threshold means the same in a
 // store of 20 items and one of 2,000. The bar also rises with the length of
 // the prompt (promptBar): each word of the prompt is one more chance for an
-// unrelated item to hold it, so what a long prompt shares with an item by
-// chance grows with its words — a pasted error log or a three-paragraph
-// request must meet an item in proportion. Pure and cheap: it runs on every
+// unrelated item to hold it, so a pasted error log or a three-paragraph
+// request must meet an item more fully than a one-line question — with the
+// square root of its words past BAR_WORDS, since under the word floor a
+// chance word adds little (a 32-word prompt meets twice the threshold, a
+// 200-word paste five times). Pure and cheap: it runs on every
 // prompt, before any stored text is read.
 import { wordsOf } from './search-terms.ts';
 
@@ -62,16 +64,16 @@ export const EXACT_SHARE = 0.6;
 /** How much higher the bar is for an archive log, unless the prompt continues earlier work. */
 export const LOG_FACTOR = 2;
 
-/** Up to this many words, a prompt meets the threshold as it is; past it, the bar rises in proportion. */
+/** Up to this many words, a prompt meets the threshold as it is; past it, the bar rises with the square root of its words. */
 export const BAR_WORDS = 8;
 
 /**
  * The bar for a prompt of `words` words (the groups of queryWords): the
- * threshold for a short prompt, and in proportion to its words past
- * BAR_WORDS — chance matches add up with every word a prompt has.
+ * threshold for a short prompt, and with the square root of its words past
+ * BAR_WORDS — chance matches add up with every word a prompt has, each little.
  */
 export function promptBar(threshold: number, words: number): number {
-  return threshold * Math.max(1, words / BAR_WORDS);
+  return threshold * Math.sqrt(Math.max(1, words / BAR_WORDS));
 }
 
 /** The items that clear the bar, best first (rules 1–3 above). */
