@@ -128,12 +128,12 @@ export function loadParaphraseLabels(split?: 'tune' | 'held-out'): Labelled[] {
 }
 
 /**
- * The third and fourth labelled sets: each written by a separate author who saw only the store (not the recall
- * code, not the other sets); their expected topic-file sections were then named as the index names them (a
- * heading's section by its paragraphs, a sub-heading by the item holding it).
+ * The third, fourth and fifth labelled sets: each written by a separate author who saw only the store (not the
+ * recall code, not the other sets); their expected topic-file sections were then named as the index names them
+ * (a heading's section by its paragraphs, a sub-heading by the item holding it).
  */
-export function loadIndependentLabels(which: 'third' | 'fourth'): Labelled[] {
-  const file = which === 'third' ? 'independent-prompts.json' : 'independent-prompts-2.json';
+export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth'): Labelled[] {
+  const file = { third: 'independent-prompts.json', fourth: 'independent-prompts-2.json', fifth: 'independent-prompts-3.json' }[which];
   return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Labelled[];
 }
 
