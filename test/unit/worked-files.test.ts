@@ -113,11 +113,17 @@ test('the commands that count: passed, neither a look nor a file chore; each by 
     cmd("python3 -c 'import sys; print(sys.path)'"),
     cmd(`node scripts/${'long-name-'.repeat(12)}.js`),
     cmd('cat <<EOF > notes.md'),
+    cmd('npm run lint 2>&1 | head -100'),
+    cmd('curl -s http://localhost:3000/api/health 2>/dev/null || echo down'),
+    cmd('git add \\\n  src/a.ts src/b.ts'),
   ]);
   assert.deepEqual(
     ran.map((r) => r.family),
-    ['npm run typecheck', 'npm run build', 'git commit', 'python3', 'node'],
+    ['npm run typecheck', 'npm run build', 'git commit', 'python3', 'node', 'npm run lint', 'curl', 'git add'],
   );
+  assert.equal(ran.find((r) => r.family === 'npm run lint')!.shown, 'npm run lint', 'what only shapes its output is left out');
+  assert.equal(ran.find((r) => r.family === 'curl')!.shown, 'curl -s http://localhost:3000/api/health');
+  assert.equal(ran.find((r) => r.family === 'git add')!.shown, 'git add');
   assert.equal(ran.find((r) => r.family === 'git commit')!.shown, 'git commit -m …', 'a message is not shown');
   assert.equal(ran.find((r) => r.family === 'python3')!.shown, 'python3 -c …');
   assert.ok(ran.find((r) => r.family === 'node')!.shown.length <= 80);

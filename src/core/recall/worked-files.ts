@@ -5,7 +5,7 @@
 // already name. A new session then knows where the work lives before it
 // searches for it. No model call: counts of what sessions touched. Pure.
 
-import { commandFamily, isInspection, mainStep, unwrapCommand } from '../session/summary-commands.ts';
+import { commandFamily, isInspection, mainStep, unwrapCommand, withoutRedirections } from '../session/summary-commands.ts';
 import type { SummaryCommand } from '../session/summary-model.ts';
 
 /** One file's record: how many sessions touched it, and a weight that older sessions count less in. */
@@ -70,7 +70,7 @@ export function countsAsWorked(path: string): boolean {
 // Commands that only move, make or remove files, or set up the shell: they say nothing of how the project is worked.
 const FILE_CHORE =
   /^(?:cd|pushd|popd|mv|cp|rm|rmdir|mkdir|touch|chmod|chown|ln|kill|pkill|killall|taskkill|open|start|clear|cls|source|\.|export|set|unset|alias)$/i;
-/** A run is shown up to its first quote or line break (a commit message, a heredoc), this long at most. */
+/** A run is shown up to its first pipe, quote or line break (a commit message, a heredoc), this long at most. */
 const SHOWN_MAX = 80;
 
 /**
@@ -86,7 +86,13 @@ export function ranCommands(commands: readonly SummaryCommand[]): RanCommand[] {
     if (!step || isInspection(step) || FILE_CHORE.test(program)) continue;
     const family = commandFamily(c.command);
     if (!family) continue;
-    let shown = c.command.split(/\r?\n/)[0]!.trim();
+    // Shown as run, less what only shapes its output: a pipe into `tail` or `grep`, `|| echo …`, `2>&1`.
+    let shown = withoutRedirections(
+      c.command
+        .split(/\r?\n/)[0]!
+        .split(/\s(?:\|\|?|;)\s|\s\\$/)[0]!
+        .trim(),
+    );
     const quote = shown.search(/["'`]|<</);
     if (quote > 0) shown = `${shown.slice(0, quote).trimEnd()} …`;
     if (shown.length > SHOWN_MAX) shown = `${shown.slice(0, SHOWN_MAX - 2).trimEnd()} …`;
