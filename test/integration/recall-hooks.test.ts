@@ -477,8 +477,13 @@ test('a prompt that continues earlier work, or names a file an earlier session d
 
 test('an entry given at three prompts since it was last used needs a plainer match to be given again; used again, it is back', (t) => {
   const { dir, env } = hookProject(t);
+  // Half the fillers say "cap" too: "the retry cap" is a loose match, a rare word and one a few items share.
   const fillers = ['invoice', 'ledger', 'export', 'report', 'billing', 'refund'].map((w, i) =>
-    entry({ id: `filler-${i}`, title: `The ${w} payment path`, learning: `The ${w} payment path checks the cap before it writes.` }),
+    entry({
+      id: `filler-${i}`,
+      title: `The ${w} payment path`,
+      learning: `The ${w} payment path checks the ${i % 2 ? 'cap' : 'limit'} before it writes.`,
+    }),
   );
   seed(dir, fillers);
   const worked = (session: string, ids: string[] = []) =>
