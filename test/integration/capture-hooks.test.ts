@@ -200,9 +200,9 @@ test('the files two sessions worked on and the commands they ran are named at a 
   assert.doesNotMatch(context, /coming back to:.*README\.md/, 'the last session’s own file is in its hand-off already');
   assert.match(context, /^Commands the work keeps running: `docker compose up -d db`$/m, 'not `npm run build`: the hand-off names it');
   assert.doesNotMatch(context, /make seed/);
-  // The ledger is plain JSON and holds the commands by family.
+  // The ledger is plain JSON and holds the commands by what they run.
   const ledger = JSON.parse(tp.read('.claude/echoes/.state/worked-files.json')!) as { commands: Record<string, { sessions: number }> };
-  assert.equal(ledger.commands['docker compose']!.sessions, 2);
+  assert.equal(ledger.commands['docker compose up']!.sessions, 2);
 
   // The commands entry, met again by every session, stays one line per kind.
   const commands = teamEntries(tp).find((e) => e.captured === 'commands');

@@ -400,3 +400,26 @@ test('the last session takes the room that facts and lessons leave, and never le
   assert.equal(crowded.injectedIds.length, 8);
   assert.ok(alone.tokens > 1300, `a store with no lessons gives the hand-off most of the budget (${alone.tokens} tokens)`);
 });
+
+test('a long edited line leaves room for the deleted and read lines after it', () => {
+  const edited = Array.from({ length: 200 }, (_, i) => `src/feature-${i}/handler-${i}.ts`);
+  const handOff = [
+    '# Last session — 2026-05-01 10:00 → 12:00 (session abcdef12…)',
+    '## Asked',
+    '- move the handlers',
+    '## Files',
+    `- edited: ${edited.join(', ')}`,
+    '- deleted: src/old-router.ts, src/legacy/index.ts',
+    '- read: package.json, tsconfig.json',
+    '',
+  ].join('\n');
+  const lessons = Array.from({ length: 8 }, (_, i) =>
+    d(`lesson-${i}`, 0.9 - i / 100, { learning: 'a lesson with words enough to fill a line of the digest '.repeat(3) }),
+  );
+  const digest = buildDigest(input({ lastSession: handOff, lessons }));
+  const lines = digest.text.split('\n');
+  assert.match(lines.find((l) => l.startsWith('- edited: ')) ?? '', /\(\+\d+ more\)$/, 'the edited line is cut');
+  assert.ok(lines.includes('- deleted: src/old-router.ts, src/legacy/index.ts'), digest.text);
+  assert.ok(lines.includes('- read: package.json, tsconfig.json'), digest.text);
+  assert.ok(digest.tokens <= 1500);
+});

@@ -139,7 +139,13 @@ test('going on with earlier work said in Portuguese, Spanish, German, French or 
     'ещё раз запусти импорт',
   ])
     assert.ok(continuesEarlierWork(p), p);
-  for (const p of ['escreva um teste para a função slugify', 'добавь кнопку в настройки', 'crea un Dockerfile para la app'])
+  assert.ok(continuesEarlierWork('еще раз запусти импорт'), 'ё written as е');
+  for (const p of [
+    'escreva um teste para a função slugify',
+    'добавь кнопку в настройки',
+    'crea un Dockerfile para la app',
+    'Der Fehler ist hier: im Parser',
+  ])
     assert.ok(!continuesEarlierWork(p), p);
 });
 

@@ -100,7 +100,7 @@ test('the digest names them in one line after the last session, whole names as m
 
 const cmd = (command: string, failed = false): SummaryCommand => ({ command, failed, count: 1 });
 
-test('the commands that count: passed, neither a look nor a file chore; each by its family, shown up to a quote', () => {
+test('the commands that count: passed, neither a look nor a file chore (sh, cmd or PowerShell); each by its key, shown up to a quote or pipe', () => {
   const ran = ranCommands([
     cmd('npm run typecheck'),
     cmd('pip install requests', true),
@@ -111,32 +111,72 @@ test('the commands that count: passed, neither a look nor a file chore; each by 
     cmd('mkdir -p out'),
     cmd('git commit -m "fix: the importer"'),
     cmd("python3 -c 'import sys; print(sys.path)'"),
-    cmd(`node scripts/${'long-name-'.repeat(12)}.js`),
+    cmd(`node scripts/${'long-name-'.repeat(12)}.js --all`),
     cmd('cat <<EOF > notes.md'),
     cmd('npm run lint 2>&1 | head -100'),
     cmd('curl -s http://localhost:3000/api/health 2>/dev/null || echo down'),
-    cmd('git add \\\n  src/a.ts src/b.ts'),
+    cmd('git add \\ …'),
+    cmd('npm test; echo done'),
+    cmd('docker compose up -d db'),
+    cmd('Remove-Item -Recurse -Force dist'),
+    cmd('Copy-Item a.txt b.txt'),
+    cmd('del /q out\\*.log'),
+    cmd('& "C:\\Program Files\\nodejs\\npm.cmd" run build'),
+    cmd('gh auth login --with-token [REDACTED:github-token]'),
+    cmd('tool "[REDACTED:openai-key]"'),
   ]);
   assert.deepEqual(
-    ran.map((r) => r.family),
-    ['npm run typecheck', 'npm run build', 'git commit', 'python3', 'node', 'npm run lint', 'curl', 'git add'],
+    ran.map((r) => r.key),
+    [
+      'npm run typecheck',
+      'npm run build',
+      'git commit',
+      'python3',
+      `node scripts/${'long-name-'.repeat(12)}.js`,
+      'npm run lint',
+      'curl http://localhost:3000/api/health',
+      'git add',
+      'npm test',
+      'docker compose up',
+      'npm run build',
+    ],
   );
-  assert.equal(ran.find((r) => r.family === 'npm run lint')!.shown, 'npm run lint', 'what only shapes its output is left out');
-  assert.equal(ran.find((r) => r.family === 'curl')!.shown, 'curl -s http://localhost:3000/api/health');
-  assert.equal(ran.find((r) => r.family === 'git add')!.shown, 'git add');
-  assert.equal(ran.find((r) => r.family === 'git commit')!.shown, 'git commit -m …', 'a message is not shown');
-  assert.equal(ran.find((r) => r.family === 'python3')!.shown, 'python3 -c …');
-  assert.ok(ran.find((r) => r.family === 'node')!.shown.length <= 80);
-  assert.equal(ran.find((r) => r.family === 'npm run build')!.shown, 'cd web && npm run build', 'where it runs is kept');
+  const shown = (key: string) => ran.find((r) => r.key === key)!.shown;
+  assert.equal(shown('npm run lint'), 'npm run lint', 'what only shapes its output is left out');
+  assert.equal(shown('curl http://localhost:3000/api/health'), 'curl -s http://localhost:3000/api/health');
+  assert.equal(shown('git add'), 'git add', 'a line continued');
+  assert.equal(shown('npm test'), 'npm test');
+  assert.equal(shown('git commit'), 'git commit -m …', 'a message is not shown');
+  assert.equal(shown('python3'), 'python3 -c …');
+  assert.ok(ran.find((r) => r.key.startsWith('node '))!.shown.length <= 80);
+  assert.equal(
+    ran
+      .filter((r) => r.key === 'npm run build')
+      .map((r) => r.shown)
+      .join(' | '),
+    'cd web && npm run build | npm run build',
+    'a program by its path is named by its name',
+  );
+});
+
+test('a run is one habit by its program and what it runs: another script of the same interpreter is another habit', () => {
+  let ledger = emptyWorkedFiles();
+  ledger = updateWorkedFiles(ledger, [], 's1', [], ranCommands([cmd('node scripts/migrate-2024.js'), cmd('docker compose up -d db')]));
+  ledger = updateWorkedFiles(ledger, [], 's2', [], ranCommands([cmd('node scripts/fix-typo.js'), cmd('docker compose down -v')]));
+  assert.deepEqual(commandsComingBack(ledger, none), [], 'two scripts run once each, `up` once and `down` once: no habit');
+  ledger = updateWorkedFiles(ledger, [], 's3', [], ranCommands([cmd('node scripts/fix-typo.js --dry-run'), cmd('docker compose up db')]));
+  assert.deepEqual(commandsComingBack(ledger, none).sort(), ['docker compose up db', 'node scripts/fix-typo.js --dry-run']);
 });
 
 test('a command is named once two sessions ran it, by its latest run, unless the hand-off names it', () => {
-  let ledger = updateWorkedFiles(emptyWorkedFiles(), [], 's1', [], [{ family: 'npm run seed', shown: 'npm run seed -- --small' }]);
+  let ledger = updateWorkedFiles(emptyWorkedFiles(), [], 's1', [], [{ key: 'npm run seed', shown: 'npm run seed -- --small' }]);
   // A second capture of the same session (a compaction, then the end) counts once.
-  ledger = updateWorkedFiles(ledger, ['src/a.ts'], 's1', [], [{ family: 'npm run seed', shown: 'npm run seed -- --small' }]);
+  ledger = updateWorkedFiles(ledger, ['src/a.ts'], 's1', [], [{ key: 'npm run seed', shown: 'npm run seed -- --tiny' }]);
   assert.equal(ledger.seq, 1);
+  assert.equal(ledger.commands!['npm run seed']!.sessions, 1);
+  assert.equal(ledger.commands!['npm run seed']!.shown, 'npm run seed -- --tiny', 'its run brought up to date');
   assert.deepEqual(commandsComingBack(ledger, none), [], 'one session is not a habit');
-  ledger = updateWorkedFiles(ledger, [], 's2', [], [{ family: 'npm run seed', shown: 'npm run seed' }]);
+  ledger = updateWorkedFiles(ledger, [], 's2', [], [{ key: 'npm run seed', shown: 'npm run seed' }]);
   assert.equal(ledger.seq, 2);
   assert.deepEqual(commandsComingBack(ledger, none), ['npm run seed'], 'its latest run');
   const handOff = '## Commands\n- `npm run seed` (×2)';
@@ -144,15 +184,17 @@ test('a command is named once two sessions ran it, by its latest run, unless the
     commandsComingBack(ledger, (f) => namesCommand(handOff, f)),
     [],
   );
-  // Whole words: `node` is not in `node_modules`, `npm run build` is not `npm run build:prod`.
-  assert.equal(namesCommand('removed node_modules', 'node'), false);
+  // Whole words in code: `node` is not in `node_modules`, `npm run build` is not `npm run build:prod`, prose names nothing.
+  assert.equal(namesCommand('removed `node_modules`', 'node'), false);
   assert.equal(namesCommand('ran `npm run build:prod`', 'npm run build'), false);
   assert.equal(namesCommand('ran `node  scripts/x.js`', 'node'), true);
+  assert.equal(namesCommand('make sure the importer runs', 'make'), false);
+  assert.equal(namesCommand('- `cd web && npm run build` (×2)', 'npm run build'), true);
 });
 
 test('at most a few commands are named, the command ledger stays bounded, and a ledger from before commands reads', () => {
   let ledger = emptyWorkedFiles();
-  const many = Array.from({ length: 150 }, (_, i) => ({ family: `make t${i}`, shown: `make t${i}` }));
+  const many = Array.from({ length: 150 }, (_, i) => ({ key: `make t${i}`, shown: `make t${i}` }));
   for (const s of ['s1', 's2']) ledger = updateWorkedFiles(ledger, [], s, [], many);
   assert.ok(Object.keys(ledger.commands ?? {}).length <= 100);
   assert.equal(commandsComingBack(ledger, none).length, MAX_COMMANDS);

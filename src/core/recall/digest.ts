@@ -170,18 +170,32 @@ const MAX_LIST_LINE = 4000;
 /** A line as the digest gives it when there is room: prose cut at its end, a list line's names whole. */
 const fullLine = (item: string, list: boolean): string | null => (list ? fitListLine(item, MAX_LIST_LINE) : clipText(item, MAX_LINE));
 
+/** The lines of a Files section: each lists names. */
+const FILES_LINE = /^- (?:edited|deleted|reverted|read|searched): /;
+/** What a Files line holds back for each Files line after it, at most. */
+const HELD_FOR_LATER = 120;
+
 /** A section's lines within `allowance` characters (each line counts its newline); null when not even its label fits. */
 function fitSection(section: HandOffSection, allowance: number, list: boolean): { lines: string[]; cut: boolean } | null {
   const lines = section.label ? [section.label] : [];
   let used = lines.reduce((n, l) => n + l.length + 1, 0);
   if (used > allowance) return null;
   let cut = false;
-  for (const item of section.items) {
+  // A long `edited:` line leaves room for the Files lines after it (`deleted:`, `read:` …): some of each.
+  const held = section.items.map((_, k) =>
+    list && FILES_LINE.test(section.items[k]!)
+      ? section.items
+          .slice(k + 1)
+          .filter((later) => FILES_LINE.test(later))
+          .reduce((n, later) => n + Math.min((fullLine(later, true) ?? '').length, HELD_FOR_LATER) + 1, 0)
+      : 0,
+  );
+  for (const [k, item] of section.items.entries()) {
     const whole = fullLine(item, list);
-    let line = whole && used + whole.length + 1 <= allowance ? whole : null;
+    const room = allowance - used - held[k]!;
+    let line = whole && whole.length + 1 <= room ? whole : null;
     // What does not fit whole: a list line gives fewer names, a prose line its beginning, if enough of it is left.
-    if (line === null && allowance - used - 1 >= 60)
-      line = list ? fitListLine(item, allowance - used - 1) : clipText(item, allowance - used - 1);
+    if (line === null && room - 1 >= 60) line = list ? fitListLine(item, room - 1) : clipText(item, room - 1);
     if (line === null) {
       cut = true;
       break;
@@ -265,11 +279,10 @@ const normalize = (text: string) =>
 /** How far back a line is checked for a tag that it would complete across line breaks. */
 const TAIL_CHARS = 240;
 
-/**
- * Lines within a character budget. Each line is neutralised alone; the last
- * few hundred characters before it are kept to see whether it would finish a
- * tag that an earlier line began (`<` on one line, `/rune-echoes>` on the next).
- */
+/** The best `max` lessons by score (ties by id). */
+const bestLessons = (lessons: readonly DigestEntry[], max: number): DigestEntry[] =>
+  [...lessons].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, max);
+
 /**
  * The etched entries (by id), then the best `maxLessons` lessons (by score),
  * each under its heading, while the writer has room; returns those written.
@@ -280,10 +293,11 @@ function takeEntries(
   lessonsIn: readonly DigestEntry[],
   maxLessons: number,
   etchedHeading: string,
+  filtered?: Map<string, string>,
 ): DigestEntry[] {
   const etched = [...etchedIn].sort((a, b) => compareText(a.entry.id, b.entry.id));
-  const lessons = [...lessonsIn].sort((a, b) => b.score - a.score || compareText(a.entry.id, b.entry.id)).slice(0, maxLessons);
-  const clean = filteredTexts([...etched, ...lessons]);
+  const lessons = bestLessons(lessonsIn, maxLessons);
+  const clean = filtered ?? filteredTexts([...etched, ...lessons]);
   const written: DigestEntry[] = [];
   for (const [heading, group, withScore] of [
     [etchedHeading, etched, false],
@@ -298,6 +312,11 @@ function takeEntries(
   return written;
 }
 
+/**
+ * Lines within a character budget. Each line is neutralised alone; the last
+ * few hundred characters before it are kept to see whether it would finish a
+ * tag that an earlier line began (`<` on one line, `/rune-echoes>` on the next).
+ */
 function lineWriter(budget: number): { parts: string[]; take: (line: string) => boolean; remaining: () => number } {
   let remaining = budget;
   const parts: string[] = [];
@@ -375,7 +394,9 @@ export function buildDigest(input: DigestInput): Digest {
   // session takes what they leave, at least 45%, so a store with few lessons hands more of it on.
   const trial = lineWriter(room);
   for (const line of [...worked, ...errorLines]) trial.take(line);
-  takeEntries(trial.take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):');
+  // The texts are filtered once, for the trial and for the digest.
+  const clean = filteredTexts([...input.etched, ...bestLessons(input.lessons, MAX_LESSONS)]);
+  takeEntries(trial.take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):', clean);
   const others = Math.min(room - trial.remaining() + SLACK, room * (1 - SESSION_SHARE));
   const lines = sessionLines(filterSecrets(input.lastSession).text, room - others);
   if (lines.length) {
@@ -390,7 +411,7 @@ export function buildDigest(input: DigestInput): Digest {
   const sessionParts = parts.length;
 
   // The best few lessons: not as many as fit.
-  injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):'));
+  injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):', clean));
 
   // An empty store (no hand-off, no entry, no log, no solution) has nothing to recall, not even a pointer.
   if (parts.length === 0 && entries + archiveLogs + solutions === 0) return { text: '', injectedIds: [], injectedKeys: [], tokens: 0 };

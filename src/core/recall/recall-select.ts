@@ -9,9 +9,11 @@
 // (at half weight) a synonym (core/recall/search-terms.ts, queryWords). An
 // item is recalled when
 //   1. it holds at least two different words of the prompt, each adding at
-//      least WORD_FLOOR (a word most items hold, `src`, `add`, `run`, adds
-//      nothing and is no second word: "unit tests for slugify in src/…" does
-//      not meet an entry about money in minor units because both say `src`), and
+//      least WORD_FLOOR to it (a word many items hold, `src`, `add`, `run` —
+//      in a store of a thousand items one held by about thirty — or one met in
+//      passing in a long item adds less, counts for nothing and is no second word:
+//      "unit tests for slugify in src/…" does not meet an entry about money in
+//      minor units because both say `src`), and
 //   2. the weighed sum reaches the bar: `threshold` (default 1.5: a word found
 //      in this item alone and another about half as rare); a fifth of it when
 //      the item holds an exact name of the prompt that little else has (a file
@@ -90,12 +92,12 @@ export function clearingItems<T extends RankedItem>(items: readonly T[], thresho
 const CONTINUATION = new Set(
   [
     'again still yet already remain remains remaining left continue continuing resume resuming finish unfinished pending leftover yesterday earlier previous previously',
-    // The same said in Portuguese, Spanish, German, French and Russian.
+    // The same said in Portuguese, Spanish, German, French and Russian (not French `hier`: German for "here").
     'novamente ainda continuar continua retomar falta faltam pendente ontem anterior',
     'todavía aún seguir sigue retomar pendiente ayer',
     'wieder weiter noch gestern fortsetzen übrig',
-    'encore reprendre continuer hier',
-    'снова опять ещё продолжи продолжим продолжай продолжить осталось вчера',
+    'encore reprendre continuer',
+    'снова опять ещё еще продолжи продолжим продолжай продолжить осталось вчера',
   ]
     .join(' ')
     .split(' '),
@@ -120,6 +122,7 @@ const CONTINUATION_PAIRS = new Set([
   'otra vez',
   'última vez',
   'ещё раз',
+  'еще раз',
 ]);
 
 /** True when the prompt says it continues earlier work: archive logs then meet the lessons' bar. */

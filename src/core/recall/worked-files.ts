@@ -5,7 +5,7 @@
 // already name. A new session then knows where the work lives before it
 // searches for it. No model call: counts of what sessions touched. Pure.
 
-import { commandFamily, isInspection, mainStep, unwrapCommand, withoutRedirections } from '../session/summary-commands.ts';
+import { isInspection, mainStep, unwrapCommand, withoutRedirections } from '../session/summary-commands.ts';
 import type { SummaryCommand } from '../session/summary-model.ts';
 
 /** One file's record: how many sessions touched it, and a weight that older sessions count less in. */
@@ -19,7 +19,7 @@ export interface WorkedFile {
   last: string;
 }
 
-/** A command family's record (`npm run typecheck`, `node`): its last successful run, as it is shown. */
+/** A command's record, by its key (`npm run typecheck`, `node scripts/seed.js`): its last successful run, as it is shown. */
 export interface WorkedCommand extends WorkedFile {
   shown: string;
 }
@@ -28,13 +28,13 @@ export interface WorkedFiles {
   /** How many working sessions the ledger has counted. */
   seq: number;
   files: Record<string, WorkedFile>;
-  /** By command family: the commands sessions ran and that passed (a ledger written before them has none). */
+  /** By key: the commands sessions ran and that passed (a ledger written before them has none). */
   commands?: Record<string, WorkedCommand>;
 }
 
-/** A command a session ran and that passed: its family, and the run as the digest may show it. */
+/** A command a session ran and that passed: its key (runKey), and the run as the digest may show it. */
 export interface RanCommand {
-  family: string;
+  key: string;
   shown: string;
 }
 
@@ -42,7 +42,7 @@ export interface RanCommand {
 const DECAY = 0.85;
 /** Files the ledger keeps (the lightest go first). */
 const KEPT = 300;
-/** Command families the ledger keeps. */
+/** Commands the ledger keeps. */
 const KEPT_COMMANDS = 100;
 /** A file is named once this many sessions touched it. */
 export const MIN_SESSIONS = 2;
@@ -67,36 +67,66 @@ export function countsAsWorked(path: string): boolean {
   return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path);
 }
 
-// Commands that only move, make or remove files, or set up the shell: they say nothing of how the project is worked.
+// Commands that only move, make or remove files, or set up the shell, in sh, cmd and PowerShell: they say
+// nothing of how the project is worked.
 const FILE_CHORE =
-  /^(?:cd|pushd|popd|mv|cp|rm|rmdir|mkdir|touch|chmod|chown|ln|kill|pkill|killall|taskkill|open|start|clear|cls|source|\.|export|set|unset|alias)$/i;
+  /^(?:cd|pushd|popd|mv|cp|rm|rmdir|mkdir|md|rd|touch|chmod|chown|ln|kill|pkill|killall|taskkill|open|start|clear|cls|source|\.|export|set|unset|alias|del|erase|copy|move|ren|xcopy|robocopy|Remove-Item|Copy-Item|Move-Item|New-Item|Rename-Item|Set-Item|Set-Location|Push-Location|Pop-Location|Stop-Process|Clear-Host)$/i;
 /** A run is shown up to its first pipe, quote or line break (a commit message, a heredoc), this long at most. */
 const SHOWN_MAX = 80;
+/** A run's key holds at most this many words: the program and what it runs (`npm run build`, `docker compose up`). */
+const KEY_WORDS = 3;
+
+/** A program called by its path (`& "C:\Program Files\nodejs\npm.cmd" run build`) by its name (`npm run build`). */
+function byProgramName(command: string): string {
+  const c = command.trim().replace(/^&\s+/, '');
+  const quoted = /^"([^"]+)"|^'([^']+)'/.exec(c);
+  if (!quoted) return c;
+  const name = (quoted[1] ?? quoted[2]!)
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(?:exe|cmd|bat)$/i, '');
+  return `${name}${c.slice(quoted[0].length)}`;
+}
+
+/** The run as it is told: its first line, less what only shapes its output (`| tail`, `|| echo …`, `2>&1`) and quoted text. */
+function runText(command: string): string {
+  const first = byProgramName(command.split(/\r?\n/)[0]!);
+  const run = withoutRedirections(first.split(/\s*;\s*|\s+\|\|?\s+|\s\\(?:\s|$)/)[0]!.trim());
+  const quote = run.search(/["'`]|<</);
+  return quote > 0 ? `${run.slice(0, quote).trimEnd()} …` : run;
+}
+
+/**
+ * What makes two runs the same habit: the program and up to two words after it, flags left out, ending at
+ * the first path (`npm run build`, `node scripts/seed.js`, `docker compose up`, `gh pr merge`). A looser
+ * key would call one run of `node scripts/fix-typo.js` a habit because `node` ran before.
+ */
+function runKey(run: string): string {
+  const words: string[] = [];
+  for (const w of unwrapCommand(mainStep(run)).split(/\s+/)) {
+    if (!w || w.startsWith('-') || w === '…') continue;
+    words.push(w);
+    if (words.length === KEY_WORDS || (words.length > 1 && /[/\\.]/.test(w))) break;
+  }
+  return words.join(' ');
+}
 
 /**
  * The commands of a session that count as how the project is worked: those whose last run passed, less
- * the ones that only look (`ls`, `git status`) or move files about; each by its family and its run.
+ * the ones that only look (`ls`, `git status`), move files about, or held a secret (the summary has it
+ * redacted already); each by its key and its run. Of two rows with one key, the later row's run is kept.
  */
 export function ranCommands(commands: readonly SummaryCommand[]): RanCommand[] {
   const out: RanCommand[] = [];
   for (const c of commands) {
-    if (c.failed) continue;
-    const step = unwrapCommand(mainStep(c.command));
+    if (c.failed || c.command.includes('[REDACTED:')) continue;
+    const run = runText(c.command);
+    const step = unwrapCommand(mainStep(run));
     const program = step.split(/\s+/)[0] ?? '';
     if (!step || isInspection(step) || FILE_CHORE.test(program)) continue;
-    const family = commandFamily(c.command);
-    if (!family) continue;
-    // Shown as run, less what only shapes its output: a pipe into `tail` or `grep`, `|| echo …`, `2>&1`.
-    let shown = withoutRedirections(
-      c.command
-        .split(/\r?\n/)[0]!
-        .split(/\s(?:\|\|?|;)\s|\s\\$/)[0]!
-        .trim(),
-    );
-    const quote = shown.search(/["'`]|<</);
-    if (quote > 0) shown = `${shown.slice(0, quote).trimEnd()} …`;
-    if (shown.length > SHOWN_MAX) shown = `${shown.slice(0, SHOWN_MAX - 2).trimEnd()} …`;
-    out.push({ family, shown });
+    const key = runKey(run);
+    const shown = run.length > SHOWN_MAX ? `${run.slice(0, SHOWN_MAX - 2).trimEnd()} …` : run;
+    if (key) out.push({ key, shown });
   }
   return out;
 }
@@ -115,7 +145,11 @@ function touch<T extends WorkedFile>(
   const next: Record<string, T> = { ...records };
   for (const [key, make] of keys) {
     const had = next[key];
-    if (had && had.last === session) continue;
+    // A second capture of one session counts it once (a command's run is brought up to date).
+    if (had && had.last === session) {
+      next[key] = make(had, had);
+      continue;
+    }
     next[key] = make(
       had,
       had
@@ -144,8 +178,8 @@ export function updateWorkedFiles(
 ): WorkedFiles {
   const removed = new Set(gone);
   const touched = [...new Set(files.filter((f) => countsAsWorked(f) && !removed.has(f)))];
-  // The latest run of each family is the one shown.
-  const ran = new Map(commands.filter((c) => c.family && c.shown).map((c) => [c.family, c.shown]));
+  // The later row of each key is the run shown.
+  const ran = new Map(commands.filter((c) => c.key && c.shown).map((c) => [c.key, c.shown]));
   if (touched.length === 0 && ran.size === 0 && !gone.some((g) => g in ledger.files)) return ledger;
   const known = [...Object.values(ledger.files), ...Object.values(ledger.commands ?? {})].some(
     (f) => f.last === session && f.seq === ledger.seq,
@@ -156,7 +190,7 @@ export function updateWorkedFiles(
   const files2 = touch(kept, new Map(touched.map((p) => [p, (_had, base) => base])), session, seq, KEPT);
   const commands2 = touch(
     ledger.commands ?? {},
-    new Map([...ran].map(([family, shown]) => [family, (_had: WorkedCommand | undefined, base: WorkedFile) => ({ ...base, shown })])),
+    new Map([...ran].map(([key, shown]) => [key, (_had: WorkedCommand | undefined, base: WorkedFile) => ({ ...base, shown })])),
     session,
     seq,
     KEPT_COMMANDS,
@@ -178,30 +212,32 @@ export function filesComingBack(ledger: WorkedFiles, named: (path: string) => bo
 }
 
 /**
- * The commands to name at a start: families run (and passed) in MIN_SESSIONS sessions or more, heaviest
- * first, each by its latest run, less those `named` already (the hand-off or a lesson names the family).
+ * The commands to name at a start: those run (and passed) in MIN_SESSIONS sessions or more, heaviest
+ * first, each by its latest run, less those `named` already (the hand-off names the key).
  */
-export function commandsComingBack(ledger: WorkedFiles, named: (family: string) => boolean): string[] {
+export function commandsComingBack(ledger: WorkedFiles, named: (key: string) => boolean): string[] {
   return Object.entries(ledger.commands ?? {})
     .filter(([, c]) => c.sessions >= MIN_SESSIONS)
     .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || a.localeCompare(b))
-    .filter(([family]) => !named(family))
+    .filter(([key]) => !named(key))
     .map(([, c]) => c.shown)
     .slice(0, MAX_COMMANDS);
 }
 
-/** The text names the command family as a whole word (`node`, not `node_modules`; `npm run build`, not `npm run build:prod`). */
-export function namesCommand(text: string, family: string): boolean {
-  const at = text.replace(/[ \t]+/g, ' ');
-  let from = 0;
-  for (;;) {
-    const i = at.indexOf(family, from);
-    if (i < 0) return false;
-    const before = at[i - 1] ?? ' ';
-    const after = at[i + family.length] ?? ' ';
-    if (!/[\w./-]/.test(before) && !/[\w:/-]/.test(after)) return true;
-    from = i + 1;
+/**
+ * The text names the command in code (between backticks, as a hand-off lists its commands) as whole words:
+ * `node`, not `node_modules`; `npm run build`, not `npm run build:prod`; never prose ("make sure …").
+ */
+export function namesCommand(text: string, key: string): boolean {
+  for (const span of text.matchAll(/`([^`\n]+)`/g)) {
+    const at = span[1]!.replace(/[ \t]+/g, ' ');
+    for (let i = at.indexOf(key); i >= 0; i = at.indexOf(key, i + 1)) {
+      const before = at[i - 1] ?? ' ';
+      const after = at[i + key.length] ?? ' ';
+      if (!/[\w./-]/.test(before) && !/[\w:/-]/.test(after)) return true;
+    }
   }
+  return false;
 }
 
 const isRecord = (f: unknown): f is WorkedFile => {
@@ -220,8 +256,8 @@ export function parseWorkedFiles(text: string | null): WorkedFiles {
     for (const [path, f] of Object.entries(v.files)) if (isRecord(f)) files[path] = f;
     const commands: Record<string, WorkedCommand> = {};
     if (v.commands && typeof v.commands === 'object' && !Array.isArray(v.commands))
-      for (const [family, c] of Object.entries(v.commands))
-        if (isRecord(c) && typeof (c as WorkedCommand).shown === 'string') commands[family] = c as WorkedCommand;
+      for (const [key, c] of Object.entries(v.commands))
+        if (isRecord(c) && typeof (c as WorkedCommand).shown === 'string') commands[key] = c as WorkedCommand;
     return { seq: v.seq, files, ...(Object.keys(commands).length > 0 ? { commands } : {}) };
   } catch {
     return emptyWorkedFiles();

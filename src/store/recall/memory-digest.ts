@@ -50,7 +50,7 @@ export function digestFromStore(
   const ledger = config.capture.commands ? readWorkedFiles(paths) : null;
   const workedFiles = ledger ? filesComingBack(ledger, (path) => lastSession.includes(path)) : [];
   // And the commands they kept running, less those the last session names.
-  const coming = ledger ? commandsComingBack(ledger, (family) => namesCommand(lastSession, family)) : [];
+  const coming = ledger ? commandsComingBack(ledger, (key) => namesCommand(lastSession, key)) : [];
   // The ledger is personal and filtered as it is written; a hand edit could still put a key in it.
   const clean = filterMany(coming);
   const workedCommands = coming.filter((c, i) => clean[i] === c);
