@@ -1,6 +1,7 @@
 // Capture end to end (SPEC §6a), in the real Claude Code CLI: a session whose build fails, then
 // passes after a generation step, and in which the user states a rule, leaves those lessons in
-// team memory; the next session, a new `claude -p`, starts with them in its context.
+// team memory; the next session, a new `claude -p`, starts with them in its context. A later
+// start names the commands two sessions ran that the last hand-off does not.
 //
 // The hooks run from dist/: rebuild (npm run build) after changing src/.
 
@@ -20,6 +21,7 @@ describe('captured lessons reach the next session', () => {
   let project: ScenarioProject;
   let second: RuneRun;
   let third: RuneRun;
+  let fifth: RuneRun;
   let memory = '';
 
   before(async () => {
@@ -43,7 +45,12 @@ describe('captured lessons reach the next session', () => {
     second = await suite.rune(project, ['-p', 'What do I need to know before building?']);
     // A later session meets the same failure: the generated file is gone again.
     rmSync(join(project.dir, 'generated'), { recursive: true, force: true });
-    third = await suite.rune(project, ['--allowedTools', 'Bash'], { turns: ['Build it again.\nRUN: npm run build'] });
+    third = await suite.rune(project, ['--allowedTools', 'Bash'], {
+      turns: ['Build it again.\nRUN: npm run build\nRUN: node gen.js\nRUN: npm run build'],
+    });
+    // A session on something else, then one that only asks: its start names what two sessions ran.
+    await suite.rune(project, ['--allowedTools', 'Bash'], { turns: ['Print the date.\nRUN: node -e "console.log(Date.now())"'] });
+    fifth = await suite.rune(project, ['-p', 'What should I do next?']);
   });
 
   test('the session left its commands, its fix and the stated rule in team memory, marked as captured', { timeout: testTimeout }, () => {
@@ -81,6 +88,16 @@ describe('captured lessons reach the next session', () => {
     assert.match(blocks[0]!, /team#/);
     const usage = project.read('.claude/echoes/usage.jsonl') ?? '';
     assert.match(usage, /"via":"failure"/);
+  });
+
+  test('a start names the commands two sessions ran that the last hand-off does not', { timeout: testTimeout }, () => {
+    const blocks = runeEchoesBlocks(fifth.calls[0]!.systemMessagesText);
+    assert.equal(blocks.length, 1, fifth.calls[0]!.systemMessagesText.slice(0, 2000));
+    assert.match(blocks[0]!, /^Commands the work keeps running: .*`node gen\.js`/m, blocks[0]);
+    const ledger = JSON.parse(project.read('.claude/echoes/.state/worked-files.json') ?? '{}') as {
+      commands?: Record<string, { sessions: number }>;
+    };
+    assert.equal(ledger.commands?.['node gen.js']?.sessions, 2);
   });
 
   test('no hook logged an error', { timeout: testTimeout }, () => {
