@@ -14,6 +14,9 @@ export type Clean = (line: string) => string;
 
 const asIs: Clean = (line) => line;
 
+/** A timed-out failure's key: this, then the command that ran too long. */
+const TIMED_OUT_PREFIX = `${TIMED_OUT_KEY}: `;
+
 /** An error as kept: its line cleaned and the project's own folder spelled relative to it (`src/a.ts:3`). */
 export function keptError(error: ErrorSignature, root: string | null, clean: Clean = asIs): ErrorSignature {
   const cleaned = clean(error.line);
@@ -32,8 +35,6 @@ export function failureSignature(output: string, normalized: string, root: strin
   const seen = keptError(error, root, clean);
   return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_PREFIX}${commandTarget(normalized)}` } : seen;
 }
-
-const TIMED_OUT_PREFIX = `${TIMED_OUT_KEY}: `;
 
 /** The command a failure's key says ran past Claude Code's time limit (`bash scripts/e2e.sh`), or null for any other failure. */
 export const timedOutCommand = (key: string): string | null =>

@@ -18,8 +18,8 @@
 export type UsageEventKind = 'injected' | 'used';
 
 /** Which hook gave the entries (injected events only). */
-export type InjectedVia = 'session-start' | 'prompt' | 'subagent' | 'failure';
-const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent', 'failure'];
+export const VIAS = ['session-start', 'prompt', 'subagent', 'failure'] as const;
+export type InjectedVia = (typeof VIAS)[number];
 
 export interface UsageEvent {
   ts: string;
@@ -124,7 +124,7 @@ function toEvent(v: Record<string, unknown>): UsageEvent {
     ids: [...(v.ids as string[])],
   };
   if (typeof v.tokens === 'number') event.tokens = v.tokens;
-  if (event.event === 'injected' && VIAS.includes(v.via as InjectedVia)) event.via = v.via as InjectedVia;
+  if (event.event === 'injected' && (VIAS as readonly string[]).includes(v.via as string)) event.via = v.via as InjectedVia;
   if (event.event === 'injected' && typeof v.agent === 'string' && v.agent !== '') event.agent = v.agent.slice(0, 200);
   if (typeof v.count === 'number') event.count = v.count;
   return event;

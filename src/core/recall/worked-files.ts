@@ -1,9 +1,10 @@
-// The files the work keeps coming back to (SPEC §6a, how this project is
-// worked): each working session's read and edited files are counted in a small
-// personal ledger, and a SessionStart names the few that sessions came back to
-// most, weighted to the recent, which the last session's hand-off does not
-// already name. A new session then knows where the work lives before it
-// searches for it. No model call: counts of what sessions touched. Pure.
+// The files the work keeps coming back to and the commands it keeps running
+// (SPEC §6a, how this project is worked): each working session's read and
+// edited files, and its commands that passed, are counted in a small personal
+// ledger, and a SessionStart names the few that sessions came back to most,
+// weighted to the recent, which the last session's hand-off does not already
+// name. A new session then knows where the work lives and how it is run before
+// it searches for either. No model call: counts of what sessions did. Pure.
 
 import { isInspection, mainStep, unwrapCommand, withoutRedirections } from '../session/summary-commands.ts';
 import type { SummaryCommand } from '../session/summary-model.ts';
@@ -134,28 +135,28 @@ export function ranCommands(commands: readonly SummaryCommand[]): RanCommand[] {
 /** The weight `f` has now, at the ledger's session number `seq`. */
 const weightAt = (f: WorkedFile, seq: number): number => f.weight * DECAY ** Math.max(0, seq - f.seq);
 
-/** `records` after `session` touched `keys` at session number `seq`, the lightest beyond `kept` left out. */
+/**
+ * `records` after `session` touched each key (with what its record holds beyond the counts: a command's
+ * run), at session number `seq`; the lightest beyond `kept` left out.
+ */
 function touch<T extends WorkedFile>(
   records: Record<string, T>,
-  keys: ReadonlyMap<string, (had: T | undefined, base: WorkedFile) => T>,
+  keys: ReadonlyMap<string, Omit<T, keyof WorkedFile>>,
   session: string,
   seq: number,
   kept: number,
 ): Record<string, T> {
   const next: Record<string, T> = { ...records };
-  for (const [key, make] of keys) {
+  for (const [key, extra] of keys) {
     const had = next[key];
     // A second capture of one session counts it once (a command's run is brought up to date).
-    if (had && had.last === session) {
-      next[key] = make(had, had);
-      continue;
-    }
-    next[key] = make(
-      had,
-      had
-        ? { sessions: had.sessions + 1, weight: weightAt(had, seq) + 1, seq, last: session }
-        : { sessions: 1, weight: 1, seq, last: session },
-    );
+    const counts: WorkedFile =
+      had && had.last === session
+        ? had
+        : had
+          ? { sessions: had.sessions + 1, weight: weightAt(had, seq) + 1, seq, last: session }
+          : { sessions: 1, weight: 1, seq, last: session };
+    next[key] = { ...counts, ...extra } as T;
   }
   const all = Object.keys(next);
   if (all.length > kept) {
@@ -187,15 +188,15 @@ export function updateWorkedFiles(
   const seq = known || touched.length + ran.size === 0 ? ledger.seq : ledger.seq + 1;
   const kept: Record<string, WorkedFile> = { ...ledger.files };
   for (const g of removed) delete kept[g];
-  const files2 = touch(kept, new Map(touched.map((p) => [p, (_had, base) => base])), session, seq, KEPT);
-  const commands2 = touch(
+  const nextFiles = touch(kept, new Map(touched.map((p) => [p, {}])), session, seq, KEPT);
+  const nextCommands = touch<WorkedCommand>(
     ledger.commands ?? {},
-    new Map([...ran].map(([key, shown]) => [key, (_had: WorkedCommand | undefined, base: WorkedFile) => ({ ...base, shown })])),
+    new Map([...ran].map(([key, shown]) => [key, { shown }])),
     session,
     seq,
     KEPT_COMMANDS,
   );
-  return { seq, files: files2, ...(Object.keys(commands2).length > 0 ? { commands: commands2 } : {}) };
+  return { seq, files: nextFiles, ...(Object.keys(nextCommands).length > 0 ? { commands: nextCommands } : {}) };
 }
 
 /**

@@ -7,7 +7,15 @@
 import { SOURCE_KINDS } from '../adopt/source-reading.ts';
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import type { EntryScore } from '../lifecycle/echo-score.ts';
-import { CARRIED_SESSION, type InjectedVia, relevanceIndex, splitUsageKey, type UsageEvent, usageKey } from '../lifecycle/usage-events.ts';
+import {
+  CARRIED_SESSION,
+  type InjectedVia,
+  relevanceIndex,
+  splitUsageKey,
+  type UsageEvent,
+  usageKey,
+  VIAS,
+} from '../lifecycle/usage-events.ts';
 
 export interface ReportEntry {
   entry: EchoEntry;
@@ -104,7 +112,6 @@ export function entryOrigin(
 
 // ── what reached the model, and what was used ──
 
-export const VIAS: readonly InjectedVia[] = ['session-start', 'prompt', 'subagent', 'failure'];
 /** What a person calls each hook that gives memory. */
 export const VIA_NAMES: Record<InjectedVia, string> = {
   'session-start': 'digest',
@@ -139,12 +146,7 @@ export interface UsageView {
   entries: Map<string, EntryUse>;
 }
 
-const emptyVias = <T>(make: () => T): Record<InjectedVia, T> => ({
-  'session-start': make(),
-  prompt: make(),
-  subagent: make(),
-  failure: make(),
-});
+const emptyVias = <T>(make: () => T): Record<InjectedVia, T> => Object.fromEntries(VIAS.map((v) => [v, make()])) as Record<InjectedVia, T>;
 
 /**
  * Per session of the relevance window: the distinct entries each hook gave

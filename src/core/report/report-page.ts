@@ -3,6 +3,7 @@
 // under a Content-Security-Policy that allows nothing else to load or run.
 // Every text from memory, logs or usage goes through the one escaper.
 
+import { VIAS } from '../lifecycle/usage-events.ts';
 import { columns, FILLS, type Fill, givenUsedGroups, limitBars, patternDefs, swatch } from './report-charts.ts';
 import { type HtmlValue, html, Markup } from './report-html-text.ts';
 import {
@@ -17,7 +18,6 @@ import {
   type ReportRole,
   usageView,
   VIA_NAMES,
-  VIAS,
   weekOf,
   windowUse,
 } from './report-model.ts';

@@ -36,8 +36,8 @@ export function noteWorkedFiles(
   const touched = [...new Set(files.touched)];
   const clean = filterMany([...touched, ...ran.map((c) => c.shown)]);
   const kept = touched.filter((f, i) => clean[i] === f);
-  // The session's commands come filtered already: one the filter changed is left out all the same.
-  const commands = ran.filter((c, i) => clean[touched.length + i] === c.shown && !c.shown.includes('[REDACTED:'));
+  // The session's commands come filtered already (ranCommands leaves out one a secret was redacted from): filtered again all the same.
+  const commands = ran.filter((c, i) => clean[touched.length + i] === c.shown);
   withLock(
     paths,
     'worked-files',
