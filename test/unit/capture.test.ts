@@ -217,6 +217,20 @@ test('a standing rule said in a request is kept, in the language it was said', (
   assert.deepEqual(statedRules('Can you always run the linter first?'), [], 'a question sets no rule');
 });
 
+test('"I want you to …" is a rule when it says how the work is done each time, and a request when it asks for this task', () => {
+  const rules = (t: string) => statedRules(t).map((r) => r.words);
+  assert.deepEqual(rules('I want you to take a look at triggers.'), []);
+  assert.deepEqual(rules('yes i want you to add it to my hyprland config there is a keybindings file at .config/hypr/bindings.conf'), []);
+  assert.deepEqual(rules('Quero que você revise o arquivo de rotas.'), []);
+  assert.deepEqual(rules('I want you to run the linter before every commit.'), ['I want you to run the linter before every commit.']);
+  assert.deepEqual(rules('Quero que você sempre responda em português.'), ['Quero que você sempre responda em português.']);
+  assert.deepEqual(
+    rules('You can call me Liza here.'),
+    ['You can call me Liza here.'],
+    'other ways of speaking to the assistant are rules as before',
+  );
+});
+
 test('nothing inside <private> is gathered', async (t) => {
   const state = await gather(t, (b) =>
     b
@@ -715,6 +729,12 @@ test('what is said of the text or code at hand after an action or a refusal is a
   assert.equal(readCorrection('update the function, so instead receive the where as text, have parameter for each filter', refused), null);
   assert.ok(readCorrection('never execute git, save in your memory please', refused));
   assert.ok(readCorrection('use Button from shared/ui instead of button', acted));
+});
+
+test('after a refusal, "before" and "after" mark a rule only as they lead a step', () => {
+  const refused = { refused: 'editing HOW_TO_USE.txt', acted: null };
+  assert.equal(readCorrection('i didnt see it before', refused), null, 'an adverb ending the sentence: no step, no rule');
+  assert.equal(readCorrection('run the tests before committing anything', refused)?.how, 'after-refusal');
 });
 
 test("an error line spells the project's own folder relative to it, not as this machine's absolute path", async (t) => {

@@ -35,9 +35,10 @@ const NAMES_CODE = /[\w@.-]+\/[\w@./-]+|\b\w+\.[a-z]{1,5}\b|\b[a-z]+_[a-z_]+\b|\
 const REPLACES =
   /\b(?:instead of|rather than|should go (?:in|into|under)|belongs? (?:in|into|under))\b|(?:^|[\s,])не\s+\S+(?:\s+\S+)?\s*,?\s+а\s|\b(?:em vez de|ao inv[ée]s de|en (?:vez|lugar) de|au lieu de|statt|anstatt|invece di)\b|(?:^|\s)вместо\s/iu;
 
-// What a directive or preference carries, in any of those languages.
+// What a directive or preference carries, in any of those languages. "Before" and "after" only as they lead
+// a step ("before committing"), not as "I didn't see it before" ends a sentence.
 const DIRECTIVE =
-  /(?:^|[\s,.;:!(])(?:don'?t|do not|never|always|instead|rather|we need|you need|should|must|please|use|belongs?|prefer|only|before|after|avoid|make sure|be aware|keep|não|nao|nunca|sempre|em vez|ao invés|usa|use|prefira|precisa|deve|antes|depois|só|somente|siempre|en vez|debe|hay que|solo|toujours|jamais|au lieu|il faut|utilise|immer|statt|anstatt|muss|benutze|sempre|invece|usa|всегда|никогда|вместо|нужно|надо|должен|используй|сначала|только|не надо|не нужно|завжди|ніколи|замість|потрібно)(?=[\s,.;:!?)]|$)/iu;
+  /(?:^|[\s,.;:!(])(?:don'?t|do not|never|always|instead|rather|we need|you need|should|must|please|use|belongs?|prefer|only|(?:before|after)(?=\s+[\p{L}\p{N}])|avoid|make sure|be aware|keep|não|nao|nunca|sempre|em vez|ao invés|usa|use|prefira|precisa|deve|antes|depois|só|somente|siempre|en vez|debe|hay que|solo|toujours|jamais|au lieu|il faut|utilise|immer|statt|anstatt|muss|benutze|sempre|invece|usa|всегда|никогда|вместо|нужно|надо|должен|используй|сначала|только|не надо|не нужно|завжди|ніколи|замість|потрібно)(?=[\s,.;:!?)]|$)/iu;
 
 // Consent and small talk: moving on, not a lesson ("continue", "ok", "sim", "да").
 const ACKNOWLEDGEMENT =
@@ -120,8 +121,8 @@ export function isRefusal(resultText: string): boolean {
 
 // A standing rule addressed to the assistant. Either the sentence opens with "always …", "never …",
 // "from now on …" (an instruction, not a description: "the function always returns" is a spec), or it
-// speaks to the assistant anywhere: "I want you to …", "call me …", "remember that …", "without my confirmation …", or it
-// states a rule or the user's habit (below).
+// speaks to the assistant anywhere: "call me …", "remember that …", "without my confirmation …", "I want
+// you to … first" (RULE_WANTED), or it states a rule or the user's habit (below).
 const OPENER_WORDS =
   "always|never|from now on|here ?after|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
 const RULE_OPENER = new RegExp(
@@ -129,7 +130,14 @@ const RULE_OPENER = new RegExp(
   'iu',
 );
 const RULE_ADDRESSED =
-  /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|call me|(?<!\b(?:i|we|you|they)\s+)remember (?:that|to)|keep in mind|запомни|учитывай|lembre-se|recuerda que|ten en cuenta|merk dir|retiens que|without my (?:confirmation|approval|permission)|quero que voc[eê]|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|quiero que|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|je veux que tu|appelle-moi|sans mon (?:accord|autorisation)|ich möchte, dass du|nenn mich|ohne meine (?:zustimmung|bestätigung)|я хочу, чтобы ты|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
+  /(?:^|[\s,.;:!(«"])(?:call me|(?<!\b(?:i|we|you|they)\s+)remember (?:that|to)|keep in mind|запомни|учитывай|lembre-se|recuerda que|ten en cuenta|merk dir|retiens que|without my (?:confirmation|approval|permission)|me chame|sem (?:a )?minha (?:confirma[çc][ãa]o|aprova[çc][ãa]o|permiss[ãa]o)|ll[aá]mame|sin mi (?:confirmaci[oó]n|aprobaci[oó]n|permiso)|appelle-moi|sans mon (?:accord|autorisation)|nenn mich|ohne meine (?:zustimmung|bestätigung)|обращайся ко мне|называй меня|без моего (?:подтверждения|согласия|разрешения))(?=[\s,.;:!?)»"]|$)/iu;
+
+// "I want you to …" asks for this task ("I want you to take a look at triggers") unless it says how the
+// work is done every time: always, first, before, without, only… ("я хочу, чтобы ты сначала показывал мне план").
+const RULE_WANTED =
+  /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|quero que voc[eê]|quiero que|je veux que tu|ich möchte, dass du|я хочу, чтобы ты)(?=[\s,.;:!?)»"]|$)/iu;
+const HABIT =
+  /(?:^|[\s,.;:!(«"])(?:always|never|every time|each time|whenever|from now on|in (?:the )?future|before|first|without|only|by default|sempre|nunca|toda vez|cada vez|antes de|primeiro|sem|s[óo]|somente|primero|sin|solo|toujours|jamais|chaque fois|avant de|d'abord|sans|seulement|désormais|immer|nie|niemals|jedes mal|vorher|zuerst|ohne|nur|künftig|всегда|никогда|каждый раз|перед тем|сначала|без|только|впредь)(?=[\s,.;:!?)»"]|$)/iu;
 
 // A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
 // "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
@@ -165,13 +173,20 @@ export function ruleKey(words: string): string | null {
 const RULE_MAX = 220;
 // Any of the rule words anywhere: most prompts hold none and are not split into sentences at all.
 const RULE_WORDS = new RegExp(
-  `(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}|${RULE_STATED.source}|${RULE_CJK.source}|\\bthroughout\\b|\\beverywhere\\b|\\bin every\\b`,
+  `(?:${OPENER_WORDS})|${RULE_ADDRESSED.source}|${RULE_WANTED.source}|${RULE_STATED.source}|${RULE_CJK.source}|\\bthroughout\\b|\\beverywhere\\b|\\bin every\\b`,
   'iu',
 );
 
 const isRule = (sentence: string): boolean => {
   const own = sentence.replace(QUOTED, ' … ');
-  return RULE_OPENER.test(own) || RULE_ADDRESSED.test(own) || RULE_STATED.test(own) || RULE_EVERYWHERE.test(own) || RULE_CJK.test(own);
+  return (
+    RULE_OPENER.test(own) ||
+    RULE_ADDRESSED.test(own) ||
+    (RULE_WANTED.test(own) && HABIT.test(own)) ||
+    RULE_STATED.test(own) ||
+    RULE_EVERYWHERE.test(own) ||
+    RULE_CJK.test(own)
+  );
 };
 
 // Scripts without spaces count by characters (about four to a word).
