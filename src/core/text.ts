@@ -11,6 +11,15 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+// Colour and cursor escapes that test runners and build tools print, and what is left of them when a
+// transcript lost the escape character itself (`[31m`).
+const TERMINAL_ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\[\d{1,3}(?:;\d{1,3})*m/g;
+
+/** The text without terminal colour and cursor escapes: what a reader of the terminal saw. */
+export function withoutEscapes(text: string): string {
+  return text.replace(TERMINAL_ESCAPES, '');
+}
+
 /** Collapses all whitespace (line breaks included) to single spaces and trims. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

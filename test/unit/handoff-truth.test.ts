@@ -188,6 +188,16 @@ test('open: a test run whose pipe hid the exit status still failed when its tota
   assert.match((await handoff(b)).Open!, /`mix test 2>&1 \| tail -5` failed on its last run/);
 });
 
+test('open: totals printed in colour (vitest, jest) still say the run failed', async (t) => {
+  const esc = '\u001b';
+  const coloured = ` ${esc}[41m${esc}[1m FAIL ${esc}[22m${esc}[49m src/lib/hotkeys.test.ts > isHotkey\n ${esc}[2m Test Files ${esc}[22m ${esc}[1m${esc}[31m6 failed${esc}[39m${esc}[22m${esc}[2m | ${esc}[22m${esc}[1m${esc}[32m7 passed${esc}[39m${esc}[22m`;
+  const b = transcript(t).user('Run the suite').bash('make test 2>&1 | tail -30', 0, coloured);
+  assert.match((await handoff(b)).Open!, /`make test 2>&1 \| tail -30` failed on its last run/);
+  // A transcript that lost the escape character keeps the rest of each escape: `[31m6 failed`.
+  const bare = transcript(t, 'b').user('Run the suite').bash('make test 2>&1 | tail -30', 0, coloured.replaceAll(esc, ''));
+  assert.match((await handoff(bare)).Open!, /`make test 2>&1 \| tail -30` failed on its last run/);
+});
+
 test('open: a failure read in one part and settled in the next is not open (the hooks read in parts)', async (t) => {
   const b = transcript(t)
     .user('Make the build green')

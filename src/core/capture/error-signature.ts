@@ -4,7 +4,7 @@
 // fixes and recurring obstacles by that key; the replay benchmark counts
 // errors by it. Pure: text in, signature out.
 
-import { clip, oneLine } from '../text.ts';
+import { clip, oneLine, withoutEscapes } from '../text.ts';
 
 export interface ErrorSignature {
   /** The distinctive line as printed (colours stripped, one line, clipped). */
@@ -14,9 +14,6 @@ export interface ErrorSignature {
 }
 
 const LINE_MAX = 160;
-
-// Colour and cursor escapes that test runners and build tools print.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\[\d{1,3}(?:;\d{1,3})*m/g;
 
 // What says "this went wrong" in most tools' output, in the order a reader looks for it:
 // a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
@@ -97,8 +94,7 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
   if (!output || NOT_AN_ERROR.test(output)) return null;
   const failed = mode === 'failed';
   const patterns = mode === 'printed' ? PRINTED : STRONG;
-  const lines = output
-    .replace(ANSI, '')
+  const lines = withoutEscapes(output)
     // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
     .replace(/<\/?tool_use_error>/g, '')
     // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.

@@ -1,7 +1,7 @@
 // Shell commands as a person would list them: one line, no cd prefix, no
 // redirections, commit messages elided so twenty commits count as one row.
 
-import { clip, oneLine } from '../text.ts';
+import { clip, oneLine, withoutEscapes } from '../text.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
 
 export const COMMAND_MAX = 100;
@@ -142,9 +142,10 @@ const FAILURE_TOTALS =
 const BUILD_ERRORS =
   /^\S+\.\w+:\d+(?::\d+)?: (?!warning|note|info)|\berror(?:\[E\d+\])?:|\berror TS\d+:|^BUILD FAILED\b|^\[ERROR\] BUILD FAILURE|^npm ERR!|^Error: |^make(?:\[\d+\])?: \*\*\*|\bFound [1-9]\d* errors?\b/m;
 
-/** True when a command's printed totals report failures (for runs whose exit status was not seen). */
+/** True when a command's printed totals report failures (for runs whose exit status was not seen), coloured or not. */
 export function outputShowsFailure(tail: string, kind: 'test' | 'build' | 'lint' = 'test'): boolean {
-  return FAILURE_TOTALS.test(tail) || (kind !== 'test' && BUILD_ERRORS.test(tail));
+  const plain = withoutEscapes(tail);
+  return FAILURE_TOTALS.test(plain) || (kind !== 'test' && BUILD_ERRORS.test(plain));
 }
 
 // PowerShell's own ways of only looking (its names are read without regard to case).
