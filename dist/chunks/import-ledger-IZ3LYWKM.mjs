@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{E as a,F as b,G as c,H as d,I as e,J as f}from"./chunk-2K32PFNK.mjs";import"./chunk-G7R5HKOL.mjs";import"./chunk-PSOZJC2Z.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-BXR6A4YT.mjs";import"./chunk-AWU5EDAA.mjs";import"./chunk-FJAS3SJJ.mjs";import"./chunk-P5RIENIX.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-KEYSJ5T4.mjs";import"./chunk-ZC56W3P3.mjs";export{e as appendLedger,c as itemKey,a as ledgerFile,d as readLedger,b as sha256,f as sourcesNotImported};
