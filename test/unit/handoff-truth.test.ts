@@ -364,3 +364,23 @@ test('whole or in parts, at every line boundary, the hand-off asks, leaves open 
   for (const cut of starts.slice(1)) assert.equal(same(await handoff(b, [cut])), same(whole), `two parts, cut at byte ${cut}`);
   assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
 });
+
+test('more commands than the hand-off holds: whole or in parts, it keeps the same ones, a commit before a late look', async (t) => {
+  const b = transcript(t)
+    .user('Ship the knowledge base change')
+    .bash('git checkout -b kb')
+    .bash('git add src/kb.ts')
+    .bash('git commit -m "kb"');
+  for (const n of [1, 2, 3, 4, 5, 6, 7]) b.bash(`npm run step${n}`);
+  b.user('is it merged?')
+    .bash('gh pr view 79 --json state')
+    .bash('git log --oneline -3')
+    .bash('gh issue list --limit 10')
+    .bash('git status');
+  const whole = await handoff(b);
+  assert.match(whole.Commands!, /git commit -m/, 'the commit outranks a look');
+  assert.ok(!whole.Commands!.includes('gh pr view'), `of the looks, the earlier ones go:\n${whole.Commands}`);
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Commands, whole.Commands, `two parts, cut at byte ${cut}`);
+  assert.equal((await handoff(b, starts.slice(1))).Commands, whole.Commands, 'one read per line');
+});

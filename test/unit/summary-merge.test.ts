@@ -165,10 +165,10 @@ test('commands: runs are counted across parts, failures added, and the latest ru
   assert.deepEqual(byName.get('npm test'), { command: 'npm test', failed: false, count: 3, failures: 2 });
   assert.deepEqual(byName.get('git status'), { command: 'git status', failed: false, count: 1 });
   assert.deepEqual(byName.get('npm run build'), { command: 'npm run build', failed: true, count: 1, failures: 1 });
-  // The command run again moves to the end: the list reads in order of last use.
+  // Listed where each was first run, as one read of the whole lists them.
   assert.deepEqual(
     m.commands.map((c) => c.command),
-    ['git status', 'npm test', 'npm run build'],
+    ['npm test', 'git status', 'npm run build'],
   );
 });
 
@@ -179,7 +179,7 @@ test('commands without a failures count (older drafts) count a failed run as one
   assert.deepEqual(fixed.commands, [{ command: 'make', failed: false, count: 5, failures: 1 }]);
 });
 
-test('commands: only the 12 most recently used are kept', () => {
+test('commands: of rows weighing the same, the 12 most recently used are kept', () => {
   const a = part({ commands: Array.from({ length: 10 }, (_, i) => cmd(`old-${i}`)) });
   const b = part({ commands: Array.from({ length: 10 }, (_, i) => cmd(`new-${i}`)) });
   const m = mergeSummaries(a, b);

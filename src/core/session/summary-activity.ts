@@ -11,7 +11,9 @@ export interface CommandRow {
   failed: boolean;
   /** A check (test, build, commit …): a failure another run settles reads differently. */
   check: boolean;
+  /** When it was first run, and last run. */
   seq: number;
+  last: number;
 }
 
 interface FileRow {
@@ -59,9 +61,10 @@ export class ActivityTally {
     let row = this.commands.get(key);
     if (!row) {
       if (this.commands.size >= COMMAND_CAP) this.evictCommand();
-      row = { command, family, count: 0, failures: 0, failed: false, check, seq: ++this.seq };
+      row = { command, family, count: 0, failures: 0, failed: false, check, seq: ++this.seq, last: 0 };
       this.commands.set(key, row);
     }
+    row.last = ++this.seq;
     row.command = command;
     row.count++;
     if (failed) row.failures++;
@@ -86,7 +89,7 @@ export class ActivityTally {
       .map(([path]) => path);
   }
 
-  /** The rows worth showing, in the order they were first run. */
+  /** The rows worth showing (of those weighing the same, the latest run), in the order they were first run. */
   commandRows(max: number): CommandRow[] {
     const hadFailure = new Set<string>();
     for (const r of this.commands.values()) if (r.failures > 0) hadFailure.add(r.family);
@@ -98,7 +101,7 @@ export class ActivityTally {
         hadFailure: hadFailure.has(r.family),
       });
     return [...this.commands.values()]
-      .sort((a, b) => weight(b) - weight(a) || a.seq - b.seq)
+      .sort((a, b) => weight(b) - weight(a) || b.last - a.last)
       .slice(0, max)
       .sort((a, b) => a.seq - b.seq);
   }

@@ -2,7 +2,7 @@
 // of the transcript that is new since the last one, summarises it, and
 // merges it into the running draft kept in the session's state file.
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
-import { commandRowKey } from './summary-commands.ts';
+import { commandFamily, commandRowKey, commandWeight } from './summary-commands.ts';
 import type { SessionSummary, SummaryCommand } from './summary-model.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
@@ -40,28 +40,65 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
   return [...all.slice(0, head), ...all.slice(-(cap - head))];
 }
 
+const runsFailed = (c: SummaryCommand): number => c.failures ?? (c.failed ? 1 : 0);
+
+/**
+ * Over the cap, the rows one read of the whole would keep (ActivityTally.commandRows): by the same
+ * weight — a check still failing, the run that fixed one, a commit before a look — and of those
+ * weighing the same, the latest run; listed in the order they were first run. Whichever way the
+ * hooks cut the transcript, the hand-off names the same commands.
+ */
+function keptCommands(rows: ReadonlyArray<{ row: SummaryCommand; last: number }>, cap: number): SummaryCommand[] {
+  if (rows.length <= cap) return rows.map((r) => r.row);
+  const families = rows.map((r) => commandFamily(r.row.command));
+  const latest = new Map<string, number>();
+  const hadFailure = new Set<string>();
+  rows.forEach((r, i) => {
+    const f = families[i]!;
+    const was = latest.get(f);
+    if (was === undefined || rows[was]!.last < r.last) latest.set(f, i);
+    if (runsFailed(r.row) > 0) hadFailure.add(f);
+  });
+  const weight = rows.map((r, i) => {
+    const f = families[i]!;
+    const last = rows[latest.get(f)!]!.row;
+    return commandWeight(
+      { command: r.row.command, count: r.row.count, failures: runsFailed(r.row), failed: r.row.failed },
+      { stillFailing: last.failed, latest: latest.get(f) === i, hadFailure: hadFailure.has(f) },
+    );
+  });
+  return rows
+    .map((_, i) => i)
+    .sort((x, y) => weight[y]! - weight[x]! || rows[y]!.last - rows[x]!.last)
+    .slice(0, cap)
+    .sort((x, y) => x - y)
+    .map((i) => rows[i]!.row);
+}
+
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {
-  const commands = new Map<string, SummaryCommand>();
-  for (const c of [...a.commands, ...b.commands]) {
+  // Each row once, where it was first run, as one read of the whole lists them; its runs, failures and
+  // latest state merged, and when it last ran (the later part's runs come after all of the earlier's).
+  const rows = new Map<string, { row: SummaryCommand; last: number }>();
+  [...a.commands, ...b.commands].forEach((c, last) => {
     // Runs that differ only in a pipe or redirection share a row, shown as the latest was typed.
     const key = commandRowKey(c.command);
-    const prev = commands.get(key);
+    const prev = rows.get(key);
     if (!prev) {
-      commands.set(key, { ...c });
-      continue;
+      rows.set(key, { row: { ...c }, last });
+      return;
     }
     // `failed` is the state of the latest run, so the later part decides it.
-    const failures = (prev.failures ?? (prev.failed ? 1 : 0)) + (c.failures ?? (c.failed ? 1 : 0));
-    commands.delete(key);
-    const check = c.check || prev.check;
-    commands.set(key, {
+    const failures = runsFailed(prev.row) + runsFailed(c);
+    const check = c.check || prev.row.check;
+    prev.row = {
       command: c.command,
       failed: c.failed,
-      count: prev.count + c.count,
+      count: prev.row.count + c.count,
       ...(failures ? { failures } : {}),
       ...(check ? { check } : {}),
-    });
-  }
+    };
+    prev.last = last;
+  });
   const files = mergeFileStates(a, b);
   const filesEdited = mergeFiles(
     a.filesEdited.filter((f) => !files.goneFromA(f)),
@@ -89,7 +126,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     ),
     filesEdited,
     filesRead: mergeFiles(a.filesRead, b.filesRead, CAPS.files).filter((f) => !filesEdited.includes(f)),
-    commands: [...commands.values()].slice(-CAPS.commands),
+    commands: keptCommands([...rows.values()], CAPS.commands),
     // The todo list is a state, not a log: the latest TodoWrite replaces it.
     openTodos: todosFromB ? b.openTodos : a.openTodos,
     todosSeen: Boolean(a.todosSeen || b.todosSeen),
