@@ -365,6 +365,25 @@ test('whole or in parts, at every line boundary, the hand-off asks, leaves open 
   assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
 });
 
+test('git reset --hard puts back what was edited since the last commit, whole or in parts; what a commit took stays edited', async (t) => {
+  const b = transcript(t)
+    .user('Optimise the knowledge base and merge it')
+    .tool('Edit', { file_path: '/repo/src/kb.ts', old_string: 'a', new_string: 'b' })
+    .bash('git add src/kb.ts && git commit -m "kb"', 0, '[kb 1a2b3c] kb')
+    .bash('gh pr merge 79 --merge', 0, 'Merged')
+    .user('try a draft of the notes too')
+    .tool('Edit', { file_path: '/repo/docs/notes.md', old_string: 'a', new_string: 'b' })
+    .user('no, drop that and sync with main')
+    .bash('git fetch origin && git reset --hard origin/main', 0, 'HEAD is now at 9f9f9f9');
+  const whole = await handoff(b);
+  assert.match(whole.Files!, /edited: src\/kb\.ts/, 'committed before the reset: still edited');
+  assert.match(whole.Files!, /reverted: docs\/notes\.md/, 'edited after the commit: put back');
+  const { starts } = lineStarts(b.path);
+  const same = (h: Record<string, string>) => h.Files ?? '';
+  for (const cut of starts.slice(1)) assert.equal(same(await handoff(b, [cut])), same(whole), `two parts, cut at byte ${cut}`);
+  assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
+});
+
 test('more commands than the hand-off holds: whole or in parts, it keeps the same ones, a commit before a late look', async (t) => {
   const b = transcript(t)
     .user('Ship the knowledge base change')

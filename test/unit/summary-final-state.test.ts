@@ -57,7 +57,9 @@ test('absolute paths in a command become relative to the folder it ran in, and o
 });
 
 test('a shell command tells where it ran and which files it wrote or deleted', () => {
-  const cases: Array<[string, { cd: string | null; writes: string[]; deletes: string[]; reverts?: string[]; revertsAll?: boolean }]> = [
+  const cases: Array<
+    [string, { cd: string | null; writes: string[]; deletes: string[]; reverts?: string[]; revertsAll?: boolean; commits?: boolean }]
+  > = [
     ['cd assets && node build.js', { cd: 'assets', writes: [], deletes: [] }],
     ["cat > types/state.ts << 'EOF'\nexport {}\nEOF", { cd: null, writes: ['types/state.ts'], deletes: [] }],
     ['npm test 2>&1 | tee out/test.log > /dev/null', { cd: null, writes: ['out/test.log'], deletes: [] }],
@@ -80,9 +82,10 @@ test('a shell command tells where it ran and which files it wrote or deleted', (
     ['git restore src/a.ts', { cd: null, writes: [], deletes: [], reverts: ['src/a.ts'] }],
     ['git restore .', { cd: null, writes: [], deletes: [], revertsAll: true }],
     ['git reset --hard HEAD~1', { cd: null, writes: [], deletes: [], revertsAll: true }],
+    ['git add -A && git commit -m "wip"', { cd: null, writes: [], deletes: [], commits: true }],
   ];
   for (const [command, expected] of cases)
-    assert.deepEqual(shellEffects(command), { reverts: [], revertsAll: false, ...expected }, command);
+    assert.deepEqual(shellEffects(command), { reverts: [], revertsAll: false, commits: false, ...expected }, command);
 });
 
 test('a check is the program and subcommand, the folder and the files named; git add and inspection are none', () => {

@@ -63,6 +63,7 @@ export function filterSummary(s: SessionSummary): SessionSummary {
             interrupted: fn(s.carry.interrupted),
             lastRequest: fn(s.carry.lastRequest),
             lastPlan: fn(s.carry.lastPlan),
+            ...(s.carry.uncommitted ? { uncommitted: s.carry.uncommitted.map(f) } : {}),
           },
         }
       : {}),

@@ -139,6 +139,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const written = new Set<string>();
   const deleted = new Set<string>();
   const reverted = new Set<string>();
+  // Edited since the last commit that went through (carried from the read before).
+  const carried = opts.carry?.uncommitted;
+  const uncommitted = new Set<string>(Array.isArray(carried) ? carried.filter((f) => typeof f === 'string') : []);
   const recapRequests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
   let recalledOpen: string[] | null = null;
   let privateWork = 0;
@@ -235,6 +238,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   }
 
   function noteWritten(path: string): void {
+    keepLatest(uncommitted, path, SUMMARY_LIMITS.written);
     keepLatest(written, path, SUMMARY_LIMITS.written);
     deleted.delete(path);
     reverted.delete(path);
@@ -333,6 +337,8 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const subject = failed || benign ? null : commitSubject(call.command);
     if (subject) noteCommit(subject, sidechain);
     if (failed) return;
+    // A commit that went through keeps what was edited before it: a later `git reset --hard` puts back only what came after.
+    if (effects.commits) uncommitted.clear();
     for (const w of effects.writes) {
       const p = projectFile(w, dir);
       if (p) {
@@ -348,7 +354,10 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       const p = projectFile(r, dir);
       if (p) noteReverted(p);
     }
-    if (effects.revertsAll) for (const f of activity.rankedFiles('edited', Number.MAX_SAFE_INTEGER)) if (!deleted.has(f)) noteReverted(f);
+    if (effects.revertsAll) {
+      for (const f of uncommitted) if (!deleted.has(f)) noteReverted(f);
+      uncommitted.clear();
+    }
   }
 
   function onToolResult(r: ToolResult): void {
@@ -632,6 +641,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         interrupted: interruptedRequest,
         lastRequest: requests.latest() ?? carriedRequest,
         lastPlan: lastPlanFile,
+        ...(uncommitted.size > 0 ? { uncommitted: [...uncommitted] } : {}),
       },
     };
   }

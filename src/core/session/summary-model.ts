@@ -54,6 +54,8 @@ export interface SummaryCarry {
   interrupted: string | null;
   lastRequest: string | null;
   lastPlan: string | null;
+  /** Files edited since the last commit that went through: what a `git reset --hard` in a later read puts back. */
+  uncommitted?: string[];
 }
 
 export interface SessionSummary {

@@ -2,7 +2,7 @@
 // changed: a leading `cd`, stdout redirections, `tee`, `sed -i` and `touch`
 // (writes), `rm`, `git rm` and `git clean` (deletions), `mv` and `git mv` (both),
 // `git checkout -- f`, `git restore f` and `git reset --hard` (reverts to what
-// was committed). Read conservatively: only the first
+// was committed), and `git commit` (after which a reset keeps what it took). Read conservatively: only the first
 // line (a heredoc body is content, not commands), quoted words whole, and no
 // word that the shell would expand ($…, backticks) is taken for a path.
 
@@ -15,6 +15,8 @@ export interface ShellEffects {
   reverts: string[];
   /** Every uncommitted change put back (`git reset --hard`, `git checkout -- .`, `git restore .`). */
   revertsAll: boolean;
+  /** A `git commit`: what was edited before it is no longer an uncommitted change. */
+  commits: boolean;
 }
 
 interface Word {
@@ -97,7 +99,7 @@ function commandWords(seg: Word[]): string[] {
 export function shellEffects(command: string): ShellEffects {
   const line = command.split('\n')[0] ?? '';
   const segs = segments(shellWords(line));
-  const effects: ShellEffects = { cd: null, writes: [], deletes: [], reverts: [], revertsAll: false };
+  const effects: ShellEffects = { cd: null, writes: [], deletes: [], reverts: [], revertsAll: false, commits: false };
   const first = segs[0] ? commandWords(segs[0]) : [];
   if (first[0] === 'cd' && first.length === 2 && segs.length > 1 && isPathWord(first[1]!)) effects.cd = first[1]!;
   for (const seg of segs) {
@@ -134,6 +136,7 @@ export function shellEffects(command: string): ShellEffects {
         else effects.reverts.push(...files.filter(isPathWord));
       }
     } else if (cmd === 'git' && sub === 'reset' && words.includes('--hard')) effects.revertsAll = true;
+    else if (cmd === 'git' && sub === 'commit') effects.commits = true;
     else if (cmd === 'sed' && words.some((a) => /^-i/.test(a) || a === '--in-place')) {
       // Without -e or -f the first plain word is the script, the rest are the files edited in place.
       const scripted = words.some((a) => a === '-e' || a === '-f');
