@@ -302,7 +302,7 @@ test('use is told from all of a long session: a name said in a part Stop read, a
   b.user('Now the config loader').tool('Read', { file_path: join(dir, 'src/early/config.ts') });
   b.bash('make seed-db');
   for (let i = 0; i < 45; i++) for (let k = 0; k < 2; k++) b.tool('Read', { file_path: join(dir, `src/mod${i}.ts`) });
-  for (let i = 0; i < 20; i++) for (let k = 0; k < 2; k++) b.bash(`make task${i}`);
+  for (let i = 0; i < 45; i++) for (let k = 0; k < 2; k++) b.bash(`make task${i}`);
   b.assistant('Done.');
   protocol(hook(dir, inline, 'session-end', 'SessionEnd', 'long', { reason: 'other' }));
   const state = JSON.parse(readFileSync(echoesPath(dir, '.state', 'sessions', 'long.json'), 'utf8'));

@@ -365,6 +365,18 @@ test('whole or in parts, at every line boundary, the hand-off asks, leaves open 
   assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
 });
 
+test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
+  const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');
+  b.user('and the second half').bash('npm run lint', 0, 'ok');
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make verify${n}`, 0, 'ok');
+  const whole = await handoff(b);
+  assert.match(whole.Commands!, /`npm run lint` \(×2\)/, 'run in both halves, it outweighs any check run once');
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Commands, whole.Commands, `two parts, cut at byte ${cut}`);
+  assert.equal((await handoff(b, starts.slice(1))).Commands, whole.Commands, 'one read per line');
+});
+
 test('git reset --hard puts back what was edited since the last commit, whole or in parts; what a commit took stays edited', async (t) => {
   const b = transcript(t)
     .user('Optimise the knowledge base and merge it')

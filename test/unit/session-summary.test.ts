@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { createSummaryBuilder } from '../../src/core/session/session-summary.ts';
 import { renderSummaryLine, renderSummaryMarkdown, summaryTopics } from '../../src/core/session/session-summary-render.ts';
 import { didWork } from '../../src/core/session/session-work.ts';
-import { type SessionSummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
+import { DRAFT_COMMANDS, type SessionSummary, SUMMARY_LIMITS, type SummaryCommand } from '../../src/core/session/summary-model.ts';
 import { settleSummary } from '../../src/core/session/summary-settle.ts';
 
 const fixture = (name: string): string => readFileSync(new URL(`../fixtures/transcripts/${name}`, import.meta.url), 'utf8');
@@ -78,8 +78,11 @@ test('files: edits and reads relative to cwd, edited files not listed as read, i
   assert.deepEqual(everyKind.searches, ['retryDelay in src', '**/*.metrics.ts']);
 });
 
+/** Rows without when they last ran (an order within the session, checked where it matters). */
+const rows = (list: readonly SummaryCommand[]) => list.map(({ last: _last, ...row }) => row);
+
 test('commands are normalized and counted, with failures noted', () => {
-  assert.deepEqual(everyKind.commands, [
+  assert.deepEqual(rows(everyKind.commands), [
     { command: 'npm test', failed: false, count: 2, failures: 1, check: true },
     { command: 'git add -A && git commit -m …', failed: false, count: 1, failures: 0, check: true },
     { command: 'npm run build', failed: true, count: 1, failures: 1, check: true },
@@ -126,7 +129,7 @@ test('one message split over several lines is merged and repeated blocks are cou
     assistant('msg_1', [{ type: 'text', text: 'The root cause was a stale cache, fixed by clearing it.' }]),
   ];
   const s = summarize(lines.join('\n'));
-  assert.deepEqual(s.commands, [{ command: 'make', failed: false, count: 1, failures: 0, check: true }]);
+  assert.deepEqual(rows(s.commands), [{ command: 'make', failed: false, count: 1, failures: 0, check: true }]);
   assert.deepEqual(s.decisions, ['The root cause was a stale cache, fixed by clearing it.']);
 });
 
@@ -170,7 +173,12 @@ test('every list is capped and long strings end with …', () => {
   assert.equal(s.decisions.length, SUMMARY_LIMITS.decisions);
   assert.equal(s.filesEdited.length, SUMMARY_LIMITS.files);
   assert.equal(s.filesRead.length, SUMMARY_LIMITS.files);
-  assert.equal(s.commands.length, SUMMARY_LIMITS.commands);
+  assert.equal(s.commands.length, DRAFT_COMMANDS, 'the draft keeps more commands than a hand-off shows');
+  assert.equal(
+    (renderSummaryMarkdown(s, { title: 'Last session' }).split('## Commands\n')[1] ?? '').split('\n').filter((l) => l.startsWith('- '))
+      .length,
+    SUMMARY_LIMITS.commands,
+  );
 });
 
 test('finish can be called again: a running draft keeps growing', () => {

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { keptCommands } from '../../src/core/session/summary-commands.ts';
 import { mergeSummaries } from '../../src/core/session/summary-merge.ts';
 import type { SessionSummary, SummaryCommand } from '../../src/core/session/summary-model.ts';
-import { emptySummary, isEmptySummary } from '../../src/core/session/summary-model.ts';
+import { DRAFT_COMMANDS, emptySummary, isEmptySummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
 
 function part(over: Partial<SessionSummary> = {}): SessionSummary {
   return { ...emptySummary(), ...over };
 }
+
+/** Rows without when they last ran (an order the merge numbers, checked where it matters). */
+const rows = (list: readonly SummaryCommand[]) => list.map(({ last: _last, ...row }) => row);
 
 const cmd = (command: string, count = 1, failed = false, failures?: number): SummaryCommand => ({
   command,
@@ -161,7 +165,7 @@ test('commands: runs are counted across parts, failures added, and the latest ru
     part({ commands: [cmd('npm test', 2, true, 2), cmd('git status', 1)] }),
     part({ commands: [cmd('npm test', 1, false, 0), cmd('npm run build', 1, true, 1)] }),
   );
-  const byName = new Map(m.commands.map((c) => [c.command, c]));
+  const byName = new Map(rows(m.commands).map((c) => [c.command, c]));
   assert.deepEqual(byName.get('npm test'), { command: 'npm test', failed: false, count: 3, failures: 2 });
   assert.deepEqual(byName.get('git status'), { command: 'git status', failed: false, count: 1 });
   assert.deepEqual(byName.get('npm run build'), { command: 'npm run build', failed: true, count: 1, failures: 1 });
@@ -174,19 +178,23 @@ test('commands: runs are counted across parts, failures added, and the latest ru
 
 test('commands without a failures count (older drafts) count a failed run as one failure', () => {
   const m = mergeSummaries(part({ commands: [cmd('make', 1, true)] }), part({ commands: [cmd('make', 1, true)] }));
-  assert.deepEqual(m.commands, [{ command: 'make', failed: true, count: 2, failures: 2 }]);
+  assert.deepEqual(rows(m.commands), [{ command: 'make', failed: true, count: 2, failures: 2 }]);
   const fixed = mergeSummaries(part({ commands: [cmd('make', 1, true)] }), part({ commands: [cmd('make', 4, false)] }));
-  assert.deepEqual(fixed.commands, [{ command: 'make', failed: false, count: 5, failures: 1 }]);
+  assert.deepEqual(rows(fixed.commands), [{ command: 'make', failed: false, count: 5, failures: 1 }]);
 });
 
-test('commands: of rows weighing the same, the 12 most recently used are kept', () => {
-  const a = part({ commands: Array.from({ length: 10 }, (_, i) => cmd(`old-${i}`)) });
-  const b = part({ commands: Array.from({ length: 10 }, (_, i) => cmd(`new-${i}`)) });
+test('commands: a draft keeps more rows than a hand-off shows; of rows weighing the same, the hand-off shows the 12 last run', () => {
+  const a = part({ commands: Array.from({ length: 30 }, (_, i) => cmd(`old-${i}`)) });
+  const b = part({ commands: Array.from({ length: 20 }, (_, i) => cmd(`new-${i}`)) });
   const m = mergeSummaries(a, b);
-  assert.equal(m.commands.length, 12);
+  assert.equal(m.commands.length, DRAFT_COMMANDS);
   assert.deepEqual(
     m.commands.map((c) => c.command),
-    ['old-8', 'old-9', ...Array.from({ length: 10 }, (_, i) => `new-${i}`)],
+    [...Array.from({ length: 20 }, (_, i) => `old-${i + 10}`), ...Array.from({ length: 20 }, (_, i) => `new-${i}`)],
+  );
+  assert.deepEqual(
+    keptCommands(m.commands, SUMMARY_LIMITS.commands).map((c) => c.command),
+    Array.from({ length: 12 }, (_, i) => `new-${i + 8}`),
   );
 });
 
@@ -234,6 +242,6 @@ test('incremental merging of many small parts matches one merge of the whole whe
   const running = parts.reduce((acc, p) => mergeSummaries(acc, p), emptySummary());
   assert.deepEqual(running.requests, ['ask 0', 'ask 1', 'ask 2', 'ask 3', 'ask 4']);
   assert.deepEqual(running.decisions, ['decide 0', 'decide 1', 'decide 2', 'decide 3', 'decide 4']);
-  assert.deepEqual(running.commands, [{ command: 'npm test', failed: true, count: 5, failures: 3 }]);
+  assert.deepEqual(rows(running.commands), [{ command: 'npm test', failed: true, count: 5, failures: 3 }]);
   assert.equal(running.lines, 5);
 });

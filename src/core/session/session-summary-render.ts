@@ -3,7 +3,8 @@
 // Pure string functions; printing and writing live elsewhere.
 
 import { clip, markdownLine, oneLine } from '../text.ts';
-import type { SessionSummary, SummaryCommand } from './summary-model.ts';
+import { keptCommands } from './summary-commands.ts';
+import { type SessionSummary, SUMMARY_LIMITS, type SummaryCommand } from './summary-model.ts';
 import { settledFailure, settleSummary } from './summary-settle.ts';
 
 function times(n: number): string {
@@ -54,7 +55,7 @@ export function renderSummaryMarkdown(s: SessionSummary, header: { title: string
   out.push(
     ...section(
       'Commands',
-      s.commands.map((c) => renderCommand(c, settledRun(c))),
+      keptCommands(s.commands, SUMMARY_LIMITS.commands).map((c) => renderCommand(c, settledRun(c))),
     ),
   );
   out.push(...section('Open', settled.open));

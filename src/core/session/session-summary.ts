@@ -16,6 +16,7 @@ import { commandFamily, commandRowKey, displayCommand, isInspection, normalizeCo
 import { commitSubject, condenseConclusion, cueSentences, handedOnSteps, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
+  DRAFT_COMMANDS,
   type FailedWrite,
   type SessionSummary,
   SUMMARY_LIMITS,
@@ -590,13 +591,14 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         .filter((f) => !gone(f))
         .slice(0, SUMMARY_LIMITS.files),
       filesRead: activity.rankedFiles('read', SUMMARY_LIMITS.files),
-      commands: activity.commandRows(SUMMARY_LIMITS.commands).map(
+      commands: activity.commandRows(DRAFT_COMMANDS).map(
         (r): SummaryCommand => ({
           command: r.command,
           failed: r.failed,
           count: r.count,
           failures: r.failures,
           ...(r.check ? { check: true } : {}),
+          last: r.last,
         }),
       ),
       openTodos,

@@ -3,6 +3,7 @@
 
 import { clip, oneLine, withoutEscapes } from '../text.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
+import type { SummaryCommand } from './summary-model.ts';
 
 export const COMMAND_MAX = 100;
 
@@ -188,4 +189,43 @@ export function commandWeight(
   if (VERIFICATION.test(row.command)) w += 3;
   if (isInspection(row.command)) w -= 3;
   return w;
+}
+
+/** Failed runs of a row (a draft without the count: one when its last run failed). */
+export const runsFailed = (c: SummaryCommand): number => c.failures ?? (c.failed ? 1 : 0);
+
+/** When a row last ran, as an order within the session (a draft written before it was kept: its place). */
+const lastRun = (c: SummaryCommand, place: number): number => c.last ?? place;
+
+/**
+ * The rows a hand-off shows when there are more than `cap`: by weight — a check still failing, the run
+ * that fixed one, a commit before a look — and of rows weighing the same, the latest run; listed in the
+ * order they were first run. The draft keeps more rows than a hand-off shows (DRAFT_COMMANDS), so
+ * whichever way the hooks cut the transcript, the same rows are chosen from.
+ */
+export function keptCommands(rows: readonly SummaryCommand[], cap: number): SummaryCommand[] {
+  if (rows.length <= cap) return [...rows];
+  const families = rows.map((r) => commandFamily(r.command));
+  const latest = new Map<string, number>();
+  const hadFailure = new Set<string>();
+  rows.forEach((r, i) => {
+    const f = families[i]!;
+    const was = latest.get(f);
+    if (was === undefined || lastRun(rows[was]!, was) < lastRun(r, i)) latest.set(f, i);
+    if (runsFailed(r) > 0) hadFailure.add(f);
+  });
+  const weight = rows.map((r, i) => {
+    const f = families[i]!;
+    const latestOfFamily = rows[latest.get(f)!]!;
+    return commandWeight(
+      { command: r.command, count: r.count, failures: runsFailed(r), failed: r.failed },
+      { stillFailing: latestOfFamily.failed, latest: latest.get(f) === i, hadFailure: hadFailure.has(f) },
+    );
+  });
+  return rows
+    .map((_, i) => i)
+    .sort((x, y) => weight[y]! - weight[x]! || lastRun(rows[y]!, y) - lastRun(rows[x]!, x))
+    .slice(0, cap)
+    .sort((x, y) => x - y)
+    .map((i) => rows[i]!);
 }

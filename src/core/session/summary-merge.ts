@@ -2,11 +2,11 @@
 // of the transcript that is new since the last one, summarises it, and
 // merges it into the running draft kept in the session's state file.
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
-import { commandFamily, commandRowKey, commandWeight } from './summary-commands.ts';
-import type { SessionSummary, SummaryCommand } from './summary-model.ts';
+import { commandRowKey, keptCommands, runsFailed } from './summary-commands.ts';
+import { DRAFT_COMMANDS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
-const CAPS = { requests: 8, decisions: 10, files: 30, commands: 12, todos: 12, unresolved: 8, terms: 200, used: 5000 };
+const CAPS = { requests: 8, decisions: 10, files: 30, commands: DRAFT_COMMANDS, todos: 12, unresolved: 8, terms: 200, used: 5000 };
 
 /** Keeps the first and the latest items: the opening ask and where the work ended both matter. */
 function mergeList(a: string[], b: string[], cap: number): string[] {
@@ -40,65 +40,38 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
   return [...all.slice(0, head), ...all.slice(-(cap - head))];
 }
 
-const runsFailed = (c: SummaryCommand): number => c.failures ?? (c.failed ? 1 : 0);
-
-/**
- * Over the cap, the rows one read of the whole would keep (ActivityTally.commandRows): by the same
- * weight — a check still failing, the run that fixed one, a commit before a look — and of those
- * weighing the same, the latest run; listed in the order they were first run. Whichever way the
- * hooks cut the transcript, the hand-off names the same commands.
- */
-function keptCommands(rows: ReadonlyArray<{ row: SummaryCommand; last: number }>, cap: number): SummaryCommand[] {
-  if (rows.length <= cap) return rows.map((r) => r.row);
-  const families = rows.map((r) => commandFamily(r.row.command));
-  const latest = new Map<string, number>();
-  const hadFailure = new Set<string>();
-  rows.forEach((r, i) => {
-    const f = families[i]!;
-    const was = latest.get(f);
-    if (was === undefined || rows[was]!.last < r.last) latest.set(f, i);
-    if (runsFailed(r.row) > 0) hadFailure.add(f);
-  });
-  const weight = rows.map((r, i) => {
-    const f = families[i]!;
-    const last = rows[latest.get(f)!]!.row;
-    return commandWeight(
-      { command: r.row.command, count: r.row.count, failures: runsFailed(r.row), failed: r.row.failed },
-      { stillFailing: last.failed, latest: latest.get(f) === i, hadFailure: hadFailure.has(f) },
-    );
-  });
-  return rows
-    .map((_, i) => i)
-    .sort((x, y) => weight[y]! - weight[x]! || rows[y]!.last - rows[x]!.last)
-    .slice(0, cap)
-    .sort((x, y) => x - y)
-    .map((i) => rows[i]!.row);
-}
-
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {
   // Each row once, where it was first run, as one read of the whole lists them; its runs, failures and
-  // latest state merged, and when it last ran (the later part's runs come after all of the earlier's).
-  const rows = new Map<string, { row: SummaryCommand; last: number }>();
-  [...a.commands, ...b.commands].forEach((c, last) => {
-    // Runs that differ only in a pipe or redirection share a row, shown as the latest was typed.
-    const key = commandRowKey(c.command);
-    const prev = rows.get(key);
-    if (!prev) {
-      rows.set(key, { row: { ...c }, last });
-      return;
-    }
-    // `failed` is the state of the latest run, so the later part decides it.
-    const failures = runsFailed(prev.row) + runsFailed(c);
-    const check = c.check || prev.row.check;
-    prev.row = {
-      command: c.command,
-      failed: c.failed,
-      count: prev.row.count + c.count,
-      ...(failures ? { failures } : {}),
-      ...(check ? { check } : {}),
-    };
-    prev.last = last;
-  });
+  // latest state merged. When it last ran: the later part's runs come after all of the earlier part's.
+  const offset = a.commands.reduce((m, c, i) => Math.max(m, c.last ?? i), -1) + 1;
+  const rows = new Map<string, SummaryCommand>();
+  for (const [part, list] of [
+    [0, a.commands],
+    [offset, b.commands],
+  ] as const) {
+    list.forEach((c, i) => {
+      // Runs that differ only in a pipe or redirection share a row, shown as the latest was typed.
+      const key = commandRowKey(c.command);
+      const prev = rows.get(key);
+      // A row of a draft that does not number its runs, merged with nothing before it, stays as it was.
+      const last = c.last === undefined && part === 0 ? {} : { last: part + (c.last ?? i) };
+      if (!prev) {
+        rows.set(key, { ...c, ...last });
+        return;
+      }
+      // `failed` is the state of the latest run, so the later part decides it.
+      const failures = runsFailed(prev) + runsFailed(c);
+      const check = c.check || prev.check;
+      rows.set(key, {
+        command: c.command,
+        failed: c.failed,
+        count: prev.count + c.count,
+        ...(failures ? { failures } : {}),
+        ...(check ? { check } : {}),
+        ...last,
+      });
+    });
+  }
   const files = mergeFileStates(a, b);
   const filesEdited = mergeFiles(
     a.filesEdited.filter((f) => !files.goneFromA(f)),

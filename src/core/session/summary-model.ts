@@ -15,6 +15,8 @@ export interface SummaryCommand {
   failures?: number;
   /** A check (test, build, commit …) whose state the summary tracks: a failure another run settled reads so. */
   check?: boolean;
+  /** When it last ran, as an order within the session (later parts number after earlier ones). */
+  last?: number;
 }
 
 /** A file write the tool results show did not happen (and no later write of the file did). */
@@ -116,6 +118,12 @@ export interface SessionSummary {
   /** The decision read from a turn that had not ended: the next part, which goes on with that turn, decides it again. */
   provisional?: string;
 }
+
+/**
+ * Command rows a draft keeps: more than a hand-off shows (SUMMARY_LIMITS.commands), so a session read in
+ * parts still has the rows a read of the whole would choose from when the hand-off is rendered.
+ */
+export const DRAFT_COMMANDS = 40;
 
 export const SUMMARY_LIMITS = {
   requests: 8,
