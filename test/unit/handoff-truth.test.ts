@@ -377,6 +377,24 @@ test('a check run in two parts, each with more commands than a hand-off holds, i
   assert.equal((await handoff(b, starts.slice(1))).Commands, whole.Commands, 'one read per line');
 });
 
+test('more decisions than the hand-off holds: whole or in parts, it keeps the same ones, and counts the commits across parts', async (t) => {
+  const b = transcript(t).user('Work through the queue bugs');
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]) {
+    b.user(`bug ${n}`).assistant(
+      n % 4 === 0
+        ? `Decided to keep retries at ${n} because the broker drops idle links.`
+        : `The issue is that worker ${n} reads a stale cursor.`,
+    );
+    if (n % 5 === 0) b.bash(`git commit -m "fix bug ${n}"`, 0, `[main ${n}] fix bug ${n}`);
+  }
+  const whole = await handoff(b);
+  assert.match(whole['Done and decided']!, /Committed 2 times, last: fix bug 10/);
+  const { starts } = lineStarts(b.path);
+  const done = (h: Record<string, string>) => h['Done and decided'] ?? '';
+  for (const cut of starts.slice(1)) assert.equal(done(await handoff(b, [cut])), done(whole), `two parts, cut at byte ${cut}`);
+  assert.equal(done(await handoff(b, starts.slice(1))), done(whole), 'one read per line');
+});
+
 test('git reset --hard puts back what was edited since the last commit, whole or in parts; what a commit took stays edited', async (t) => {
   const b = transcript(t)
     .user('Optimise the knowledge base and merge it')

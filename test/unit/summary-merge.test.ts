@@ -198,6 +198,19 @@ test('commands: a draft keeps more rows than a hand-off shows; of rows weighing 
   );
 });
 
+test('decisions of parts are picked by what they weighed, as a whole read picks them; drafts without weights merge as before', () => {
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
+  const said = (prefix: string) => words.map((w) => `${prefix} ${w} settled`);
+  const a = part({ decisions: said('Early'), decisionWeights: words.map((_, i) => ({ score: i === 5 ? 7 : 5 })) });
+  const b = part({ decisions: said('Later'), decisionWeights: words.map(() => ({ score: 5 })) });
+  const m = mergeSummaries(a, b);
+  assert.equal(m.decisions.length, 10);
+  assert.ok(m.decisions.includes('Early foxtrot settled'), 'the decision that weighed most stays, wherever it was said');
+  assert.deepEqual(m.decisions.slice(1), said('Later').slice(1), 'the rest: the latest of those weighing the same');
+  const old = mergeSummaries(part({ decisions: said('Early') }), part({ decisions: said('Later') }));
+  assert.deepEqual(old.decisions, [...said('Early').slice(0, 4), ...said('Later').slice(4)]);
+});
+
 test('merging does not change either input', () => {
   const a = part({ requests: ['x'], commands: [cmd('npm test', 1, true, 1)], filesEdited: ['a.ts'] });
   const b = part({ requests: ['y'], commands: [cmd('npm test', 1, false, 0)], filesEdited: ['b.ts'] });

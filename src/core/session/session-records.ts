@@ -44,6 +44,7 @@ export function filterSummary(s: SessionSummary): SessionSummary {
     branch: fn(s.branch),
     requests: s.requests.map(f),
     decisions: s.decisions.map(f),
+    ...(s.lastWord ? { lastWord: f(s.lastWord) } : {}),
     ...(s.provisional ? { provisional: f(s.provisional) } : {}),
     filesEdited: s.filesEdited.map(f),
     filesRead: s.filesRead.map(f),

@@ -23,7 +23,7 @@ import {
   type SummaryCarry,
   type SummaryCommand,
 } from './summary-model.ts';
-import { type Candidate, CandidatePool, pickDiverse } from './summary-pool.ts';
+import { type Candidate, CandidatePool, LAST_WORD, pickDiverse } from './summary-pool.ts';
 import { isRecapText, readRecap } from './summary-recap.ts';
 import { RequestLog } from './summary-requests.ts';
 import { dedupeKey } from './summary-text.ts';
@@ -107,6 +107,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const sidePool = new CandidatePool();
   // The text that ends the turn so far; a part may stop mid-turn, and the next part goes on with it.
   let turnText: string | null = opts.carry?.turnText ?? null;
+  // The sentences of a turn the previous read stopped in were weighed there; a read of the whole weighs them
+  // once, with the cue that made each a candidate: weighed here too, the turn's conclusion keeps its cue.
+  if (typeof turnText === 'string') for (const c of cueSentences(turnText)) pool.add(c.text, c.score, ++seq, c.cue);
   let lastConclusion: Candidate | null = null;
   let pendingQuestion: string | null = opts.carry?.question ?? null;
   let pendingSteps: string[] = opts.carry?.steps ?? [];
@@ -118,7 +121,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   const carriedRequest = opts.carry?.lastRequest ?? null;
   // A turn that answers a background-task notification rarely decides anything.
   let turnFromNotification = opts.carry?.fromNotification ?? false;
-  const commits = { main: { count: 0, cand: null as Candidate | null }, side: { count: 0, cand: null as Candidate | null } };
+  const carriedCommits = opts.carry?.commits;
+  const commits = {
+    main: { count: typeof carriedCommits === 'number' && carriedCommits > 0 ? carriedCommits : 0, cand: null as Candidate | null },
+    side: { count: 0, cand: null as Candidate | null },
+  };
 
   let currentMessage = '';
   let currentBlocks = new Set<string>();
@@ -558,8 +565,9 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         }
       }
     }
-    if (last) last.score += 2; // the session's last word matters most
-    const decisions = pickDiverse(candidates, SUMMARY_LIMITS.decisions).map((c) => c.text);
+    if (last) last.score += LAST_WORD; // the session's last word matters most
+    const picked = pickDiverse(candidates, SUMMARY_LIMITS.decisions);
+    const decisions = picked.map((c) => c.text);
 
     const asked = requests.list();
     if (useSide && asked.length === 0 && sideFirstPrompt) {
@@ -586,6 +594,11 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       lastTs,
       requests: asked,
       decisions,
+      // Kept so that parts merge as one read of the whole picks (summary-merge.ts).
+      ...(picked.length > 0
+        ? { decisionWeights: picked.map((c) => ({ score: c === last ? c.score - LAST_WORD : c.score, ...(c.cue ? { cue: c.cue } : {}) })) }
+        : {}),
+      ...(last && picked.includes(last) ? { lastWord: last.text } : {}),
       filesEdited: activity
         .rankedFiles('edited', SUMMARY_LIMITS.files + deleted.size + reverted.size)
         .filter((f) => !gone(f))
@@ -644,6 +657,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         lastRequest: requests.latest() ?? carriedRequest,
         lastPlan: lastPlanFile,
         ...(uncommitted.size > 0 ? { uncommitted: [...uncommitted] } : {}),
+        ...(commits.main.count > 0 ? { commits: commits.main.count } : {}),
       },
     };
   }

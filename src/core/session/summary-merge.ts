@@ -4,6 +4,8 @@
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
 import { commandRowKey, keptCommands, runsFailed } from './summary-commands.ts';
 import { DRAFT_COMMANDS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
+import { type Candidate, LAST_WORD, pickDiverse } from './summary-pool.ts';
+import { dedupeKey } from './summary-text.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
 const CAPS = { requests: 8, decisions: 10, files: 30, commands: DRAFT_COMMANDS, todos: 12, unresolved: 8, terms: 200, used: 5000 };
@@ -39,6 +41,57 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
   const head = Math.floor(cap / 3);
   return [...all.slice(0, head), ...all.slice(-(cap - head))];
 }
+
+// The summary's own commit line: a later part's, counting on from the earlier's, replaces it.
+const COMMIT_LINE = /^Committed(?::| \d+ times, last:)/;
+
+/**
+ * Decisions of successive parts, picked as one read of the whole picks them (summary-pool.ts,
+ * pickDiverse): by what each weighed, the whole session's last word weighing more, spread over kinds
+ * of statement; listed in the order they were said. Drafts written before scores were kept merge as
+ * before: the first few and the latest.
+ */
+function mergeDecisions(a: SessionSummary, b: SessionSummary): Pick<SessionSummary, 'decisions' | 'decisionWeights' | 'lastWord'> {
+  // `b` went on with the turn that `a` ended in: its reading of that turn replaces `a`'s provisional one.
+  const replaced = (d: string) =>
+    (b.carry !== undefined && d === a.provisional) || (COMMIT_LINE.test(d) && b.decisions.some((x) => COMMIT_LINE.test(x)));
+  if (!a.decisionWeights && !b.decisionWeights)
+    return {
+      decisions: mergeList(
+        a.decisions.filter((d) => !(b.carry && d === a.provisional)),
+        b.decisions,
+        CAPS.decisions,
+      ),
+    };
+  const lastWord = b.lastWord ?? (a.lastWord && !replaced(a.lastWord) ? a.lastWord : undefined);
+  const byKey = new Map<string, Candidate>();
+  const offer = (text: string, weight: { score: number; cue?: string } | undefined) => {
+    const key = dedupeKey(text);
+    if (!key) return;
+    // A state file is only ever written by these hooks; one torn or edited by hand weighs as an old draft.
+    const score = typeof weight?.score === 'number' && Number.isFinite(weight.score) ? weight.score : DEFAULT_SCORE;
+    const cue = typeof weight?.cue === 'string' ? weight.cue : '';
+    const had = byKey.get(key);
+    if (had) had.score = Math.max(had.score, score);
+    else byKey.set(key, { text, key, score, seq: byKey.size, cue });
+  };
+  a.decisions.forEach((d, i) => {
+    if (!replaced(d)) offer(d, a.decisionWeights?.[i]);
+  });
+  b.decisions.forEach((d, i) => {
+    offer(d, b.decisionWeights?.[i]);
+  });
+  const candidates = [...byKey.values()].map((c) => (c.text === lastWord ? { ...c, score: c.score + LAST_WORD } : c));
+  const picked = pickDiverse(candidates, CAPS.decisions);
+  return {
+    decisions: picked.map((c) => c.text),
+    decisionWeights: picked.map((c) => ({ score: c.text === lastWord ? c.score - LAST_WORD : c.score, ...(c.cue ? { cue: c.cue } : {}) })),
+    ...(lastWord && picked.some((c) => c.text === lastWord) ? { lastWord } : {}),
+  };
+}
+
+/** What a decision of a draft that kept no scores weighs: a conclusion's. */
+const DEFAULT_SCORE = 5;
 
 export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSummary {
   // Each row once, where it was first run, as one read of the whole lists them; its runs, failures and
@@ -91,12 +144,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     firstTs: a.firstTs ?? b.firstTs,
     lastTs: b.lastTs ?? a.lastTs,
     requests: mergeList(a.requests, b.requests, CAPS.requests),
-    // `b` went on with the turn that `a` ended in: its reading of that turn replaces `a`'s provisional one.
-    decisions: mergeList(
-      b.carry && a.provisional ? a.decisions.filter((d) => d !== a.provisional) : a.decisions,
-      b.decisions,
-      CAPS.decisions,
-    ),
+    ...mergeDecisions(a, b),
     filesEdited,
     filesRead: mergeFiles(a.filesRead, b.filesRead, CAPS.files).filter((f) => !filesEdited.includes(f)),
     commands: keptCommands([...rows.values()], CAPS.commands),

@@ -58,6 +58,8 @@ export interface SummaryCarry {
   lastPlan: string | null;
   /** Files edited since the last commit that went through: what a `git reset --hard` in a later read puts back. */
   uncommitted?: string[];
+  /** Commits of the main conversation so far: a later read goes on counting ("Committed 3 times, last: …"). */
+  commits?: number;
 }
 
 export interface SessionSummary {
@@ -68,6 +70,14 @@ export interface SessionSummary {
   lastTs: string | null;
   requests: string[];
   decisions: string[];
+  /**
+   * What each decision weighed when it was chosen (without the bonus of the session's last word) and the
+   * cue phrase that made it one, so that merging parts picks as a read of the whole does; absent in drafts
+   * written before it was kept.
+   */
+  decisionWeights?: Array<{ score: number; cue?: string }>;
+  /** The decision that was the last word of the part: it weighs more while nothing said after it. */
+  lastWord?: string;
   filesEdited: string[];
   filesRead: string[];
   commands: SummaryCommand[];

@@ -17,6 +17,9 @@ export interface Candidate {
 // Bigger than the output cap so ranking has room; small enough to stay cheap.
 const POOL_CAP = 60;
 
+/** What the session's last word adds to its score: where the work ended matters most. */
+export const LAST_WORD = 2;
+
 export class CandidatePool {
   readonly items: Candidate[] = [];
 
