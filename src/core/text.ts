@@ -2,6 +2,8 @@
 // linear in the input: transcripts hold megabyte-long strings, so nothing
 // here may backtrack.
 
+import { stripVTControlCharacters } from 'node:util';
+
 /**
  * Deterministic string order by code point. Used instead of localeCompare,
  * whose first call loads ICU collation data (milliseconds on a hook's hot
@@ -11,13 +13,13 @@ export function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-// Colour and cursor escapes that test runners and build tools print, and what is left of them when a
-// transcript lost the escape character itself (`[31m`).
-const TERMINAL_ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*\u0007|\[\d{1,3}(?:;\d{1,3})*m/g;
+// What is left of a colour escape when a transcript lost the escape character itself (`[31m`); the
+// escapes themselves are Node's to recognise (util.stripVTControlCharacters).
+const BARE_COLOUR = /\[\d{1,3}(?:;\d{1,3})*m/g;
 
 /** The text without terminal colour and cursor escapes: what a reader of the terminal saw. */
 export function withoutEscapes(text: string): string {
-  return text.replace(TERMINAL_ESCAPES, '');
+  return stripVTControlCharacters(text).replace(BARE_COLOUR, '');
 }
 
 /** Collapses all whitespace (line breaks included) to single spaces and trims. */

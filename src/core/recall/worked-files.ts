@@ -8,6 +8,7 @@
 
 import { isInspection, mainStep, unwrapCommand, withoutRedirections } from '../session/summary-commands.ts';
 import type { SummaryCommand } from '../session/summary-model.ts';
+import { compareText } from '../text.ts';
 
 /** One file's record: how many sessions touched it, and a weight that older sessions count less in. */
 export interface WorkedFile {
@@ -206,7 +207,7 @@ export function updateWorkedFiles(
 export function filesComingBack(ledger: WorkedFiles, named: (path: string) => boolean): string[] {
   return Object.entries(ledger.files)
     .filter(([path, f]) => f.sessions >= MIN_SESSIONS && countsAsWorked(path))
-    .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || compareText(a, b))
     .map(([path]) => path)
     .filter((path) => !named(path))
     .slice(0, MAX_NAMED);
@@ -219,7 +220,7 @@ export function filesComingBack(ledger: WorkedFiles, named: (path: string) => bo
 export function commandsComingBack(ledger: WorkedFiles, named: (key: string) => boolean): string[] {
   return Object.entries(ledger.commands ?? {})
     .filter(([, c]) => c.sessions >= MIN_SESSIONS)
-    .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || a.localeCompare(b))
+    .sort(([a, x], [b, y]) => weightAt(y, ledger.seq) - weightAt(x, ledger.seq) || compareText(a, b))
     .filter(([key]) => !named(key))
     .map(([, c]) => c.shown)
     .slice(0, MAX_COMMANDS);

@@ -13,7 +13,7 @@ import { ECHOES_PROMPT, isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, isCheckOrRun, needsCheck, recordCheck } from './summary-checks.ts';
 import { commandFamily, commandRowKey, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
-import { commitSubject, condenseConclusion, cueSentences, handedOnSteps, planHeadline } from './summary-decisions.ts';
+import { commitLine, commitSubject, condenseConclusion, cueSentences, handedOnSteps, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
   DRAFT_COMMANDS,
@@ -299,7 +299,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const state = sidechain ? commits.side : commits.main;
     state.count++;
     target.remove(state.cand);
-    const text = state.count === 1 ? `Committed: ${subject}` : `Committed ${state.count} times, last: ${subject}`;
+    const text = commitLine(state.count, subject);
     state.cand = addCandidate(target, text, 4);
   }
 

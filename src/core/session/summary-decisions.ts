@@ -181,6 +181,13 @@ export function planHeadline(plan: string): string | null {
   return clip(oneLine(text), DECISION_MAX_CHARS);
 }
 
+/** The summary's own line for a session's commits: the count and the last subject. */
+export const commitLine = (count: number, subject: string): string =>
+  count === 1 ? `Committed: ${subject}` : `Committed ${count} times, last: ${subject}`;
+
+/** Such a line (`Committed: subject`, `Committed 3 times, last: …`). */
+export const COMMIT_LINE = /^Committed(?::| \d+ times, last:)/;
+
 /** The subject line of a `git commit -m …` command, or null when there is none. */
 export function commitSubject(command: string): string | null {
   if (!/\bgit\s+(?:-\S+\s+)*commit\b/.test(command)) return null;

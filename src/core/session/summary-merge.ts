@@ -3,6 +3,7 @@
 // merges it into the running draft kept in the session's state file.
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
 import { commandRowKey, keptCommands, runsFailed } from './summary-commands.ts';
+import { COMMIT_LINE } from './summary-decisions.ts';
 import { DRAFT_COMMANDS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
 import { type Candidate, LAST_WORD, pickDiverse } from './summary-pool.ts';
 import { dedupeKey } from './summary-text.ts';
@@ -42,9 +43,6 @@ function mergeFiles(a: string[], b: string[], cap: number): string[] {
   return [...all.slice(0, head), ...all.slice(-(cap - head))];
 }
 
-// The summary's own commit line: a later part's, counting on from the earlier's, replaces it.
-const COMMIT_LINE = /^Committed(?::| \d+ times, last:)/;
-
 /**
  * Decisions of successive parts, picked as one read of the whole picks them (summary-pool.ts,
  * pickDiverse): by what each weighed, the whole session's last word weighing more, spread over kinds
@@ -52,7 +50,8 @@ const COMMIT_LINE = /^Committed(?::| \d+ times, last:)/;
  * before: the first few and the latest.
  */
 function mergeDecisions(a: SessionSummary, b: SessionSummary): Pick<SessionSummary, 'decisions' | 'decisionWeights' | 'lastWord'> {
-  // `b` went on with the turn that `a` ended in: its reading of that turn replaces `a`'s provisional one.
+  // `b` went on with the turn that `a` ended in: its reading of that turn replaces `a`'s provisional one;
+  // its commit line, counting on from `a`'s, replaces `a`'s.
   const replaced = (d: string) =>
     (b.carry !== undefined && d === a.provisional) || (COMMIT_LINE.test(d) && b.decisions.some((x) => COMMIT_LINE.test(x)));
   if (!a.decisionWeights && !b.decisionWeights)

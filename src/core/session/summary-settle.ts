@@ -9,6 +9,7 @@
 import { clip, oneLine } from '../text.ts';
 import type { CheckKind, CheckRun } from './summary-checks.ts';
 import { commandFamily } from './summary-commands.ts';
+import { COMMIT_LINE } from './summary-decisions.ts';
 import type { FailedWrite, SessionSummary } from './summary-model.ts';
 
 export interface SettledSummary {
@@ -85,7 +86,7 @@ function fileClaims(decisions: string[], w: FailedWrite): string[] {
 function checkClaims(decisions: string[], c: CheckRun): string[] {
   const patterns = PASS_CLAIMS[c.kind] ?? [];
   // The summary's own commit lines (`Committed: subject`, `Committed 3 times, last: …`) report runs that passed.
-  return decisions.filter((d) => patterns.some((p) => p.test(d)) && !/^Committed(?::| \d+ times, last:)/.test(d));
+  return decisions.filter((d) => patterns.some((p) => p.test(d)) && !COMMIT_LINE.test(d));
 }
 
 function yet(claims: string[], todos: string[]): string {
