@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{E as a,F as b,G as c,H as d,I as e,J as f}from"./chunk-3RONZH3B.mjs";import"./chunk-G7R5HKOL.mjs";import"./chunk-PSOZJC2Z.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-IHE5YBBS.mjs";import"./chunk-AWU5EDAA.mjs";import"./chunk-VNDOUN5F.mjs";import"./chunk-JSYEM4UT.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-IGONKI3U.mjs";import"./chunk-ZC56W3P3.mjs";export{e as appendLedger,c as itemKey,a as ledgerFile,d as readLedger,b as sha256,f as sourcesNotImported};
