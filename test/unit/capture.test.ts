@@ -135,6 +135,44 @@ test('a check that failed, then passed after a step run first, is a fix with its
   assert.match(commands!.learning, /build: `npm run build`/);
 });
 
+test('access that came back after an unrelated step is no fix (the user signed in elsewhere, the network recovered); a step about access is', async (t) => {
+  const denied = "fatal: could not read Username for 'https://github.com': No such device or address";
+  const unrelated = await gather(t, (b) =>
+    b
+      .user('back up the settings and push')
+      .bash('git push', 128, denied)
+      .bash('rsync -a ~/.config/app/ backup/app/')
+      .bash('git push', 0, 'main -> main'),
+  );
+  assert.equal(
+    lessons(unrelated).find((l) => l.captured === 'fix'),
+    undefined,
+    'a copy between two pushes did not sign anyone in',
+  );
+  const offline = await gather(t, (b) =>
+    b
+      .user('install the dependencies')
+      .bash(
+        'npm install',
+        1,
+        'npm error code ENOTFOUND\nnpm error network request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org',
+      )
+      .bash('sleep 30')
+      .bash('npm install', 0, 'added 12 packages'),
+  );
+  assert.equal(
+    lessons(offline).find((l) => l.captured === 'fix'),
+    undefined,
+    'waiting is not what brought the network back',
+  );
+  const signedIn = await gather(t, (b) =>
+    b.user('push the branch').bash('git push', 128, denied).bash('gh auth setup-git').bash('git push', 0, 'main -> main'),
+  );
+  const fix = lessons(signedIn).find((l) => l.captured === 'fix');
+  assert.ok(fix, 'a step that set up the credentials is the fix');
+  assert.match(fix.learning, /gh auth setup-git/);
+});
+
 test('ordinary work is not a lesson: a failure fixed by editing the code, a narrower run passing, a check run between', async (t) => {
   const state = await gather(t, (b, dir) =>
     b
@@ -462,6 +500,21 @@ test('Claude Code tool errors are counted apart: met in two sessions they are na
   assert.equal(named?.sessions, 2);
   assert.match(named!.line, /modified since read/);
   assert.equal(lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle').length, 0);
+});
+
+test("a command the shell could not read (an unclosed quote) is counted with the tools' errors: met in two sessions it is named, never a lesson", async (t) => {
+  const slip = '/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching `"\'';
+  const session = (cmd: string) => gather(t, (b) => b.user('count the rows').bash(cmd, 2, slip).bash('python3 count.py', 0, '42'));
+  const first = await session('python3 -c "print(len(open(\'a.csv\').readlines())")');
+  let ledger = updateSightings({}, first, meta('s-one'));
+  assert.deepEqual(recurringToolErrors(ledger), [], 'once is a slip');
+  const second = await session('grep -c "x\' rows.txt');
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const [named] = recurringToolErrors(ledger);
+  assert.equal(named?.tool, 'Bash');
+  assert.equal(named?.sessions, 2, 'a look (grep) that the shell could not read counts too');
+  assert.match(named!.line, /unexpected EOF while looking for matching/);
+  assert.equal(lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured !== 'commands').length, 0, 'no lesson of it');
 });
 
 test('the commands entry keeps a few commands per kind, the latest first', async (t) => {

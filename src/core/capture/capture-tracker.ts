@@ -148,6 +148,7 @@ const WRONG_COMMAND = new RegExp(
 );
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
 const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
+const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -410,10 +411,15 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
+    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
+    // The shell could not read the command as written (an unclosed quote): the model's slip with the tool, never
+    // an obstacle of the project, but counted with the tools' errors, so that one met again and again is named.
+    const slipLine = SHELL_SLIP_LINE.exec(r.text)?.[0];
+    const slip = slipLine ? signatureOf(slipLine, root, true) : null;
+    if (slip) next = { ...next, toolErrors: noteToolError(next.toolErrors ?? [], slip, p.tool) };
     // A look that failed (`gh pr checks` listing a failing check, `ls` of a missing file) is no trouble met,
     // unless the program itself is not there (`gh: command not found`): that one is met whatever it was asked.
     if (isInspection(normalized) && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
-    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
     if (!error) return next;
     const timedOut = timedOutCommand(error.key);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);

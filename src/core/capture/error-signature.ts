@@ -51,6 +51,13 @@ export const TIMED_OUT_KEY = 'command timed out';
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
+// Who may get in (a login, a token, a key) and whether the network lets them: settled outside the session as often as in it.
+const ACCESS =
+  /\b(?:could not read (?:username|password)|authentication (?:failed|required)|unauthori[sz]ed|forbidden|permission denied \(publickey|bad credentials|invalid (?:token|credentials)|terminal prompts disabled|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|could not resolve host|network is unreachable|connection (?:refused|reset|timed out)|certificate)\b|senha|пароль/i;
+
+/** The error is about access: credentials, or the network between the machine and a server. */
+export const isAccessError = (line: string): boolean => ACCESS.test(line);
+
 // A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`), or a test's assertion.
 const CODE_POINTER = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
 

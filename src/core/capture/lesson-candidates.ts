@@ -9,7 +9,7 @@ import type { EchoEntry } from '../entry/echo-entry.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
-import { isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
+import { isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
 import { timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
@@ -21,6 +21,9 @@ export const LESSONS_PER_SESSION = 6;
 const CORRECTIONS_PER_SESSION = 5;
 const FIRST_CORRECTIONS = 3;
 const TITLE_MAX = 110;
+/** A step that deals with access: signing in, a token or key, the remote's address, a proxy or certificate. */
+const ACCESS_STEP =
+  /\b(?:auth|login|logout|token|credentials?|ssh(?:-add|-keygen|-agent)?|keychain|gpg|netrc|npmrc|proxy|certs?|certificates?|ca-certificates|vpn|resolv|hosts)\b|\bexport\s+\w*(?:TOKEN|KEY|PASS|SECRET|AUTH)\w*=|\bremote\s+set-url\b/i;
 
 export interface CaptureMeta {
   sessionId: string;
@@ -307,6 +310,9 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       const ownCode = runsOwnCode(f.failed) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
+      // Access that came back after an unrelated step (a copy, a build) came back from outside the session:
+      // the user signed in elsewhere, or the network recovered. Only a step about access is its fix.
+      if (f.change === 'steps' && isAccessError(f.error.line) && !f.steps.some((step) => ACCESS_STEP.test(step))) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);
