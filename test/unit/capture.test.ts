@@ -141,7 +141,7 @@ test('access that came back after an unrelated step is no fix (the user signed i
     b
       .user('back up the settings and push')
       .bash('git push', 128, denied)
-      .bash('rsync -a ~/.config/app/ backup/app/')
+      .bash("rsync -a --exclude='.credentials.json' ~/.config/app/ backup/app/")
       .bash('git push', 0, 'main -> main'),
   );
   assert.equal(
@@ -171,6 +171,28 @@ test('access that came back after an unrelated step is no fix (the user signed i
   const fix = lessons(signedIn).find((l) => l.captured === 'fix');
   assert.ok(fix, 'a step that set up the credentials is the fix');
   assert.match(fix.learning, /gh auth setup-git/);
+  const mirror = await gather(t, (b) =>
+    b
+      .user('install the dependencies')
+      .bash('npm install', 1, 'npm error code ENOTFOUND\nnpm error getaddrinfo ENOTFOUND registry.npmjs.org')
+      .bash('npm config set registry https://registry.npmmirror.com')
+      .bash('npm install', 0, 'added 12 packages'),
+  );
+  assert.match(lessons(mirror).find((l) => l.captured === 'fix')?.learning ?? '', /npmmirror/, 'another registry is a way out');
+  const database = await gather(t, (b) =>
+    b
+      .user('run the tests')
+      .bash(
+        'npm test',
+        1,
+        'Error: connect ECONNREFUSED 127.0.0.1:5432\n    at TCPConnectWrap.afterConnect [as oncomplete] (node:net:1555:16)',
+      )
+      .bash('docker compose up -d db')
+      .bash('npm test', 0, 'Tests: 12 passed'),
+  );
+  const started = lessons(database).find((l) => l.captured === 'fix');
+  assert.ok(started, 'a local service refusing is no access error, and an address and port point into no code');
+  assert.match(started.learning, /docker compose up -d db/);
 });
 
 test('ordinary work is not a lesson: a failure fixed by editing the code, a narrower run passing, a check run between', async (t) => {

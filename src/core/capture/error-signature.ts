@@ -51,15 +51,18 @@ export const TIMED_OUT_KEY = 'command timed out';
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
 
-// Who may get in (a login, a token, a key) and whether the network lets them: settled outside the session as often as in it.
+// Who may get in (a login, a token, a key), and a remote host the network did not reach: settled outside the
+// session as often as in it. A refused local connection is not one of them (starting the database fixes that).
 const ACCESS =
-  /\b(?:could not read (?:username|password)|authentication (?:failed|required)|unauthori[sz]ed|forbidden|permission denied \(publickey|bad credentials|invalid (?:token|credentials)|terminal prompts disabled|ENOTFOUND|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EAI_AGAIN|could not resolve host|network is unreachable|connection (?:refused|reset|timed out)|certificate)\b|senha|пароль/i;
+  /\b(?:could not read (?:username|password)|authentication (?:failed|required)|unauthori[sz]ed|forbidden|permission denied \(publickey|bad credentials|invalid (?:token|credentials)|terminal prompts disabled|ENOTFOUND|EAI_AGAIN|could not resolve host|network is unreachable)\b|senha|пароль/i;
 
-/** The error is about access: credentials, or the network between the machine and a server. */
+/** The error is about access: credentials, or reaching a remote host. */
 export const isAccessError = (line: string): boolean => ACCESS.test(line);
 
-// A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`), or a test's assertion.
-const CODE_POINTER = /\S+\.\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
+// A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`; an extension has a letter, so an address
+// and port, `127.0.0.1:5432`, is none), or a test's assertion.
+const CODE_POINTER =
+  /\S+\.(?=\w{0,4}[A-Za-z])\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
 
 /** The error points into the code or is a test's assertion: the fix is an edit of that code, not a lesson. */
 export const pointsIntoCode = (line: string): boolean => CODE_POINTER.test(line);

@@ -21,9 +21,12 @@ export const LESSONS_PER_SESSION = 6;
 const CORRECTIONS_PER_SESSION = 5;
 const FIRST_CORRECTIONS = 3;
 const TITLE_MAX = 110;
-/** A step that deals with access: signing in, a token or key, the remote's address, a proxy or certificate. */
+/**
+ * A step that deals with access: signing in, a token or key, as a word of the command (`gh auth login`,
+ * `ssh-add`), not inside a path it names (`--exclude=.credentials.json`); or the way out (a registry, a mirror, a proxy).
+ */
 const ACCESS_STEP =
-  /\b(?:auth|login|logout|token|credentials?|ssh(?:-add|-keygen|-agent)?|keychain|gpg|netrc|npmrc|proxy|certs?|certificates?|ca-certificates|vpn|resolv|hosts)\b|\bexport\s+\w*(?:TOKEN|KEY|PASS|SECRET|AUTH)\w*=|\bremote\s+set-url\b/i;
+  /(?<![\w./-])(?:auth|login|logout|token|credentials?|ssh(?:-add|-keygen|-agent)?|keychain|gpg|vpn)(?![\w./-])|\bexport\s+\w*(?:TOKEN|KEY|PASS|SECRET|AUTH)\w*=|registry|mirror|proxy/i;
 
 export interface CaptureMeta {
   sessionId: string;
