@@ -365,6 +365,33 @@ test('whole or in parts, at every line boundary, the hand-off asks, leaves open 
   assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
 });
 
+test('open: a failed check that another check of its kind, run in its folder or above, passed after is said so; whole or in parts alike', async (t) => {
+  const b = transcript(t)
+    .user('Run the tests and fix what fails')
+    .bash('cd /repo/backend && make test', 2, 'FAIL: TestVault (0.01s)')
+    .bash('cd /repo/backend && go test ./... 2>&1 | grep FAIL', 0, '--- FAIL: TestVault')
+    .bash('cd /repo/ui && npm test', 0, 'Tests: 40 passed')
+    .todos([['Run the tests', 'completed']])
+    .bash('make test-backend', 0, 'ok')
+    .assistant('Fixed the vault lookup. All tests pass now.');
+  const whole = await handoff(b);
+  const open = whole.Open!.split('\n').filter(Boolean);
+  assert.equal(open.filter((l) => l.includes('failed on its last run')).length, 2, JSON.stringify(open));
+  assert.match(
+    whole.Open!,
+    /`cd backend && go test \.\/\.\.\. 2>&1 \| grep FAIL` failed on its last run; a later `make test-backend` passed — yet the todo "Run the tests" is marked completed; reported done: ".*All tests pass now\."/,
+  );
+  assert.match(
+    whole.Open!,
+    /`cd backend && make test` failed on its last run; a later `make test-backend` passed$/m,
+    'what it contradicts is said once',
+  );
+  assert.ok(!whole.Open!.includes('npm test'), 'a pass in another folder says nothing of the backend');
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Open, whole.Open, `two parts, cut at byte ${cut}`);
+  assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

@@ -30,6 +30,12 @@ export interface CheckRun {
   kind: CheckKind;
   /** Tests picked by name (`-k x`, `cargo test parse_iso`, `-run X`): such a run checks only those. */
   filter?: string;
+  /**
+   * A failing check: the latest run of another check of its kind (a test, a build, a lint), in its folder or
+   * above, that passed after it without covering it (`make test-backend` after `make test` failed). Whether it
+   * settles it is not known.
+   */
+  laterPass?: string;
 }
 
 export interface CheckState {
@@ -128,6 +134,21 @@ export function covers(pass: CheckRun, fail: CheckRun): boolean {
   return fail.paths.length > 0 && fail.paths.every((f) => pass.paths.some((p) => f === p || f.startsWith(`${p}/`)));
 }
 
+// Kinds whose other checks passing says something of a failed one; a commit or a push is one act each.
+const KIN: ReadonlySet<CheckKind> = new Set(['test', 'build', 'lint']);
+
+/** A run in this folder or above it may check what failed here; one in a folder below checks less. */
+const reaches = (pass: CheckRun, fail: CheckRun): boolean =>
+  pass.dir === '' || pass.dir === fail.dir || fail.dir.startsWith(`${pass.dir}/`);
+
+/** The failures, each with the latest of `passed` (latest last) of its kind that reaches its folder, when one is there. */
+function withLaterPasses(failing: CheckRun[], passed: readonly CheckRun[]): CheckRun[] {
+  return failing.map((f) => {
+    const later = KIN.has(f.kind) ? passed.findLast((p) => p.kind === f.kind && reaches(p, f)) : undefined;
+    return later ? { ...f, laterPass: later.command } : f;
+  });
+}
+
 export function emptyCheckState(): CheckState {
   return { failing: [], passed: [] };
 }
@@ -139,14 +160,20 @@ export function recordCheck(state: CheckState, run: CheckRun, failed: boolean): 
     return { failing, passed: state.passed };
   }
   return {
-    failing: state.failing.filter((f) => !covers(run, f)),
+    failing: withLaterPasses(
+      state.failing.filter((f) => !covers(run, f)),
+      [run],
+    ),
     passed: [...state.passed.filter((p) => p.key !== run.key), run].slice(-PASSED_CAP),
   };
 }
 
 /** `b` happened after `a`: its passing runs settle `a`'s failures, and its own failures are the latest. */
 export function mergeCheckStates(a: CheckState, b: CheckState): CheckState {
-  const failing = a.failing.filter((f) => !b.passed.some((p) => covers(p, f)) && !b.failing.some((x) => x.key === f.key));
+  const failing = withLaterPasses(
+    a.failing.filter((f) => !b.passed.some((p) => covers(p, f)) && !b.failing.some((x) => x.key === f.key)),
+    b.passed,
+  );
   const passed = a.passed.filter((p) => !b.passed.some((x) => x.key === p.key));
   return { failing: [...failing, ...b.failing].slice(-FAILING_CAP), passed: [...passed, ...b.passed].slice(-PASSED_CAP) };
 }

@@ -104,12 +104,17 @@ export function settleSummary(s: SessionSummary): SettledSummary {
   const contradicted = new Set<string>();
   const open: string[] = s.openTodos.map((t) => `[ ] ${t}`);
 
+  // What a kind's failures contradict is said once, on its latest; a later pass of another check of the
+  // kind is said beside each (it may or may not settle it: the next session knows to run it again).
+  const told = new Set<CheckKind>();
   for (const c of [...failing].reverse()) {
     const claims = checkClaims(s.decisions, c);
     const rule = TODO_CHECK[c.kind];
     const todos = rule ? doneTodos.filter(rule) : [];
     for (const d of claims) contradicted.add(d);
-    open.push(`\`${c.command}\` failed on its last run${yet(claims, todos.slice(0, 1))}`);
+    const later = c.laterPass ? `; a later \`${c.laterPass}\` passed` : '';
+    open.push(`\`${c.command}\` failed on its last run${later}${told.has(c.kind) ? '' : yet(claims, todos.slice(0, 1))}`);
+    told.add(c.kind);
   }
   for (const w of failedWrites) {
     const claims = fileClaims(s.decisions, w);
