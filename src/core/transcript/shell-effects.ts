@@ -119,11 +119,20 @@ export function shellEffects(command: string): ShellEffects {
     else if (cmd === 'git' && sub === 'clean' && words.some((a) => /^-[a-zA-Z]*f/.test(a)))
       effects.deletes.push(...args.slice(1).filter(isPathWord));
     else if ((cmd === 'mv' || (cmd === 'git' && sub === 'mv')) && !words.some((a) => /^-[a-zA-Z]*t/.test(a))) {
-      // `mv a b`: a is gone and b written; into a folder (`mv a dir/`, several sources) says too little.
+      // `mv a b`: a is gone and b written. Into a folder (`mv a b dir`, `mv a dir/`: several sources, or a
+      // trailing slash, can only mean one) each file keeps its name there; a pattern (`*.log`) names no file,
+      // and a source without an extension may be a folder (its files are not known), so it is left out.
       const files = (cmd === 'git' ? args.slice(1) : args).filter(isPathWord);
-      if (files.length === 2 && !files[1]!.endsWith('/')) {
+      const [into, ...sources] = [files.at(-1) ?? '', ...files.slice(0, -1)];
+      if (files.length === 2 && !into.endsWith('/')) {
         effects.deletes.push(files[0]!);
-        effects.writes.push(files[1]!);
+        effects.writes.push(into);
+      } else if (sources.length > 0 && !files.some((f) => /[*?[]/.test(f))) {
+        const folder = into.replace(/\/+$/, '');
+        for (const source of sources.filter((f) => /\.\w+$/.test(f.split('/').pop() ?? ''))) {
+          effects.deletes.push(source);
+          effects.writes.push(`${folder}/${source.split('/').pop()}`);
+        }
       }
     } else if (cmd === 'git' && (sub === 'checkout' || sub === 'restore')) {
       // `git checkout -- f` (only after `--`: without it the word may be a branch), `git restore f` (not only the index).
