@@ -392,6 +392,19 @@ test('open: a failed check that another check of its kind, run in its folder or 
   assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
 });
 
+test('files: `git checkout f` without `--` lists f as reverted when git says it updated paths, not when it switched branches', async (t) => {
+  const b = transcript(t)
+    .user('Try the new view models')
+    .tool('Edit', { file_path: '/repo/src/vm/month.ts', old_string: 'a', new_string: 'b' })
+    .tool('Edit', { file_path: '/repo/src/vm/year.ts', old_string: 'a', new_string: 'b' })
+    .bash('git checkout src/vm/month.ts', 0, 'Updated 1 path from the index')
+    .bash('git checkout release/v2.ts', 0, "Switched to branch 'release/v2.ts'");
+  const h = await handoff(b);
+  assert.match(h.Files!, /reverted: src\/vm\/month\.ts/);
+  assert.match(h.Files!, /edited: src\/vm\/year\.ts/);
+  assert.ok(!h.Files!.includes('release/v2.ts'), 'a branch is no file');
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

@@ -90,6 +90,12 @@ test('a shell command tells where it ran and which files it wrote or deleted', (
   ];
   for (const [command, expected] of cases)
     assert.deepEqual(shellEffects(command), { reverts: [], revertsAll: false, commits: false, ...expected }, command);
+  // Without `--`, what git printed says whether the words were files or a branch.
+  const put = shellEffects('git checkout src/a.ts src/b.ts', 'Updated 2 paths from the index');
+  assert.deepEqual(put.reverts, ['src/a.ts', 'src/b.ts']);
+  assert.deepEqual(shellEffects('git checkout HEAD~1 src/a.ts', 'Updated 1 path from 3f2a1b4').reverts, ['src/a.ts']);
+  assert.deepEqual(shellEffects('git checkout feature/login.ts', "Switched to branch 'feature/login.ts'").reverts, []);
+  assert.equal(shellEffects('git checkout .', 'Updated 4 paths from the index').revertsAll, true);
 });
 
 test('a check is the program and subcommand, the folder and the files named; git add and inspection are none', () => {

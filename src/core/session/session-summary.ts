@@ -331,7 +331,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
       /\||;\s*\S/.test(call.command)
     )
       failed = outputShowsFailure(r.tail, check.kind);
-    const effects = shellEffects(call.command);
+    const effects = shellEffects(call.command, r.text);
     // A subagent's looking around (`ls`, `git log`, a `find` that failed) is its own business; what it checked or changed is the session's.
     const counts = !sidechain || check !== null || !isInspection(normalized) || effects.writes.length > 0 || effects.deletes.length > 0;
     if (normalized && counts) activity.recordCommand(shown, commandFamily(normalized), failed, check !== null, commandRowKey(shown));

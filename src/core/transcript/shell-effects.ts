@@ -1,7 +1,7 @@
 // What a shell command's text says about where it ran and which files it
 // changed: a leading `cd`, stdout redirections, `tee`, `sed -i` and `touch`
 // (writes), `rm`, `git rm` and `git clean` (deletions), `mv` and `git mv` (both),
-// `git checkout -- f`, `git restore f` and `git reset --hard` (reverts to what
+// `git checkout -- f` (or `git checkout f` when git reports paths updated), `git restore f` and `git reset --hard` (reverts to what
 // was committed), and `git commit` (after which a reset keeps what it took). Read conservatively: only the first
 // line (a heredoc body is content, not commands), quoted words whole, and no
 // word that the shell would expand ($…, backticks) is taken for a path.
@@ -96,7 +96,14 @@ function commandWords(seg: Word[]): string[] {
   return words;
 }
 
-export function shellEffects(command: string): ShellEffects {
+// What git prints when `git checkout` put files back (`Updated 2 paths from the index`, `… from 3f2a1b4`).
+const CHECKED_OUT_PATHS = /^Updated \d+ paths? from\b/m;
+
+/**
+ * `output`: what the command printed, when known. It settles what the text alone cannot: `git checkout x`
+ * without `--` put files back when git says it updated paths (and then `x` was no branch).
+ */
+export function shellEffects(command: string, output = ''): ShellEffects {
   const line = command.split('\n')[0] ?? '';
   const segs = segments(shellWords(line));
   const effects: ShellEffects = { cd: null, writes: [], deletes: [], reverts: [], revertsAll: false, commits: false };
@@ -139,8 +146,17 @@ export function shellEffects(command: string): ShellEffects {
       const staged = words.includes('--staged') || words.includes('-S');
       const worktree = words.includes('--worktree') || words.includes('-W') || !staged;
       const dash = words.indexOf('--');
-      const files = sub === 'checkout' ? (dash >= 0 ? words.slice(dash + 1) : []) : args.slice(1).filter((a) => !/^-/.test(a));
-      if (worktree && (sub === 'restore' || dash >= 0)) {
+      // Without `--`, git's report says the words were files; a ref beside them (`HEAD~1`, `origin/main`) has no extension.
+      const named = dash < 0 && sub === 'checkout' && CHECKED_OUT_PATHS.test(output);
+      const files =
+        sub === 'checkout'
+          ? dash >= 0
+            ? words.slice(dash + 1)
+            : named
+              ? args.slice(1).filter((a) => a === '.' || /\.\w+$/.test(a.split('/').pop() ?? ''))
+              : []
+          : args.slice(1).filter((a) => !/^-/.test(a));
+      if (worktree && (sub === 'restore' || dash >= 0 || named)) {
         if (files.some((f) => f === '.' || f === './' || f === ':/')) effects.revertsAll = true;
         else effects.reverts.push(...files.filter(isPathWord));
       }
