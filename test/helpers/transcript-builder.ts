@@ -70,7 +70,8 @@ export class TranscriptBuilder {
     });
   }
 
-  tool(name: string, input: Record<string, unknown>, result = 'ok', isError = false): this {
+  /** A tool call and its result: text, or content blocks as an MCP tool returns them. */
+  tool(name: string, input: Record<string, unknown>, result: string | Array<{ type: 'text'; text: string }> = 'ok', isError = false): this {
     const id = `toolu_${this.sessionId}_${this.n}`;
     this.write({
       ...this.base('assistant'),

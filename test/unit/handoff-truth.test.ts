@@ -405,6 +405,21 @@ test('files: `git checkout f` without `--` lists f as reverted when git says it 
   assert.ok(!h.Files!.includes('release/v2.ts'), 'a branch is no file');
 });
 
+test('Claude Code run by an editor over ACP (its Read, Edit and Bash served as mcp__acp__ tools) is read as Claude Code itself', async (t) => {
+  const b = transcript(t)
+    .user('Fix the sort and run the tests')
+    .tool('mcp__acp__Read', { file_path: '/repo/src/sort.js' }, [{ type: 'text', text: 'export const sort = () => 0;' }])
+    .tool('mcp__acp__Edit', { file_path: '/repo/src/sort.js', old_string: '0', new_string: '1' }, [
+      { type: 'text', text: 'Index: /repo/src/sort.js' },
+    ])
+    .tool('mcp__acp__Bash', { command: 'pnpm test' }, [{ type: 'text', text: 'Exited with code 1.Final output:\n\n2 failing' }])
+    .assistant('The sort is fixed.');
+  const h = await handoff(b);
+  assert.match(h.Files!, /edited: src\/sort\.js/);
+  assert.match(h.Commands!, /`pnpm test` \(failed\)/);
+  assert.match(h.Open!, /`pnpm test` failed on its last run/, 'the exit code the editor reports, though the call is no error');
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

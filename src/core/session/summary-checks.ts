@@ -144,7 +144,7 @@ const reaches = (pass: CheckRun, fail: CheckRun): boolean =>
 /** The failures, each with the latest of `passed` (latest last) of its kind that reaches its folder, when one is there. */
 function withLaterPasses(failing: CheckRun[], passed: readonly CheckRun[]): CheckRun[] {
   return failing.map((f) => {
-    const later = KIN.has(f.kind) ? passed.findLast((p) => p.kind === f.kind && reaches(p, f)) : undefined;
+    const later = KIN.has(f.kind) ? [...passed].reverse().find((p) => p.kind === f.kind && reaches(p, f)) : undefined;
     return later ? { ...f, laterPass: later.command } : f;
   });
 }

@@ -325,7 +325,8 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
   const text = guard.peek(resultText(block.content), sidechain);
   const tail = guard.peek(resultTail(block.content), sidechain);
   let exitCode: number | null = null;
-  const m = /^(?:Error: )?Exit code (\d+)/.exec(text);
+  // Claude Code's Bash says `Exit code 1`; served by an editor over ACP it says `Exited with code 1.` and is no error.
+  const m = /^(?:Error: )?Exit(?: code|ed with code) (\d+)/.exec(text);
   if (m) exitCode = Number(m[1]);
   const answers: ToolResult['answers'] = [];
   let plan: string | null = null;

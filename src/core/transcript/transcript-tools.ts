@@ -75,6 +75,12 @@ const EDIT_TOOLS = new Set(['Edit', 'Write', 'MultiEdit', 'NotebookEdit']);
 const READ_TOOLS = new Set(['Read', 'NotebookRead']);
 // Claude Code's shells: Bash, and PowerShell where it runs on Windows (the same input and result).
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
+// Claude Code run by an editor over the Agent Client Protocol (Zed's adapter) has the editor serve its own
+// Read, Edit, Write and Bash as MCP tools: the same input under another name.
+const EDITOR_SERVED = /^mcp__acp__(Read|Write|Edit|MultiEdit|Bash|BashOutput|KillShell)$/;
+
+/** The built-in tool a call is, whichever client served it (`mcp__acp__Edit` is Edit). */
+export const builtinToolName = (name: string): string => EDITOR_SERVED.exec(name)?.[1] ?? name;
 
 type Json = Record<string, unknown>;
 
@@ -106,8 +112,9 @@ export function readTodos(value: unknown, clean: TextCleaner): TodoItem[] | null
 
 /** What a summary needs from one tool_use block; every text passes `clean` before it is cut or kept. */
 export function readToolCall(block: Json, clean: TextCleaner): ToolCall | null {
-  const name = str(block.name);
-  if (!name) return null;
+  const served = str(block.name);
+  if (!served) return null;
+  const name = builtinToolName(served);
   const input = isObject(block.input) ? block.input : {};
   const call: ToolCall = {
     id: str(block.id) ?? '',
