@@ -420,6 +420,20 @@ test('Claude Code run by an editor over ACP (its Read, Edit and Bash served as m
   assert.match(h.Open!, /`pnpm test` failed on its last run/, 'the exit code the editor reports, though the call is no error');
 });
 
+test('open: edits no check followed are named latest last, whole or in parts (a file edited again moves to the end)', async (t) => {
+  const b = transcript(t)
+    .user('Tidy the modules')
+    .tool('Edit', { file_path: '/repo/src/a.ts', old_string: 'a', new_string: 'b' })
+    .tool('Edit', { file_path: '/repo/src/b.ts', old_string: 'a', new_string: 'b' })
+    .user('and a again')
+    .tool('Edit', { file_path: '/repo/src/a.ts', old_string: 'b', new_string: 'c' });
+  const whole = await handoff(b);
+  assert.match(whole.Open!, /No build, test or run followed the edits of src\/b\.ts, src\/a\.ts/);
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Open, whole.Open, `two parts, cut at byte ${cut}`);
+  assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

@@ -176,7 +176,11 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
 }
 
 function uncheckedOf(a: SessionSummary, b: SessionSummary): Pick<SessionSummary, 'unchecked' | 'ranCheck'> {
-  const unchecked = b.ranCheck ? (b.unchecked ?? []) : [...new Set([...(a.unchecked ?? []), ...(b.unchecked ?? [])])].slice(-CAPS.files);
+  // A file edited again in `b` moves to the end, as a whole read keeps the latest last.
+  const again = new Set(b.unchecked ?? []);
+  const unchecked = b.ranCheck
+    ? (b.unchecked ?? [])
+    : [...(a.unchecked ?? []).filter((f) => !again.has(f)), ...(b.unchecked ?? [])].slice(-CAPS.files);
   return {
     ...(unchecked.length > 0 ? { unchecked } : {}),
     ...(a.ranCheck || b.ranCheck ? { ranCheck: true } : {}),
