@@ -434,6 +434,43 @@ test('open: edits no check followed are named latest last, whole or in parts (a 
   assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
 });
 
+test('asked: a request said again moves to the latest, a bare "sì" or "重试" is none, and a read in parts keeps the same list', async (t) => {
+  const b = transcript(t);
+  for (const ask of [
+    'plan the import',
+    'put it under docs/plans',
+    'what is in the todo folder?',
+    'clean the docs folder',
+    'sì',
+    'check the readme',
+    'bump the version',
+    'clean the docs folder',
+    '重试',
+    'list the caches',
+    'remove the old plans',
+  ])
+    b.user(ask).assistant('Done.');
+  const whole = await handoff(b);
+  assert.equal(
+    whole.Asked,
+    [
+      'plan the import',
+      'put it under docs/plans',
+      'what is in the todo folder?',
+      'check the readme',
+      'bump the version',
+      'clean the docs folder',
+      'list the caches',
+      'remove the old plans',
+    ]
+      .map((a) => `- ${a}\n`)
+      .join(''),
+  );
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Asked, whole.Asked, `two parts, cut at byte ${cut}`);
+  assert.equal((await handoff(b, starts.slice(1))).Asked, whole.Asked, 'one read per line');
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

@@ -5,6 +5,7 @@ import { keptCommands } from '../../src/core/session/summary-commands.ts';
 import { mergeSummaries } from '../../src/core/session/summary-merge.ts';
 import type { SessionSummary, SummaryCommand } from '../../src/core/session/summary-model.ts';
 import { DRAFT_COMMANDS, emptySummary, isEmptySummary, SUMMARY_LIMITS } from '../../src/core/session/summary-model.ts';
+import { RequestLog } from '../../src/core/session/summary-requests.ts';
 
 function part(over: Partial<SessionSummary> = {}): SessionSummary {
   return { ...emptySummary(), ...over };
@@ -123,19 +124,26 @@ test('property: every merged list is capped, duplicate-free and made only of inp
   );
   const list = fc.array(item, { maxLength: 15 });
   const caps = { requests: 8, decisions: 10, unresolved: 8, namedTerms: 200 } as const;
+  // A draft's requests are what its request log kept: cleaned, each once, none a mere "ok" or "n".
+  const asked = (items: string[]) => {
+    const log = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
+    for (const i of items) log.add(i);
+    return log.list();
+  };
   fc.assert(
     fc.property(list, list, (x, y) => {
       const m = mergeSummaries(
-        part({ requests: x, decisions: x, unresolved: x, namedTerms: x }),
-        part({ requests: y, decisions: y, unresolved: y, namedTerms: y }),
+        part({ requests: asked(x), decisions: x, unresolved: x, namedTerms: x }),
+        part({ requests: asked(y), decisions: y, unresolved: y, namedTerms: y }),
       );
       for (const key of Object.keys(caps) as Array<keyof typeof caps>) {
         const out = m[key];
         assert.ok(out.length <= caps[key], key);
         const keys = out.map((s) => s.trim().toLowerCase());
         assert.equal(new Set(keys).size, keys.length, `${key} has no duplicates`);
-        for (const s of out) assert.ok(x.includes(s) || y.includes(s));
-        const all = [...x, ...y];
+        const [from, to] = key === 'requests' ? [asked(x), asked(y)] : [x, y];
+        for (const s of out) assert.ok(from.includes(s) || to.includes(s));
+        const all = [...from, ...to];
         if (all.length) {
           assert.equal(keys[0], all[0]!.trim().toLowerCase(), `${key} keeps the first item`);
           assert.ok(keys.includes(all.at(-1)!.trim().toLowerCase()), `${key} keeps the latest item`);

@@ -101,7 +101,12 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   let firstMs = Infinity;
   let lastMs = -Infinity;
 
-  const requests = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
+  const requests = new RequestLog(
+    SUMMARY_LIMITS.firstRequests,
+    SUMMARY_LIMITS.requests,
+    SUMMARY_LIMITS.requestChars,
+    opts.carry?.askedHead ?? [],
+  );
 
   const pool = new CandidatePool();
   const sidePool = new CandidatePool();
@@ -658,6 +663,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
         lastPlan: lastPlanFile,
         ...(uncommitted.size > 0 ? { uncommitted: [...uncommitted] } : {}),
         ...(commits.main.count > 0 ? { commits: commits.main.count } : {}),
+        ...(requests.head().length > 0 ? { askedHead: requests.head() } : {}),
       },
     };
   }

@@ -4,12 +4,13 @@
 import { emptyCheckState, mergeCheckStates } from './summary-checks.ts';
 import { commandRowKey, keptCommands, runsFailed } from './summary-commands.ts';
 import { COMMIT_LINE } from './summary-decisions.ts';
-import { DRAFT_COMMANDS, type SessionSummary, type SummaryCommand } from './summary-model.ts';
+import { DRAFT_COMMANDS, type SessionSummary, SUMMARY_LIMITS, type SummaryCommand } from './summary-model.ts';
 import { type Candidate, LAST_WORD, pickDiverse } from './summary-pool.ts';
+import { RequestLog } from './summary-requests.ts';
 import { dedupeKey } from './summary-text.ts';
 import { mergeFileStates } from './summary-writes.ts';
 
-const CAPS = { requests: 8, decisions: 10, files: 30, commands: DRAFT_COMMANDS, todos: 12, unresolved: 8, terms: 200, used: 5000 };
+const CAPS = { decisions: 10, files: 30, commands: DRAFT_COMMANDS, todos: 12, unresolved: 8, terms: 200, used: 5000 };
 
 /** Keeps the first and the latest items: the opening ask and where the work ended both matter. */
 function mergeList(a: string[], b: string[], cap: number): string[] {
@@ -30,6 +31,16 @@ function mergeList(a: string[], b: string[], cap: number): string[] {
     .sort((x, y) => x.last - y.last)
     .slice(-(cap - head));
   return [...all.slice(0, head), ...latest].map((x) => x.text);
+}
+
+/**
+ * The requests of two reads, as one read of both picks them: `a`'s, in the order its log keeps them, then
+ * `b`'s, told to the same log (the first few keep their place; one said again moves to the latest).
+ */
+function mergeRequests(a: string[], b: string[]): string[] {
+  const log = new RequestLog(SUMMARY_LIMITS.firstRequests, SUMMARY_LIMITS.requests, SUMMARY_LIMITS.requestChars);
+  for (const r of [...a, ...b]) log.add(r);
+  return log.list();
 }
 
 /**
@@ -142,7 +153,7 @@ export function mergeSummaries(a: SessionSummary, b: SessionSummary): SessionSum
     branch: b.branch ?? a.branch,
     firstTs: a.firstTs ?? b.firstTs,
     lastTs: b.lastTs ?? a.lastTs,
-    requests: mergeList(a.requests, b.requests, CAPS.requests),
+    requests: mergeRequests(a.requests, b.requests),
     ...mergeDecisions(a, b),
     filesEdited,
     filesRead: mergeFiles(a.filesRead, b.filesRead, CAPS.files).filter((f) => !filesEdited.includes(f)),

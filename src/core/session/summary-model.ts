@@ -60,6 +60,8 @@ export interface SummaryCarry {
   uncommitted?: string[];
   /** Commits of the main conversation so far: a later read goes on counting ("Committed 3 times, last: …"). */
   commits?: number;
+  /** The keys of the session's first requests, which keep their place: a later read neither repeats them nor adds to them past the few. */
+  askedHead?: string[];
 }
 
 export interface SessionSummary {

@@ -4,40 +4,56 @@
 import { clip, oneLine } from '../text.ts';
 import { dedupeKey } from './summary-text.ts';
 
-// Replies that only keep the conversation going carry no request of their own.
+// Replies that only keep the conversation going carry no request of their own, in the languages the
+// histories are written in ("sì", "да", "继续", "重试").
 const TRIVIAL_PROMPT =
-  /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please)[.!]*$/i;
+  /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please|retry|try again|s[iíì]|sim|claro|pode|continua|vai|dale|oui|ja|weiter|да|нет|ок|давай|продолжай|так|好|好的|是|对|對|继续|繼續|重试|重試|可以)[\s.!。！,，]*$/iu;
 
 export class RequestLog {
-  private readonly first: string[] = [];
-  private readonly recent: string[] = [];
+  private readonly first: Array<{ text: string; key: string }> = [];
+  private readonly recent: Array<{ text: string; key: string }> = [];
   private lastKey = '';
 
+  /** `carried`: the keys of the session's first requests an earlier read of it already kept. */
   constructor(
     private readonly maxFirst: number,
     private readonly max: number,
     private readonly maxChars: number,
+    private readonly carried: readonly string[] = [],
   ) {}
 
+  /**
+   * Each request once: one of the first few said again keeps its place; a later one said again moves to the
+   * latest (a repeated "yes" takes no second place from what was asked), as parts merge (summary-merge.ts).
+   */
   add(text: string): void {
     const clean = clip(oneLine(text), this.maxChars);
     if (!clean || TRIVIAL_PROMPT.test(clean)) return;
     const key = dedupeKey(clean);
     if (key === this.lastKey) return;
     this.lastKey = key;
-    if (this.first.length < this.maxFirst) {
-      this.first.push(clean);
+    if (this.carried.includes(key) || this.first.some((r) => r.key === key)) return;
+    // Said again, it keeps the words it was first said in.
+    const again = this.recent.findIndex((r) => r.key === key);
+    const said = again >= 0 ? this.recent.splice(again, 1)[0]!.text : clean;
+    if (this.carried.length + this.first.length < this.maxFirst) {
+      this.first.push({ text: said, key });
       return;
     }
-    this.recent.push(clean);
+    this.recent.push({ text: said, key });
     if (this.recent.length > this.max - this.maxFirst) this.recent.shift();
   }
 
+  /** The keys of the session's first requests, those of earlier reads first. */
+  head(): string[] {
+    return [...this.carried, ...this.first.map((r) => r.key)];
+  }
+
   latest(): string | null {
-    return this.recent.at(-1) ?? this.first.at(-1) ?? null;
+    return (this.recent.at(-1) ?? this.first.at(-1))?.text ?? null;
   }
 
   list(): string[] {
-    return [...this.first, ...this.recent];
+    return [...this.first, ...this.recent].map((r) => r.text);
   }
 }
