@@ -471,6 +471,20 @@ test('asked: a request said again moves to the latest, a bare "sì" or "重试" 
   assert.equal((await handoff(b, starts.slice(1))).Asked, whole.Asked, 'one read per line');
 });
 
+test("files: reading a background command's output file, where Claude Code keeps it, is no file read", async (t) => {
+  const b = transcript(t)
+    .user('Start the dev server and check it')
+    .tool(
+      'Read',
+      { file_path: '/private/tmp/claude-501/-repo/5f0c2e1a-0b1c-4d2e-9f00-aa11bb22cc33/tasks/b7hj3jgny.output' },
+      'ready in 300 ms',
+    )
+    .tool('Read', { file_path: '/repo/astro.config.mjs' }, 'export default {}');
+  const h = await handoff(b);
+  assert.match(h.Files!, /read: astro\.config\.mjs/);
+  assert.ok(!h.Files!.includes('.output'), h.Files);
+});
+
 test('a check run in two parts, each with more commands than a hand-off holds, is named as one read of the whole names it', async (t) => {
   const b = transcript(t).user('Check every module').bash('npm run lint', 0, 'ok');
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make check${n}`, 0, 'ok');

@@ -82,6 +82,10 @@ function keepLatest(set: Set<string>, value: string, cap: number): void {
   if (set.size > cap) set.delete(set.values().next().value!);
 }
 
+// Where Claude Code keeps a background command's output (`/tmp/claude-501/<project>/<session>/tasks/x.output`):
+// reading it is looking at that command, not at a file the next session will need.
+const TASK_OUTPUT = /(?:^|\/)claude-\d+\/[^/]+\/[^/]+\/tasks\/[^/]+\.output$/;
+
 export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryBuilder {
   // One guard for the whole read: a private span opened in one message hides the next ones.
   const guard = new TranscriptGuard(opts.privateDepth);
@@ -278,7 +282,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   function onToolUse(call: ToolCall, lineCwd: string | null, sidechain: boolean): void {
     if (isOtherWorkTool(call.name)) otherTools++;
     const path = call.file ? filePath(call.file.path, lineCwd) : null;
-    if (path && call.file?.access === 'read') touchFile(path, 'read');
+    if (path && call.file?.access === 'read' && !TASK_OUTPUT.test(path)) touchFile(path, 'read');
     if (call.search && (touched || searches.length < SUMMARY_LIMITS.searches)) {
       const where = call.search.path ? ` in ${showPath(call.search.path, lineCwd)}` : '';
       const full = oneLine(`${call.search.pattern}${where}`);
