@@ -1,6 +1,6 @@
 // What a shell command's text says about where it ran and which files it
 // changed: a leading `cd`, stdout redirections, `tee`, `sed -i` and `touch`
-// (writes), `rm`, `git rm` and `git clean` (deletions), `mv` and `git mv` (both),
+// (writes), `rm`, `git rm` and `git clean` (deletions), `mv` and `git mv` (both), `cp` (a write),
 // `git checkout -- f` (or `git checkout f` when git reports paths updated), `git restore f` and `git reset --hard` (reverts to what
 // was committed), and `git commit` (after which a reset keeps what it took). Read conservatively: only the first
 // line (a heredoc body is content, not commands), quoted words whole, and no
@@ -103,6 +103,19 @@ const CHECKED_OUT_PATHS = /^Updated \d+ paths? from\b/m;
  * `output`: what the command printed, when known. It settles what the text alone cannot: `git checkout x`
  * without `--` put files back when git says it updated paths (and then `x` was no branch).
  */
+/** What `mv` or `cp` with these file words puts where: source and destination, each file whose place is sure. */
+function copies(files: string[]): Array<[string, string]> {
+  const into = files.at(-1) ?? '';
+  const sources = files.slice(0, -1);
+  if (files.length === 2 && !into.endsWith('/')) return [[files[0]!, into]];
+  if (sources.length === 0 || files.some((f) => /[*?[]/.test(f))) return [];
+  const folder = into.replace(/\/+$/, '');
+  return sources.filter(hasExtension).map((f) => [f, `${folder}/${f.split('/').pop()}`]);
+}
+
+/** The last part of a path has an extension (`a.ts`, `.env.example`). */
+const hasExtension = (path: string): boolean => /\.\w+$/.test(path.split('/').pop() ?? '');
+
 export function shellEffects(command: string, output = ''): ShellEffects {
   const line = command.split('\n')[0] ?? '';
   const segs = segments(shellWords(line));
@@ -125,21 +138,16 @@ export function shellEffects(command: string, output = ''): ShellEffects {
     else if (cmd === 'git' && sub === 'rm' && !words.includes('--cached')) effects.deletes.push(...args.slice(1).filter(isPathWord));
     else if (cmd === 'git' && sub === 'clean' && words.some((a) => /^-[a-zA-Z]*f/.test(a)))
       effects.deletes.push(...args.slice(1).filter(isPathWord));
-    else if ((cmd === 'mv' || (cmd === 'git' && sub === 'mv')) && !words.some((a) => /^-[a-zA-Z]*t/.test(a))) {
-      // `mv a b`: a is gone and b written. Into a folder (`mv a b dir`, `mv a dir/`: several sources, or a
-      // trailing slash, can only mean one) each file keeps its name there; a pattern (`*.log`) names no file,
-      // and a source without an extension may be a folder (its files are not known), so it is left out.
+    else if ((cmd === 'mv' || cmd === 'cp' || (cmd === 'git' && sub === 'mv')) && !words.some((a) => /^-[a-zA-Z]*t/.test(a))) {
+      // `mv a b` and `cp a b`: b written (and a gone, for a move). Into a folder (`mv a b dir`, `cp a dir/`:
+      // several sources, or a trailing slash, can only mean one) each file keeps its name there; a pattern
+      // (`*.log`) names no file, and a source without an extension may be a folder, so it is left out.
       const files = (cmd === 'git' ? args.slice(1) : args).filter(isPathWord);
-      const [into, ...sources] = [files.at(-1) ?? '', ...files.slice(0, -1)];
-      if (files.length === 2 && !into.endsWith('/')) {
-        effects.deletes.push(files[0]!);
-        effects.writes.push(into);
-      } else if (sources.length > 0 && !files.some((f) => /[*?[]/.test(f))) {
-        const folder = into.replace(/\/+$/, '');
-        for (const source of sources.filter((f) => /\.\w+$/.test(f.split('/').pop() ?? ''))) {
-          effects.deletes.push(source);
-          effects.writes.push(`${folder}/${source.split('/').pop()}`);
-        }
+      for (const [from, to] of copies(files)) {
+        // A copy of something without an extension may be a whole folder (`cp -r a b`): its files are not known.
+        if (cmd === 'cp' && !hasExtension(from)) continue;
+        if (cmd !== 'cp') effects.deletes.push(from);
+        effects.writes.push(to);
       }
     } else if (cmd === 'git' && (sub === 'checkout' || sub === 'restore')) {
       // `git checkout -- f` (only after `--`: without it the word may be a branch), `git restore f` (not only the index).
