@@ -58,6 +58,10 @@ test('commands: one line, no cd prefix or redirections, cwd made relative, messa
   assert.equal(normalizeCommand(`git commit -m "$(cat <<'EOF'\nmsg\nEOF\n)"`, null), 'git commit -m …');
   assert.equal(normalizeCommand('python3 -c "\nimport x\n"', null), 'python3 -c " …');
   assert.equal(normalizeCommand('cd todo-app', null), '');
+  // Comments say what a step is for; what runs is the command (a `#` inside quotes is no comment).
+  assert.equal(normalizeCommand('# Restart the API to apply changes\npkill -f uvicorn', null), 'pkill -f uvicorn');
+  assert.equal(normalizeCommand('cd /repo/web && # build with full output\nnpm run build 2>&1', '/repo'), 'npm run build');
+  assert.equal(normalizeCommand('echo "#1 done" # note', null), 'echo "#1 done"');
   assert.equal(commandFamily('mix test test/a_test.exs'), 'mix test');
   assert.equal(commandFamily('git add x && git commit -m …'), 'git commit');
   assert.equal(commandFamily('npm run build --prod'), 'npm run build');

@@ -79,6 +79,8 @@ test('a shell command tells where it ran and which files it wrote or deleted', (
     ['mv old/ new/', { cd: null, writes: [], deletes: [] }],
     ['mv notes.md waves qa plans/', { cd: null, writes: ['plans/notes.md'], deletes: ['notes.md'] }],
     ['cp .env.example .env', { cd: null, writes: ['.env'], deletes: [] }],
+    ['# clean up first\nrm -rf dist', { cd: null, writes: [], deletes: ['dist'] }],
+    ['cd web && # build it\nnpm run build > build.log', { cd: 'web', writes: ['build.log'], deletes: [] }],
     ['cp a.png b.png shots/', { cd: null, writes: ['shots/a.png', 'shots/b.png'], deletes: [] }],
     ['cp -r templates site', { cd: null, writes: [], deletes: [] }],
     ['git clean -fd build/tmp', { cd: null, writes: [], deletes: ['build/tmp'] }],

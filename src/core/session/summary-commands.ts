@@ -3,6 +3,7 @@
 
 import { clip, oneLine, withoutEscapes } from '../text.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
+import { withoutComments } from '../transcript/shell-effects.ts';
 import type { SummaryCommand } from './summary-model.ts';
 
 export const COMMAND_MAX = 100;
@@ -17,6 +18,8 @@ export function normalizeCommand(command: string, dir: string | null, root: stri
   // A heredoc body (commit messages, scripts) is content, not the command.
   c = c.replace(/"\$\(cat\s*<<[\s\S]*$/, '…').replace(/<<-?\s*['"]?\w+['"]?[\s\S]*$/, '<< …');
   c = c.replace(/-m\s+(?:"(?:[^"\\]|\\.)*"|'[^']*')/g, '-m …');
+  // Comments say what a step is for; the command is what runs (`# restart the API` then `pkill uvicorn`).
+  c = withoutComments(c);
   const firstLine = c.split('\n')[0] ?? '';
   c = firstLine.length < c.length ? `${firstLine} …` : firstLine;
   if (dir) c = relativeInCommand(c, dir, root ?? dir);

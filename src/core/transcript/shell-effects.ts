@@ -64,6 +64,37 @@ export function shellWords(line: string): Word[] {
   return out;
 }
 
+/** A line without its comment: from a `#` at its start or after a space, outside quotes, to its end. */
+function withoutComment(line: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(line[i - 1]!))) return line.slice(0, i).trimEnd();
+  }
+  return line;
+}
+
+/**
+ * A command's lines without comments and blank lines, a line that ends in `&&`, `||`, `|` or `\` joined with
+ * the next (`cd web && # build it` then `npm run build` is `cd web && npm run build`). Only for the lines of
+ * commands: a heredoc's body, which is content, must be cut off first.
+ */
+export function withoutComments(command: string): string {
+  const out: string[] = [];
+  for (const raw of command.split('\n')) {
+    const line = withoutComment(raw);
+    if (!line.trim()) continue;
+    const prev = out.at(-1);
+    if (prev !== undefined && /(?:&&|\|\||\||\\)\s*$/.test(prev))
+      out[out.length - 1] = `${prev.replace(/\\\s*$/, '').trimEnd()} ${line.trim()}`;
+    else out.push(line);
+  }
+  return out.join('\n');
+}
+
 /** A word that names a file: no expansion, no option, not a device or a descriptor. */
 function isPathWord(w: string): boolean {
   return w !== '' && !w.startsWith('-') && !/[$`]/.test(w) && !w.startsWith('/dev/') && !/^&?\d+$/.test(w) && !w.includes('://');
@@ -117,7 +148,9 @@ function copies(files: string[]): Array<[string, string]> {
 const hasExtension = (path: string): boolean => /\.\w+$/.test(path.split('/').pop() ?? '');
 
 export function shellEffects(command: string, output = ''): ShellEffects {
-  const line = command.split('\n')[0] ?? '';
+  // The first line that is a command, with the lines it goes on in (`cd web && # build` then `npm run build`);
+  // comments say nothing, and a heredoc's body, after the first line, is never reached.
+  const line = withoutComments(command).split('\n')[0] ?? '';
   const segs = segments(shellWords(line));
   const effects: ShellEffects = { cd: null, writes: [], deletes: [], reverts: [], revertsAll: false, commits: false };
   const first = segs[0] ? commandWords(segs[0]) : [];
