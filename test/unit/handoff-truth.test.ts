@@ -434,10 +434,11 @@ test('open: edits no check followed are named latest last, whole or in parts (a 
   assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
 });
 
-test('asked: a request said again moves to the latest, a bare "sì" or "重试" is none, and a read in parts keeps the same list', async (t) => {
+test('asked: a request said again moves to the latest, a bare "sì", "重试" or pasted image is none, and a read in parts keeps the same list', async (t) => {
   const b = transcript(t);
   for (const ask of [
     'plan the import',
+    '[Image #2]',
     'put it under docs/plans',
     'what is in the todo folder?',
     'clean the docs folder',

@@ -9,6 +9,9 @@ import { dedupeKey } from './summary-text.ts';
 const TRIVIAL_PROMPT =
   /^(?:continue|go on|go ahead|proceed|yes|y|no|n|ok|okay|sure|thanks|thank you|lgtm|do it|keep going|please continue|continue please|retry|try again|s[iíì]|sim|claro|pode|continua|vai|dale|oui|ja|weiter|да|нет|ок|давай|продолжай|так|好|好的|是|对|對|继续|繼續|重试|重試|可以)[\s.!。！,，]*$/iu;
 
+// A message that is only pasted images (`[Image #2]`): what it asks is in the messages around it.
+const PASTED_ONLY = /^(?:\[Image #\d+\]\s*)+$/;
+
 export class RequestLog {
   private readonly first: Array<{ text: string; key: string }> = [];
   private readonly recent: Array<{ text: string; key: string }> = [];
@@ -28,7 +31,7 @@ export class RequestLog {
    */
   add(text: string): void {
     const clean = clip(oneLine(text), this.maxChars);
-    if (!clean || TRIVIAL_PROMPT.test(clean)) return;
+    if (!clean || TRIVIAL_PROMPT.test(clean) || PASTED_ONLY.test(clean)) return;
     const key = dedupeKey(clean);
     if (key === this.lastKey) return;
     this.lastKey = key;
