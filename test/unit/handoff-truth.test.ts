@@ -434,7 +434,7 @@ test('open: edits no check followed are named latest last, whole or in parts (a 
   assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
 });
 
-test('asked: a request said again moves to the latest, a bare "sì", "重试" or pasted image is none, and a read in parts keeps the same list', async (t) => {
+test('asked: a request said again moves to the latest, one sent again with a typo fixed replaces it, a bare "sì", "重试" or pasted image is none, and a read in parts keeps the same list', async (t) => {
   const b = transcript(t);
   for (const ask of [
     'plan the import',
@@ -444,7 +444,8 @@ test('asked: a request said again moves to the latest, a bare "sì", "重试" or
     'clean the docs folder',
     'sì',
     'check the readme',
-    'bump the version',
+    'bump the verison number',
+    'bump the version number',
     'clean the docs folder',
     '重试',
     'list the caches',
@@ -459,7 +460,7 @@ test('asked: a request said again moves to the latest, a bare "sì", "重试" or
       'put it under docs/plans',
       'what is in the todo folder?',
       'check the readme',
-      'bump the version',
+      'bump the version number',
       'clean the docs folder',
       'list the caches',
       'remove the old plans',

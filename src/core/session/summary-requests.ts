@@ -1,7 +1,7 @@
 // The user's requests as a bounded log: the opening asks and the latest ones
 // both matter to whoever picks the work up; the middle of a long session can go.
 
-import { clip, oneLine } from '../text.ts';
+import { clip, editDistance, oneLine } from '../text.ts';
 import { dedupeKey } from './summary-text.ts';
 
 // Replies that only keep the conversation going carry no request of their own, in the languages the
@@ -11,6 +11,20 @@ const TRIVIAL_PROMPT =
 
 // A message that is only pasted images (`[Image #2]`): what it asks is in the messages around it.
 const PASTED_ONLY = /^(?:\[Image #\d+\]\s*)+$/;
+
+/**
+ * Two requests that differ by a few characters only, none of them a number: the second is the first sent
+ * again, corrected ("fix test 1" and "fix test 2" are two requests).
+ */
+function resent(was: string, now: string): boolean {
+  const longer = Math.max(was.length, now.length);
+  const numbers = (s: string) => (s.match(/\d+/g) ?? []).join(' ');
+  return (
+    Math.min(was.length, now.length) >= 12 &&
+    numbers(was) === numbers(now) &&
+    editDistance(was, now) <= Math.max(2, Math.floor(longer / 10))
+  );
+}
 
 export class RequestLog {
   private readonly first: Array<{ text: string; key: string }> = [];
@@ -34,6 +48,14 @@ export class RequestLog {
     if (!clean || TRIVIAL_PROMPT.test(clean) || PASTED_ONLY.test(clean)) return;
     const key = dedupeKey(clean);
     if (key === this.lastKey) return;
+    // The same message sent again with a typo fixed (`处罚` → `触发`) replaces the one just before it.
+    const previous = this.recent.at(-1) ?? (this.recent.length === 0 ? this.first.at(-1) : undefined);
+    if (previous && previous.key === this.lastKey && resent(previous.key, key)) {
+      previous.text = clean;
+      previous.key = key;
+      this.lastKey = key;
+      return;
+    }
     this.lastKey = key;
     if (this.carried.includes(key) || this.first.some((r) => r.key === key)) return;
     // Said again, it keeps the words it was first said in.
