@@ -54,6 +54,13 @@ test('an error signature is the line that says what failed, the same when number
   assert.match(vite!.line, /TypeError: fetch is not a function/);
   assert.equal(errorSignature("The user doesn't want to proceed with this tool use."), null);
   assert.equal(errorSignature('all good\n3 passed'), null);
+  // "Failed to compile." is said of every failure of a build: the line that says what failed is its signature.
+  const next = errorSignature(
+    "Failed to compile.\n\n./src/app/api/chat/route.ts:12:5\nType error: Property 'toDataStreamResponse' does not exist on type 'StreamTextResult'.",
+    true,
+  );
+  assert.match(next!.line, /^Type error: Property 'toDataStreamResponse' does not exist/);
+  assert.equal(errorSignature('Failed to compile.', true)!.line, 'Failed to compile.', 'said alone, it is all there is');
   // A named module stays in the key: a different missing module is a different obstacle.
   assert.notEqual(
     errorSignature("ModuleNotFoundError: No module named 'numpy'")!.key,

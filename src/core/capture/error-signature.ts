@@ -100,6 +100,11 @@ export function reportedError(message: string): ErrorSignature | null {
   return HARNESS.test(message) ? null : signatureFrom(message, 'printed');
 }
 
+// What a build tool or runner prints around the real error, saying only that something failed: the same
+// words for every failure (a lesson keyed by them would come back for any of them).
+const GENERIC_FAILURE =
+  /^(?:error:?\s*)?(?:failed to compile|compil(?:ation|e) failed|build failed(?: with \d+ errors?)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found)\.?$/i;
+
 function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): ErrorSignature | null {
   if (!output || NOT_AN_ERROR.test(output)) return null;
   const failed = mode === 'failed';
@@ -115,7 +120,10 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
     .filter(
       (l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l) && (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
     );
-  const hit = patterns.map((pattern) => lines.find((l) => pattern.test(l))).find((l) => l !== undefined) ?? (failed ? lines[0] : undefined);
+  // A line that only says that something failed (`Failed to compile.`) is the signature only when no line says what.
+  const pick = (from: string[]) => patterns.map((pattern) => from.find((l) => pattern.test(l))).find((l) => l !== undefined);
+  const specific = lines.filter((l) => !GENERIC_FAILURE.test(l));
+  const hit = pick(specific) ?? pick(lines) ?? (failed ? (specific[0] ?? lines[0]) : undefined);
   if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];
