@@ -8,7 +8,7 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { FAILURE_HEAD, RESULT_HEAD, RESULT_TAIL } from './result-window.ts';
+import { RESULT_HEAD, RESULT_TAIL } from './result-window.ts';
 import { MAX_TEXT, RECAP_TEXT, TranscriptGuard } from './transcript-guard.ts';
 import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
@@ -322,7 +322,7 @@ function resultText(content: unknown, head = RESULT_HEAD): string {
 
 function toolResult(block: Json, structured: unknown, sidechain: boolean, guard: TranscriptGuard): ToolResult {
   // The head of a result is only looked at (exit codes), never kept: private spans go, no filtering needed.
-  let text = guard.peek(resultText(block.content), sidechain);
+  const text = guard.peek(resultText(block.content), sidechain);
   const tail = guard.peek(resultTail(block.content), sidechain);
   let exitCode: number | null = null;
   // Claude Code's Bash says `Exit code 1`; served by an editor over ACP it says `Exited with code 1.` and is no error.
@@ -351,9 +351,6 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
       }
     }
   }
-  // A failure is read further, as the failure hook reads it (result-window.ts).
-  if (block.is_error === true || (exitCode !== null && exitCode !== 0))
-    text = guard.peek(resultText(block.content, FAILURE_HEAD), sidechain);
   const said = block.is_error === true ? USER_SAID.exec(resultText(block.content, MAX_TEXT)) : null;
   const userSaid = said ? guard.text(said[1]!, sidechain, MAX_TEXT).trim() : '';
   return {
