@@ -8,6 +8,7 @@ import { type CaptureState, emptyCaptureState } from '../../src/core/capture/cap
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
 import { errorSignature, reportedError } from '../../src/core/capture/error-signature.ts';
+import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
   type CaptureKind,
   LESSONS_PER_SESSION,
@@ -17,6 +18,7 @@ import {
   updateSightings,
 } from '../../src/core/capture/lesson-candidates.ts';
 import { commandTarget, runsOwnCode, workCommand, workKind } from '../../src/core/capture/work-commands.ts';
+import { furtherWindow, outputWindow } from '../../src/core/transcript/result-window.ts';
 import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
@@ -200,6 +202,26 @@ test('access that came back after an unrelated step is no fix (the user signed i
   const started = lessons(database).find((l) => l.captured === 'fix');
   assert.ok(started, 'a local service refusing is no access error, and an address and port point into no code');
   assert.match(started.learning, /docker compose up -d db/);
+});
+
+test('a build that prints its progress, then only that it failed, is known by what failed, as the failure hook knows it', async (t) => {
+  const progress = Array.from({ length: 12 }, (_, i) => `  Creating an optimized production build, step ${i} of 12 ...`).join('\n');
+  const output = `> web@0.1.0 build\n> next build\n\n${progress}\nFailed to compile.\n\n./src/app/api/chat/route.ts:127:7\nType error: 'maxSteps' does not exist in type 'CallSettings'.\n${'  │ frame\n'.repeat(80)}Next.js build worker exited with code: 1 and signal: null`;
+  const state = await gather(t, (b) =>
+    b.user('build it').bash('npm run build', 1, output).bash('npm install ai@^4.0.0').bash('npm run build', 0, 'Compiled'),
+  );
+  const fix = lessons(state).find((l) => l.captured === 'fix');
+  assert.ok(fix, 'a pinned dependency that made the build pass is a fix');
+  assert.match(fix.title, /Type error: 'maxSteps' does not exist/);
+  const failed = `Exit code 1\n${output}`;
+  assert.equal(
+    fix.signature,
+    `error:${failureSignature(outputWindow(failed), 'npm run build', null, undefined, furtherWindow(failed))!.key}`,
+  );
+  // What the head and end already say is not overruled by a status line printed further on.
+  const script = `${'step ok\n'.repeat(60)}○ Orchestrator: Not found\n${'x'.repeat(900)}\ntee: /var/log/build.log: Permission denied`;
+  const said = failureSignature(outputWindow(script), './build.sh', null, undefined, furtherWindow(script));
+  assert.match(said!.line, /Permission denied/);
 });
 
 test('ordinary work is not a lesson: a failure fixed by editing the code, a narrower run passing, a check run between', async (t) => {

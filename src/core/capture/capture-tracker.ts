@@ -365,8 +365,8 @@ function signatureOf(output: string, root: string | null, failed = false): Error
 }
 
 /** What a failed command's output is known by, as kept (core/capture/failure-key.ts). */
-const commandFailure = (output: string, normalized: string, root: string | null): ErrorSignature | null =>
-  failureSignature(output, normalized, root, (line) => filterSecrets(line).text);
+const commandFailure = (output: string, normalized: string, root: string | null, further = ''): ErrorSignature | null =>
+  failureSignature(output, normalized, root, (line) => filterSecrets(line).text, further);
 
 /**
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git, or an
@@ -411,7 +411,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
-    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root);
+    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root, r.further);
     // The shell could not read the command as written (an unclosed quote): the model's slip with the tool, never
     // an obstacle of the project, but counted with the tools' errors, so that one met again and again is named.
     const slipLine = SHELL_SLIP_LINE.exec(r.text)?.[0];

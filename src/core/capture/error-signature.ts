@@ -78,8 +78,12 @@ export const isShellError = (line: string): boolean => SHELL_SAID.test(line);
  * known to be a failure's (a tool's error result), so its first telling line is the signature when no
  * line names an error.
  */
-export function errorSignature(output: string, failed = false): ErrorSignature | null {
-  return signatureFrom(output, failed ? 'failed' : 'any');
+/**
+ * `further`: what the output printed after the part read (see FAILURE_HEAD in result-window.ts), looked at only
+ * when the part read says no more than that something failed.
+ */
+export function errorSignature(output: string, failed = false, further = ''): ErrorSignature | null {
+  return signatureFrom(output, failed ? 'failed' : 'any', further);
 }
 
 // Claude Code's own messages a user may paste (its API or login failing): not the project's.
@@ -105,25 +109,18 @@ export function reportedError(message: string): ErrorSignature | null {
 const GENERIC_FAILURE =
   /^(?:error:?\s*)?(?:failed to compile|compil(?:ation|e) failed|build failed(?: with \d+ errors?)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found)\.?$/i;
 
-function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): ErrorSignature | null {
+function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', further = ''): ErrorSignature | null {
   if (!output || NOT_AN_ERROR.test(output)) return null;
   const failed = mode === 'failed';
   const patterns = mode === 'printed' ? PRINTED : STRONG;
-  const lines = withoutEscapes(output)
-    // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
-    .replace(/<\/?tool_use_error>/g, '')
-    // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
-    .replace(/\\n/g, '\n')
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    // A line of one word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
-    .filter(
-      (l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l) && (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
-    );
+  const lines = candidateLines(output);
   // A line that only says that something failed (`Failed to compile.`) is the signature only when no line says what.
   const pick = (from: string[]) => patterns.map((pattern) => from.find((l) => pattern.test(l))).find((l) => l !== undefined);
   const specific = lines.filter((l) => !GENERIC_FAILURE.test(l));
-  const hit = pick(specific) ?? pick(lines) ?? (failed ? (specific[0] ?? lines[0]) : undefined);
+  const found = pick(specific) ?? pick(lines);
+  const told =
+    found === undefined || GENERIC_FAILURE.test(found) ? pick(candidateLines(further).filter((l) => !GENERIC_FAILURE.test(l))) : undefined;
+  const hit = told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
   if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];
@@ -131,6 +128,23 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed'): Erro
   // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble.
   const key = timedOut ? TIMED_OUT_KEY : signatureKey(line);
   return key.length >= 6 ? { line, key } : null;
+}
+
+/** The lines of an output that may say what went wrong: trimmed, not noise, not a lone word. */
+function candidateLines(output: string): string[] {
+  return (
+    withoutEscapes(output)
+      // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
+      .replace(/<\/?tool_use_error>/g, '')
+      // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
+      .replace(/\\n/g, '\n')
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      // A line of one word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
+      .filter(
+        (l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l) && (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
+      )
+  );
 }
 
 /** The part of an error line that recurs: numbers, quoted names, paths, hashes and addresses made generic. */

@@ -29,8 +29,14 @@ export function keptError(error: ErrorSignature, root: string | null, clean: Cle
  * The signature of a failed command's output, as kept. Claude Code's time limit is met by a command, not by
  * a message: each command (its family, or the file an interpreter runs; sudo aside) that runs too long is its own trouble.
  */
-export function failureSignature(output: string, normalized: string, root: string | null, clean: Clean = asIs): ErrorSignature | null {
-  const error = errorSignature(output);
+export function failureSignature(
+  output: string,
+  normalized: string,
+  root: string | null,
+  clean: Clean = asIs,
+  further = '',
+): ErrorSignature | null {
+  const error = errorSignature(output, false, further);
   if (!error) return null;
   const seen = keptError(error, root, clean);
   return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_PREFIX}${commandTarget(normalized)}` } : seen;

@@ -5,6 +5,16 @@
 
 export const RESULT_HEAD = 400;
 export const RESULT_TAIL = 600;
+/**
+ * How far a failure is read when its head only says that something failed (`Failed to compile.`): a build
+ * prints its progress first, and what failed (`Type error: …`) may follow past the first 400 characters.
+ */
+export const FAILURE_HEAD = 2000;
+
+/** What follows a failure's head, read only to say what a line that only says it failed was about (see FAILURE_HEAD). */
+export function furtherWindow(output: string): string {
+  return output.slice(RESULT_HEAD, FAILURE_HEAD);
+}
 
 /** The head and the end of a result's text, as capture reads them (bounded: a huge output costs nothing more). */
 export function outputWindow(output: string): string {

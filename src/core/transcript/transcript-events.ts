@@ -8,7 +8,7 @@
 // becomes a `garbage` event. Private text is stripped here, before anything
 // downstream can see it.
 
-import { RESULT_HEAD, RESULT_TAIL } from './result-window.ts';
+import { FAILURE_HEAD, RESULT_HEAD, RESULT_TAIL } from './result-window.ts';
 import { MAX_TEXT, RECAP_TEXT, TranscriptGuard } from './transcript-guard.ts';
 import { PLAN_HEAD, readTodos, readToolCall, type TodoItem, type ToolCall } from './transcript-tools.ts';
 
@@ -48,6 +48,8 @@ export interface ToolResult {
   text: string;
   /** The end of the result text, where test runners print their totals (looked at, never kept). */
   tail: string;
+  /** A failure's text after its head, up to FAILURE_HEAD (result-window.ts): what a line that only says it failed was about. */
+  further?: string;
   /** From `Exit code N` in the text or `exitCode` in the structured result. */
   exitCode: number | null;
   /** AskUserQuestion: the user's choices. */
@@ -351,6 +353,8 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
       }
     }
   }
+  const failed = block.is_error === true || (exitCode !== null && exitCode !== 0);
+  const further = failed ? guard.peek(resultText(block.content, FAILURE_HEAD), sidechain).slice(RESULT_HEAD) : '';
   const said = block.is_error === true ? USER_SAID.exec(resultText(block.content, MAX_TEXT)) : null;
   const userSaid = said ? guard.text(said[1]!, sidechain, MAX_TEXT).trim() : '';
   return {
@@ -358,6 +362,7 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
     isError: block.is_error === true,
     text,
     tail,
+    ...(further ? { further } : {}),
     exitCode,
     answers,
     plan,

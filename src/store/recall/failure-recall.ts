@@ -10,7 +10,7 @@
 import { failureSignature } from '../../core/capture/failure-key.ts';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { normalizeCommand } from '../../core/session/summary-commands.ts';
-import { outputWindow } from '../../core/transcript/result-window.ts';
+import { furtherWindow, outputWindow } from '../../core/transcript/result-window.ts';
 import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { roleSummaries } from '../memory/entry-cache.ts';
@@ -34,7 +34,7 @@ export async function recallForFailure(
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): Promise<FailureRecall | null> {
   const normalized = normalizeCommand(failed.command, failed.cwd, paths.project);
-  const sig = failureSignature(outputWindow(failed.error), normalized, paths.project);
+  const sig = failureSignature(outputWindow(failed.error), normalized, paths.project, undefined, furtherWindow(failed.error));
   if (sig === null) return null;
   const signature = `error:${sig.key}`;
   const roles = await roleSummaries(paths);
