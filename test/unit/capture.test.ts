@@ -898,6 +898,21 @@ test('what a script of the session’s own throws is its bug, not an obstacle or
   );
 });
 
+test('a script of the session’s own that threw is its bug even when the command shown is cut before the script', async (t) => {
+  const run = `cd reports && NODE_PATH="C:/Users/someone/AppData/Roaming/npm/node_modules" node scripts/enhanced_classify.js`;
+  const state = await gather(t, (b) =>
+    b
+      .user('make the dashboard')
+      .bash(`${run} --dashboard-only`, 1, 'ReferenceError: silenceHtml is not defined')
+      .bash(run, 0, 'saved data/s1.json'),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+    'running it without the flag worked around the script’s own bug',
+  );
+});
+
 test('a help or version query settles no failure, and a command line the shell could not parse is a slip, not an obstacle', async (t) => {
   const state = await gather(t, (b) =>
     b

@@ -46,6 +46,8 @@ export interface FailureSeen {
   changes?: string[];
   /** The flags of the whole command (the one shown may be cut before them). */
   flags?: string[];
+  /** The whole command runs code of the session's own (`node scripts/x.js`; the one shown may be cut before it). */
+  own?: boolean;
 }
 
 export interface FixSeen {
@@ -64,6 +66,8 @@ export interface FixSeen {
   flags?: { added: string[]; removed: string[] };
   /** The error was one the user pasted (a CI log, a terminal), not a run of this session. */
   pasted?: boolean;
+  /** The failing command ran code of the session's own (see FailureSeen.own). */
+  own?: boolean;
 }
 
 /** An error the user pasted into a message, and what the assistant did about it before the user spoke again. */
@@ -429,7 +433,19 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (timedOut === null && !next.open.some((f) => f.key === key))
       next = {
         ...next,
-        open: pushBounded(next.open, { key, command: shown, error, edits: [], steps: [], flags: flagsOf(normalized) }, CAPTURE_CAPS.open),
+        open: pushBounded(
+          next.open,
+          {
+            key,
+            command: shown,
+            error,
+            edits: [],
+            steps: [],
+            flags: flagsOf(normalized),
+            ...(runsOwnCode(normalized) ? { own: true } : {}),
+          },
+          CAPTURE_CAPS.open,
+        ),
       };
     return next;
   }
@@ -480,6 +496,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         steps: f.steps,
         change,
         ...(f.changes ? { changes: f.changes } : {}),
+        ...(f.own ? { own: true } : {}),
         ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
       },
       CAPTURE_CAPS.fixes,

@@ -310,7 +310,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // A test's assertion or an error pointing into the code is fixed by the code, whatever ran meanwhile.
       // Settings edited alone are how the project is set up, wherever the error pointed. A script of the
       // session's own that threw and then ran is that script's bug fixed, unless the machine was in the way.
-      const ownCode = runsOwnCode(f.failed) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
+      const ownCode = (f.own === true || runsOwnCode(f.failed)) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
       // Access that came back after an unrelated step (a copy, a build) came back from outside the session:
