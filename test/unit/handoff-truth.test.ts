@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { sections } from '../../scripts/handoff-grading.ts';
 import { renderEphemeral } from '../../src/core/session/session-records.ts';
+import { checkKind } from '../../src/core/session/summary-checks.ts';
 import type { SessionSummary } from '../../src/core/session/summary-model.ts';
 import { foldTranscript } from '../../src/store/session/session-lifecycle.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
@@ -390,6 +391,22 @@ test('open: a failed check that another check of its kind, run in its folder or 
   const { starts } = lineStarts(b.path);
   for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Open, whole.Open, `two parts, cut at byte ${cut}`);
   assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
+});
+
+test('open: an install is judged by its program, not the packages it names, and one that failed says what installed later', async (t) => {
+  const b = transcript(t)
+    .user('Set up the tests')
+    .bash('npm install --save-dev vitest @testing-library/jest-dom', 1, 'npm error code ERESOLVE')
+    .bash('pnpm add -D vitest @testing-library/jest-dom', 0, 'Done in 2.1s')
+    .bash('bundle install', 0, 'Bundle complete!');
+  const h = await handoff(b);
+  assert.match(
+    h.Open!,
+    /`npm install --save-dev vitest @testing-library\/jest-dom` failed on its last run; a later `bundle install` passed/,
+  );
+  assert.equal(checkKind('npm install --save-dev vitest @testing-library/jest-dom'), 'install', 'no test, whatever it installs');
+  assert.equal(checkKind('bundle install'), 'install', 'no build either');
+  assert.equal(checkKind('bundle exec rspec'), 'test');
 });
 
 test('files: `git checkout f` without `--` lists f as reverted when git says it updated paths, not when it switched branches', async (t) => {

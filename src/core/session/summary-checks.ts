@@ -13,9 +13,9 @@
 // failures, so merging gives what reading the whole would.
 
 import { isAbsolutePath, normalizePath } from '../transcript/path-spelling.ts';
-import { commandFamily, isVerification, mainStep, unwrapCommand, withoutRedirections } from './summary-commands.ts';
+import { commandFamily, isVerification, mainStep, PACKAGE_INSTALL, unwrapCommand, withoutRedirections } from './summary-commands.ts';
 
-export type CheckKind = 'test' | 'build' | 'lint' | 'commit' | 'push' | 'other';
+export type CheckKind = 'test' | 'build' | 'lint' | 'install' | 'commit' | 'push' | 'other';
 
 export interface CheckRun {
   /** Family, directory and files in one string: runs of one check share it. */
@@ -50,6 +50,8 @@ const PASSED_CAP = 40;
 
 /** What kind of check a command is; the claims a summary tests against it depend on the kind. */
 export function checkKind(command: string): CheckKind {
+  // Before the words below: `bundle install` builds nothing, `pnpm add -D vitest` tests nothing.
+  if (PACKAGE_INSTALL.test(command)) return 'install';
   if (/\bgit\b(?:\s+-\S+)*\s+commit\b/.test(command)) return 'commit';
   if (/\bgit\b(?:\s+-\S+)*\s+push\b/.test(command)) return 'push';
   if (/\b(?:test|tests|spec|specs|pytest|jest|vitest|mocha|rspec|phpunit|playwright|cypress|llvm-cov|coverage)\b/.test(command)) {
@@ -135,7 +137,7 @@ export function covers(pass: CheckRun, fail: CheckRun): boolean {
 }
 
 // Kinds whose other checks passing says something of a failed one; a commit or a push is one act each.
-const KIN: ReadonlySet<CheckKind> = new Set(['test', 'build', 'lint']);
+const KIN: ReadonlySet<CheckKind> = new Set(['test', 'build', 'lint', 'install']);
 
 /** A run in this folder or above it may check what failed here; one in a folder below checks less. */
 const reaches = (pass: CheckRun, fail: CheckRun): boolean =>

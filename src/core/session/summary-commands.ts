@@ -165,9 +165,16 @@ export function isInspection(command: string): boolean {
   return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command);
 }
 
-/** Tests, builds, linters, commits, pushes: commands whose failure leaves work open. */
+/**
+ * A package manager putting dependencies in place (`pnpm add -D vitest`, `npm ci`, `pip install -r …`,
+ * `bundle install`): judged by the program and subcommand, never by the packages named.
+ */
+export const PACKAGE_INSTALL =
+  /^(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)|pip[0-9.]*\s+install|uv\s+(?:sync|add|pip\s+install)|(?:poetry|bundle|composer|gem|brew|apt|apt-get|dnf|pacman)\s+(?:install|add|require)|cargo\s+(?:add|install)|go\s+(?:get|install))(?=\s|$)/;
+
+/** Tests, builds, linters, commits, pushes, installs: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {
-  return VERIFICATION.test(command) && !isInspection(command);
+  return (VERIFICATION.test(command) || PACKAGE_INSTALL.test(command)) && !isInspection(command);
 }
 
 /**
