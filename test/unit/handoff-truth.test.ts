@@ -183,6 +183,26 @@ test('open means still open at the end: one test file failing and then the whole
   assert.match((await handoff(again)).Open!, /`npm test` failed on its last run/, 'a check that passed and then failed is open');
 });
 
+test('open: a check piped into a grep that matched nothing did not fail; one whose output shows errors did', async (t) => {
+  const b = transcript(t)
+    .user('Check the types of the archive files')
+    .bash('npm run typecheck 2>&1 | grep -E "archive|search/route"', 1, '')
+    .bash('npm run lint 2>&1 | grep -c warning', 1, '0');
+  const h = await handoff(b);
+  assert.equal(h.Open, undefined, 'grep found no error lines: nothing is open');
+  assert.ok(!h.Commands!.includes('(failed)'), h.Commands);
+  const errors = transcript(t, 'b')
+    .user('Check the types')
+    .bash(
+      'npm run typecheck 2>&1 | grep -E "error TS"',
+      0,
+      "src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
+    )
+    .bash('npm run build 2>&1 | grep -E "x"', 2, 'rg: error parsing flag -E');
+  const e = await handoff(errors);
+  assert.match(e.Commands!, /`npm run build 2>&1 \| grep -E "x"` \(failed\)/, 'grep itself failing (exit 2) is a failure');
+});
+
 test('open: a test run whose pipe hid the exit status still failed when its totals say so', async (t) => {
   const b = transcript(t).user('Run the suite').bash('mix test 2>&1 | tail -5', 0, 'Finished in 2.1 seconds\n120 tests, 2 failures');
   // Shown as typed (issue 20, item 5).

@@ -7,7 +7,14 @@
 // (so capture at compaction and at the end see one session). Pure.
 
 import { filterSecrets } from '../security/secret-filter.ts';
-import { commandSteps, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from '../session/summary-commands.ts';
+import {
+  commandSteps,
+  displayCommand,
+  grepMatchedNothing,
+  isInspection,
+  normalizeCommand,
+  outputShowsFailure,
+} from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
@@ -397,9 +404,11 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // Asking a program its version or help (`npx playwright --version`) is no way of working the project.
   const kind = isInspection(normalized) ? null : workKind(normalized);
   const runs = s.runs + 1;
-  let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text);
+  // A grep at the end of a pipe that matched nothing exits 1 for itself (summary-commands.ts).
+  const unfound = grepMatchedNothing(command, r);
+  let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text) && !unfound;
   // A pipe or `|| true` hides the status of a check: its printed totals decide.
-  if (!failed && kind && r.exitCode === null && /\||;\s*\S/.test(command))
+  if (!failed && kind && (r.exitCode === null || unfound) && /\||;\s*\S/.test(command))
     failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
   const acted = p.sidechain || isInspection(normalized) ? s.acted : p;
   let next: CaptureState = { ...s, runs, acted };

@@ -12,7 +12,15 @@ import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-gua
 import { ECHOES_PROMPT, isOtherWorkTool } from './session-work.ts';
 import { ActivityTally } from './summary-activity.ts';
 import { type CheckState, checkOf, emptyCheckState, isCheckOrRun, needsCheck, recordCheck } from './summary-checks.ts';
-import { commandFamily, commandRowKey, displayCommand, isInspection, normalizeCommand, outputShowsFailure } from './summary-commands.ts';
+import {
+  commandFamily,
+  commandRowKey,
+  displayCommand,
+  grepMatchedNothing,
+  isInspection,
+  normalizeCommand,
+  outputShowsFailure,
+} from './summary-commands.ts';
 import { commitLine, commitSubject, condenseConclusion, cueSentences, handedOnSteps, planHeadline } from './summary-decisions.ts';
 import {
   type AwaitingCall,
@@ -329,13 +337,15 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
     const typed = normalizeCommand(call.command, dir, root, { asTyped: true });
     const shown = displayCommand(where ? `cd ${where} && ${typed}` : typed);
     const check = normalized ? checkOf(normalized, where ?? dir ?? '', shown) : null;
-    let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign;
+    // A grep at the end of a pipe that matched nothing exits 1 for itself, not for what it filtered.
+    const unfound = grepMatchedNothing(call.command, r);
+    let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !benign && !unfound;
     // A pipe hides the exit status of a test run (`mix test | tail`); its printed totals do not.
     if (
       !failed &&
       check &&
       (check.kind === 'test' || check.kind === 'build' || check.kind === 'lint') &&
-      r.exitCode === null &&
+      (r.exitCode === null || unfound) &&
       // A pipe, `|| true` or a step after it (`; echo done`) hides the exit status: the printed totals decide.
       /\||;\s*\S/.test(call.command)
     )

@@ -3,7 +3,7 @@
 
 import { clip, oneLine, withoutEscapes } from '../text.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
-import { withoutComments } from '../transcript/shell-effects.ts';
+import { shellWords, withoutComments } from '../transcript/shell-effects.ts';
 import type { SummaryCommand } from './summary-model.ts';
 
 export const COMMAND_MAX = 100;
@@ -171,6 +171,24 @@ export function isInspection(command: string): boolean {
  */
 export const PACKAGE_INSTALL =
   /^(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)|pip[0-9.]*\s+install|uv\s+(?:sync|add|pip\s+install)|(?:poetry|bundle|composer|gem|brew|apt|apt-get|dnf|pacman)\s+(?:install|add|require)|cargo\s+(?:add|install)|go\s+(?:get|install))(?=\s|$)/;
+
+/**
+ * A pipe that ends in grep exits 1 when grep matched nothing, and prints nothing (or grep -c's `0`): that says
+ * nothing of what ran before it (`npm run typecheck | grep route` with no error in route files).
+ */
+export function grepMatchedNothing(command: string, r: { exitCode: number | null; text: string; tail: string }): boolean {
+  if (r.exitCode !== 1) return false;
+  const words = shellWords(withoutComments(command).split('\n')[0] ?? '');
+  let pipe = -1;
+  words.forEach((w, i) => {
+    if (w.op && w.text === '|') pipe = i;
+  });
+  const after = words.slice(pipe + 1);
+  if (pipe < 0 || after.some((w) => w.op && w.text !== '2>&1')) return false;
+  // The head and the end of the output (the same text when it is short): nothing, or grep -c's `0`.
+  const empty = (part: string) => /^(?:0)?$/.test(part.replace(/(?:Error: )?Exit code 1/g, '').trim());
+  return /^(?:grep|egrep|fgrep|rg)$/.test(after[0]?.text ?? '') && empty(r.text) && empty(r.tail);
+}
 
 /** Tests, builds, linters, commits, pushes, installs: commands whose failure leaves work open. */
 export function isVerification(command: string): boolean {
