@@ -81,6 +81,13 @@ test('the clean corpus joined into one document comes through byte for byte', ()
   assert.deepEqual(filterSecrets(doc), { text: doc, redactions: [] });
 });
 
+test('a password that starts with % is a password; %s, %(pw)s and %PW% stand for one', () => {
+  const out = filterSecrets(' DB_PASSWORD = "%HBPxKNQmvDFnFqo" ').text;
+  assert.ok(!out.includes('HBPxKNQmvDFnFqo'), out);
+  for (const held of ['DB_PASSWORD = "%s"', 'DB_PASSWORD = "%(pw)s"', 'DB_PASSWORD = "%DB_PASSWORD%"'])
+    assert.equal(filterSecrets(held).text, held, held);
+});
+
 test('a secret survives in no surrounding text', () => {
   fc.assert(
     fc.property(fc.string(), fc.constantFrom(...secretCases), fc.string(), (before, c, after) => {

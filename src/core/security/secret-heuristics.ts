@@ -11,7 +11,7 @@ const PLACEHOLDER = new RegExp(
     String.raw`^\$\(`, // $(command)
     String.raw`^\{\{`, // {{ template }}
     String.raw`^<[^>]*>?$`, // <password>
-    String.raw`^%\(?[A-Za-z_]*\)?s?%?$`, // %s, %(pw)s, %PW%
+    String.raw`^%(?:s|\([A-Za-z_]*\)s|[A-Za-z_]\w*%)$`, // %s, %(pw)s, %PW% (not a value that starts with %: `%HBPx…`)
     String.raw`^[*x.•]+$`, // ****, xxxx, ...
     String.raw`^(?:your|my|example|sample|dummy|placeholder|change[_-]?me|insert|enter|put)(?:[_-]?[a-z]+){0,4}$`,
     String.raw`^(?:string|str|text|bytes|secretstr|null|none|nil|undefined|true|false|required|optional|empty|redacted|hidden|masked|unset|default|auto|env|os|input|prompt|ask)$`,
