@@ -88,6 +88,13 @@ test('a password that starts with % is a password; %s, %(pw)s and %PW% stand for
     assert.equal(filterSecrets(held).text, held, held);
 });
 
+test('random letters after "my" are a password; your_password, YOUR_API_KEY and myPassword stand for one', () => {
+  const out = filterSecrets('mysql -u root -pmyMbhoSwIeRxoq app < dump.sql').text;
+  assert.ok(!out.includes('myMbhoSwIeRxoq'), out);
+  for (const held of ['mysql -u root -pyour_password app', 'mysql -u root -pYOUR_PASSWORD app', 'mysql -u root -pmyPassword app'])
+    assert.equal(filterSecrets(held).text, held, held);
+});
+
 test('a secret survives in no surrounding text', () => {
   fc.assert(
     fc.property(fc.string(), fc.constantFrom(...secretCases), fc.string(), (before, c, after) => {

@@ -13,16 +13,20 @@ const PLACEHOLDER = new RegExp(
     String.raw`^<[^>]*>?$`, // <password>
     String.raw`^%(?:s|\([A-Za-z_]*\)s|[A-Za-z_]\w*%)$`, // %s, %(pw)s, %PW% (not a value that starts with %: `%HBPx…`)
     String.raw`^[*x.•]+$`, // ****, xxxx, ...
-    String.raw`^(?:your|my|example|sample|dummy|placeholder|change[_-]?me|insert|enter|put)(?:[_-]?[a-z]+){0,4}$`,
     String.raw`^(?:string|str|text|bytes|secretstr|null|none|nil|undefined|true|false|required|optional|empty|redacted|hidden|masked|unset|default|auto|env|os|input|prompt|ask)$`,
     String.raw`^(?:process\.env|os\.environ|os\.getenv|getenv|env\(|environ|settings\.|config\.|self\.|this\.|secrets\.|vars\.|inputs\.)`,
   ].join('|'),
   'i',
 );
 
+// `your_password`, `YOUR_API_KEY`, `myPassword`, `ChangeMe`: words, in one case or in camel humps of whole
+// words (case-sensitive, so `myMbhoSwIeRxoq`, random letters after `my`, is no placeholder).
+const PLACEHOLDER_WORDS =
+  /^(?:(?:your|my|example|sample|dummy|placeholder|change[_-]?me|insert|enter|put)(?:[_-]?[a-z]+){0,4}|(?:YOUR|MY|EXAMPLE|SAMPLE|DUMMY|PLACEHOLDER|CHANGE[_-]?ME|INSERT|ENTER|PUT)(?:[_-]?[A-Z]+){0,4}|(?:[Yy]our|[Mm]y|[Ee]xample|[Ss]ample|[Dd]ummy|[Pp]laceholder|[Cc]hange[_-]?[Mm]e|[Ii]nsert|[Ee]nter|[Pp]ut)(?:[_-]?[A-Z][a-z]{2,}){0,4})$/;
+
 /** True for values that stand for a secret instead of being one. */
 export function isPlaceholder(value: string): boolean {
-  return value.length === 0 || PLACEHOLDER.test(value);
+  return value.length === 0 || PLACEHOLDER.test(value) || PLACEHOLDER_WORDS.test(value);
 }
 
 /** `form.password.data`, `getPassword(`, `request.form[`: code, not a value. */
