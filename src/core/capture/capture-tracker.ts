@@ -435,7 +435,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     if (isInspection(normalized) && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
     if (!error) return next;
     const timedOut = timedOutCommand(error.key);
-    const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || runsOwnCode(normalized);
+    const own = runsOwnCode(normalized);
+    const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || own;
     // What timed out is named in its key (`command timed out: bash scripts/e2e.sh`).
     next = noteError(next, error, timedOut ?? family, checks);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background.
@@ -451,7 +452,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             edits: [],
             steps: [],
             flags: flagsOf(normalized),
-            ...(runsOwnCode(normalized) ? { own: true } : {}),
+            ...(own ? { own: true } : {}),
           },
           CAPTURE_CAPS.open,
         ),

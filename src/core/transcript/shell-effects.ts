@@ -194,7 +194,7 @@ export function shellEffects(command: string, output = ''): ShellEffects {
           ? dash >= 0
             ? words.slice(dash + 1)
             : named
-              ? args.slice(1).filter((a) => a === '.' || /\.\w+$/.test(a.split('/').pop() ?? ''))
+              ? args.slice(1).filter((a) => a === '.' || hasExtension(a))
               : []
           : args.slice(1).filter((a) => !/^-/.test(a));
       if (worktree && (sub === 'restore' || dash >= 0 || named)) {
