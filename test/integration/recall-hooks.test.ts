@@ -477,7 +477,8 @@ test('a prompt that continues earlier work, or names a file an earlier session d
 
 test('an entry given at three prompts since it was last used needs a plainer match to be given again; used again, it is back', (t) => {
   const { dir, env } = hookProject(t);
-  // Half the fillers say "cap" too: "the retry cap" is a loose match, a rare word and one a few items share.
+  // "the retry exhaustion" is a loose match: two words of this entry alone, well short of twice the bar (the
+  // fillers make the store big enough for rarity to mean something; half of them say "cap" as the entry does).
   const fillers = ['invoice', 'ledger', 'export', 'report', 'billing', 'refund'].map((w, i) =>
     entry({
       id: `filler-${i}`,
@@ -491,7 +492,7 @@ test('an entry given at three prompts since it was last used needs a plainer mat
       echoesPath(dir, 'usage.jsonl'),
       `${readFileSync(echoesPath(dir, 'usage.jsonl'), 'utf8')}${JSON.stringify({ ts: new Date().toISOString(), session, event: 'used', ids })}\n`,
     );
-  const loose = 'the retry cap';
+  const loose = 'the retry exhaustion';
   const given = (text: string, session: string) => /retry-backoff-jitter/.test(context(prompt(dir, env, text, session)) ?? '');
   for (const s of ['s1', 's2', 's3']) {
     assert.ok(given(loose, s), `${s}: a loose match gives it`);

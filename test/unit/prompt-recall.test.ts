@@ -8,13 +8,15 @@ import {
   continuesEarlierWork,
   LOG_FACTOR,
   logBar,
+  OTHERS_SHARE,
   promptBar,
   WORD_FLOOR,
 } from '../../src/core/recall/recall-select.ts';
 import { rankDocuments, type SegmentView } from '../../src/core/recall/search-rank.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 
-const item = (raw: number, score: number, matched: number, exact = 0) => ({ raw, score, matched, exact });
+/** An item whose words add alike unless its strongest word's share (`top`) is given. */
+const item = (raw: number, score: number, matched: number, exact = 0, top = raw / matched) => ({ raw, score, matched, exact, top });
 
 test('an item must hold two prompt words, reach the threshold, and score at least half the best', () => {
   assert.deepEqual(clearingItems([item(5, 5, 1)], 2), [], 'one word, however rare, is not enough');
@@ -32,6 +34,19 @@ test('an item holding a rare exact name of the prompt (a file, an error code) ne
   assert.deepEqual(clearingItems([named], 1.5), [named]);
   assert.deepEqual(clearingItems([item(1.2, 1.2, 2, 0.2)], 1.5), [], 'a name met only in passing in a long item');
   assert.deepEqual(clearingItems([item(1.2, 1.2, 1, 1.2)], 1.5), [], 'a name alone is one word');
+});
+
+test('a match that rests on one word is not recalled: the other words add at least a share of the bar, unless a name is held', () => {
+  // A lesson titled after its library: the name weighs 1.8, and a question about another use of the library adds `logs`.
+  const library = item(2.2, 2.2, 2, 0, 1.8);
+  assert.deepEqual(clearingItems([library], 1.5), [], 'the library, not the lesson');
+  assert.ok(library.raw >= 1.5 && library.raw - library.top < 1.5 * OTHERS_SHARE, 'it reached the bar, on one word');
+  const lesson = item(2.6, 2.6, 3, 0, 1.8);
+  assert.deepEqual(clearingItems([lesson], 1.5), [lesson], 'the lesson: its other words add more than half the bar');
+  const named = item(1.2, 1.2, 2, 0.9, 1.0);
+  assert.deepEqual(clearingItems([named], 1.5), [named], 'a name of the prompt is rarely typed by chance');
+  const even = item(1.6, 1.6, 2, 0, 0.8);
+  assert.deepEqual(clearingItems([even], 1.5), [even], 'two words that add alike');
 });
 
 test('the bar rises with the length of the prompt: a long prompt shares words with any item by chance', () => {
@@ -92,6 +107,14 @@ test('ranking by groups: a group counts once, by its best term, a synonym at its
   assert.equal(d0.matched, 1, 'a word and its synonym are one word');
   assert.equal(d1.matched, 2);
   assert.ok(d0.exact === 0 && d1.exact > 0, 'the exact name is reported for the item holding it');
+  assert.equal(d0.top, d0.raw, 'one word: it is the strongest');
+  assert.ok(d1.top > 0 && d1.top < d1.raw, 'two words: the strongest is part of the sum');
+  assert.equal(
+    Math.max(
+      ...['databas', 'a.ts'].map((t) => rankDocuments([seg], [t], { limit: 5, stats, coverage: false }).find((r) => r.doc === 1)!.raw),
+    ),
+    d1.top,
+  );
   const onlySynonym = rankDocuments([seg], ['databas'], {
     limit: 5,
     stats,

@@ -18,8 +18,14 @@
 //      in this item alone and another about half as rare); a fifth of it when
 //      the item holds an exact name of the prompt that little else has (a file
 //      name, a snake_case or dotted name, an error code: EXACT_MIN), since a
-//      name is rarely typed by chance; and
-//   3. it scores at least half of the best item that passed: a weak third
+//      name is rarely typed by chance;
+//   3. the match does not rest on one word: its words other than the strongest
+//      add at least OTHERS_SHARE of the bar, unless it holds such an exact name.
+//      A lesson is often named after the library it is about (`pino`, `bullmq`,
+//      `kysely` in its title weigh almost a whole bar), and a question about
+//      another use of that library shares the name and one word everything
+//      about it says (`logs`, `jobs`): that is the library, not the lesson; and
+//   4. it scores at least half of the best item that passed: a weak third
 //      item does not ride along with two strong ones.
 // Archive logs are looked at only for a prompt that says it continues earlier
 // work ("what remains of…", "… again", "pick up where we left", "is … done
@@ -51,6 +57,8 @@ export interface RankedItem {
   matched: number;
   /** What its best exact name of the prompt adds to raw (0 for none). */
   exact?: number;
+  /** What its strongest word adds to raw. */
+  top: number;
 }
 
 /** What a word must add to an item to count there at all (a word only that item has adds about 1). */
@@ -63,6 +71,8 @@ export const MIN_WORDS = 2;
 export const EXACT_MIN = 0.5;
 /** The share of the threshold an item holding such a name must reach. */
 export const EXACT_SHARE = 0.6;
+/** The share of the threshold an item's words other than its strongest must add (unless it holds such a name). */
+export const OTHERS_SHARE = 0.5;
 /** How much higher the bar is for an archive log, unless the prompt continues earlier work. */
 export const LOG_FACTOR = 2;
 
@@ -78,10 +88,13 @@ export function promptBar(threshold: number, words: number): number {
   return threshold * Math.sqrt(Math.max(1, words / BAR_WORDS));
 }
 
-/** The items that clear the bar, best first (rules 1–3 above). */
+/** The items that clear the bar, best first (rules 1–4 above). */
 export function clearingItems<T extends RankedItem>(items: readonly T[], threshold: number): T[] {
-  const clears = (i: T) =>
-    i.matched >= MIN_WORDS && (i.raw >= threshold || ((i.exact ?? 0) >= EXACT_MIN && i.raw >= threshold * EXACT_SHARE));
+  const clears = (i: T) => {
+    if (i.matched < MIN_WORDS) return false;
+    if ((i.exact ?? 0) >= EXACT_MIN) return i.raw >= threshold * EXACT_SHARE;
+    return i.raw >= threshold && i.raw - i.top >= threshold * OTHERS_SHARE;
+  };
   const passing = items.filter(clears);
   if (passing.length === 0) return [];
   const best = Math.max(...passing.map((i) => i.score));

@@ -62,6 +62,8 @@ export interface RankedDoc {
   raw: number;
   /** What the best exact name of the query it holds adds to `raw` (0 for none). */
   exact: number;
+  /** What its strongest word adds to `raw`: the rest is what its other words add. */
+  top: number;
 }
 
 const K1 = 1.2;
@@ -122,6 +124,7 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
     const matched = new Uint8Array(n);
     const exact = new Float64Array(n);
     const inGroup = new Float64Array(n); // the best term of the group at hand, per document
+    const top = new Float64Array(n); // what the strongest group adds, per document
     const verdict = new Int8Array(n); // 0 not yet asked, 1 allowed, -1 filtered out
     const touched: number[] = [];
     for (const members of groupTerms) {
@@ -151,6 +154,7 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
         }
         if (matched[d] === 0) touched.push(d);
         score[d]! += inGroup[d]!;
+        if (inGroup[d]! > top[d]!) top[d] = inGroup[d]!;
         matched[d]! += 1;
         inGroup[d] = 0;
       }
@@ -161,7 +165,7 @@ export function rankDocuments(segments: readonly SegmentView[], terms: readonly 
       // A document that has every word of the query beats one that repeats a single word.
       const coverage = opts.coverage === false ? 1 : (m / groupTerms.length) ** 2;
       const total = score[d]! * coverage * SOURCE_PRIOR[seg.attrs.source(d)] * (layer ? LAYER_PRIOR[layer] : 1);
-      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]!, exact: exact[d]! }, opts.limit);
+      offer(best, { segment: s, doc: d, score: total, matched: m, raw: score[d]!, exact: exact[d]!, top: top[d]! }, opts.limit);
     }
   });
   return best.sort(byScore);
