@@ -105,16 +105,22 @@ export function hookSpec(name: string): HookSpec {
 
 /**
  * How Claude Code starts a hook: `node` on its bundle, through the shell Claude Code picks (sh, bash or zsh;
- * pwsh on Windows without Git Bash). SessionStart runs `node "…" || echo '{"systemMessage": …}'`: `||`
- * reads the same in POSIX shells and PowerShell 7, and only a node that cannot start or run the bundle
- * (none on PATH, or one too old) fails, since the runner itself always exits 0; the user is then told,
- * once, what is missing and how to get it. Every other hook runs `node "…"; exit 0`, silent without it.
+ * PowerShell on Windows without Git Bash: pwsh 7, else the Windows PowerShell 5.1 every Windows has, with
+ * `${CLAUDE_PLUGIN_ROOT}` written as `${env:CLAUDE_PLUGIN_ROOT}`). Every hook but the start runs
+ * `node "…"; exit 0`, silent without node and read alike by all of them. The start runs
+ * `node "…" --% ; if [ $? -ne 0 ]; then echo '{"systemMessage": …}'; fi`: in a POSIX shell `--%` is one more
+ * argument the bundle ignores, and only a node that cannot start or run the bundle (none on PATH, or one too
+ * old) fails, since the runner itself always exits 0; the user is then told, once, what is missing and how
+ * to get it. In PowerShell `--%` stops parsing: the rest of the line, with no pipe in it, is handed to node
+ * as its arguments, so nothing there is PowerShell syntax (5.1 cannot parse `||`), and a node that is not
+ * there is reported by PowerShell itself. The exec form (`command` and `args`, no shell) was measured and
+ * left: without node every hook, not only the start, would report a failure to the user.
  */
 export function hookCommand(h: HookSpec): { type: 'command'; command: string; timeout: number } {
   const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
   const message = JSON.stringify({ systemMessage: NO_NODE_MESSAGE });
   return h.event === 'SessionStart'
-    ? { type: 'command', command: `node "${bundle}" || echo '${message}'`, timeout: h.timeoutSec }
+    ? { type: 'command', command: `node "${bundle}" --% ; if [ $? -ne 0 ]; then echo '${message}'; fi`, timeout: h.timeoutSec }
     : { type: 'command', command: `node "${bundle}"; exit 0`, timeout: h.timeoutSec };
 }
 

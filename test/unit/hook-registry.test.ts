@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { test } from 'node:test';
@@ -26,9 +26,13 @@ test('hooks.json runs plain node on a bundle with a timeout, nothing else; only 
     const hook = group!.hooks[0]!;
     const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;
     assert.equal(hook.args, undefined);
-    // Only constructs POSIX shells and PowerShell 7 read alike: `;`, `exit 0`, `||`, single-quoted text.
+    // POSIX shells and PowerShell 5.1 and 7 alike: `;` and `exit 0`; the start's fallback after PowerShell's
+    // stop-parsing token, which holds until a pipe or the line's end: no pipe, no `%`, nothing on a second line.
     if (h.event === 'SessionStart') {
-      assert.equal(hook.command, `node "${bundle}" || echo '${JSON.stringify({ systemMessage: NO_NODE_MESSAGE })}'`);
+      const message = JSON.stringify({ systemMessage: NO_NODE_MESSAGE });
+      assert.equal(hook.command, `node "${bundle}" --% ; if [ $? -ne 0 ]; then echo '${message}'; fi`);
+      const rest = hook.command.slice(hook.command.indexOf('--%') + 3);
+      assert.doesNotMatch(rest, /[|%\n]/, 'what follows --% is all handed to node by PowerShell');
       assert.doesNotMatch(NO_NODE_MESSAGE, /['\\$`]/, 'nothing a shell would read inside the quotes');
       assert.match(NO_NODE_MESSAGE, /Node\.js 20 or later/);
       assert.match(NO_NODE_MESSAGE, /https:\/\/nodejs\.org/);
@@ -87,16 +91,27 @@ test('no hook runs per tool call, only per failed shell command: the review agen
   }
 });
 
-test('the start’s command, run by sh and bash without node on PATH, exits 0 with one JSON message for the user; with node it is the hook’s own output', () => {
+test('the start’s command, run by sh, bash and zsh without node on PATH, exits 0 with one JSON message for the user; with node it is the hook’s own output', () => {
   const doc = JSON.parse(renderHooksJson()) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
   const command = doc.hooks.SessionStart![0]!.hooks[0]!.command.replaceAll('${CLAUDE_PLUGIN_ROOT}', REPO);
   const dir = mkdtempSync(join(tmpdir(), 'rune-no-node-'));
   try {
-    for (const shell of ['/bin/sh', '/bin/bash'].filter((s) => existsSync(s))) {
+    for (const shell of ['/bin/sh', '/bin/bash', '/bin/zsh', '/usr/bin/zsh'].filter((s) => existsSync(s))) {
       const without = spawnSync(shell, ['-c', command], { env: { PATH: dir }, input: '{}', encoding: 'utf8' });
       assert.equal(without.status, 0, `${shell}: ${without.stderr}`);
       assert.deepEqual(JSON.parse(without.stdout), { systemMessage: NO_NODE_MESSAGE }, shell);
     }
+    // A node that cannot run the bundle (too old to parse it) fails as well: the same message.
+    const old = join(dir, 'old');
+    mkdirSync(old);
+    writeFileSync(join(old, 'node'), '#!/bin/sh\necho "SyntaxError: Unexpected token" >&2\nexit 1\n', { mode: 0o755 });
+    const tooOld = spawnSync('/bin/sh', ['-c', command], {
+      env: { PATH: `${old}${delimiter}/usr/bin:/bin` },
+      input: '{}',
+      encoding: 'utf8',
+    });
+    assert.equal(tooOld.status, 0);
+    assert.deepEqual(JSON.parse(tooOld.stdout), { systemMessage: NO_NODE_MESSAGE });
     const node = dirname(process.execPath);
     const withNode = spawnSync('/bin/sh', ['-c', command], {
       env: { PATH: `${node}${delimiter}/usr/bin:/bin`, HOME: dir, CLAUDE_PROJECT_DIR: dir },
