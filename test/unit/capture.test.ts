@@ -56,6 +56,16 @@ test('an error signature is the line that says what failed, the same when number
   assert.match(vite!.line, /TypeError: fetch is not a function/);
   assert.equal(errorSignature("The user doesn't want to proceed with this tool use."), null);
   assert.equal(errorSignature('all good\n3 passed'), null);
+  // What a policy or the system would not allow is said without the word "error": it is the failure all the same.
+  const merge = errorSignature(
+    'X Pull request acme/app#79 is not mergeable: the base branch policy prohibits the merge.\nTo have the pull request merged after all the requirements have been met, add the `--auto` flag.',
+  );
+  assert.match(merge!.line, /is not mergeable: the base branch policy prohibits the merge/);
+  assert.equal(
+    merge!.key,
+    errorSignature('X Pull request acme/app#103 is not mergeable: the base branch policy prohibits the merge.')!.key,
+  );
+  assert.match(errorSignature('dmesg: read kernel buffer failed: Operation not permitted')!.line, /not permitted/);
   // "Failed to compile." is said of every failure of a build: the line that says what failed is its signature.
   const next = errorSignature(
     "Failed to compile.\n\n./src/app/api/chat/route.ts:12:5\nType error: Property 'toDataStreamResponse' does not exist on type 'StreamTextResult'.",

@@ -23,7 +23,7 @@ const STRONG = [
   /\bpanicked at\b/,
   /^\s*(?:fatal|error|err!?|failed|failure|exception)\b[\s:[(]/i,
   /\b(?:npm|yarn|pnpm)\s+err(?:or|!)/i,
-  /\b(?:command not found|not found|no such file or directory|permission denied|(?:is|are) required|password|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|timed? ?out|segmentation fault|traceback)\b/i,
+  /\b(?:command not found|not found|no such file or directory|permission denied|(?:is|are) required|password|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|prohibit(?:s|ed)?|not (?:allowed|permitted|mergeable)|timed? ?out|segmentation fault|traceback)\b/i,
   /(?:comando não encontrado|não encontrad|nenhum|nenhuma|no se encontr|nicht gefunden|introuvable|не найден|ошибка|не удалось)/i,
   /\berror\b/i,
   /\b(?:fail|failed|failing)\b/i,
