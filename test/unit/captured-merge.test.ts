@@ -58,6 +58,37 @@ test('confidence rises with each new session up to 0.9, and the layer never beco
   assert.equal(etched.layer, 'etched');
 });
 
+test('an obstacle seen again is stated afresh: the newer statement replaces the older ones that quote its error, a line a person added stays', () => {
+  const line = 'X Pull request acme/app#79 is not mergeable: the base branch policy prohibits the merge.';
+  const obstacle = (session: string, learning: string, over: Partial<EchoEntry> = {}): EchoEntry =>
+    sighting(session, { captured: 'obstacle', symptom: line, signature: 'error:x pull request', learning, ...over });
+  let e = obstacle('s1', `\`gh pr merge 79 --merge\` failed with "${line}" and the session did not get past it.`);
+  e = mergeSighting(e, obstacle('s2', `Met again across sessions: "${line}" (from \`gh pr\`).`));
+  assert.equal(e.learning, `Met again across sessions: "${line}" (from \`gh pr\`).`, 'the dead end of the first session is behind it');
+  e = { ...e, learning: `${e.learning}\nAsk Ana before merging with --admin.` };
+  e = mergeSighting(
+    e,
+    obstacle('s3', `Met again across sessions: "${line}" (from \`gh pr\`). Fix seen: it passed with \`--admin\`.`, {
+      solution: 'It passed with `--admin`',
+    }),
+  );
+  assert.deepEqual(e.learning.split('\n'), [
+    'Ask Ana before merging with --admin.',
+    `Met again across sessions: "${line}" (from \`gh pr\`). Fix seen: it passed with \`--admin\`.`,
+  ]);
+  assert.equal(e.solution, 'It passed with `--admin`', 'what fixed it, as the latest sighting knows it');
+  assert.equal(e.sessions, 's1, s2, s3');
+  const timed = (n: number) =>
+    `\`e2e.sh\` ran past Claude Code's time limit for a command ("Command timed out after 2m 0.0s") in ${n} sessions.`;
+  const t = mergeSighting(
+    obstacle('s1', timed(2), { symptom: 'Command timed out after 2m 0.0s' }),
+    obstacle('s3', timed(3), { symptom: 'Command timed out after 2m 0.0s' }),
+  );
+  assert.equal(t.learning, timed(3));
+  // A fix or a correction seen again keeps each different statement, as before.
+  assert.equal(mergeSighting(sighting('s1'), sighting('s2', { learning: 'Another way.' })).learning.split('\n').length, 2);
+});
+
 test('a retired or retracted captured lesson stays as it is when seen again', () => {
   const doc = docWith([sighting('aaaa1111', { status: 'superseded' })]);
   const r = consolidateDocument(doc, [sighting('bbbb2222')]);

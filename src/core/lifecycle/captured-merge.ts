@@ -58,6 +58,18 @@ function laterDay(a: string, b: string): string {
   return b > a ? b : a;
 }
 
+/**
+ * An obstacle's learning when it is seen again: capture states it afresh each time from every session that
+ * met it (how many, what fixed it), quoting its error line, so the newer statement replaces the lines of
+ * the older that quote that line (the dead end of its first session, "in 2 sessions", a fix since
+ * superseded); any other line, one a person added, stays.
+ */
+function restated(older: string, newer: string, symptom: string): string {
+  const quoted = `"${symptom}"`;
+  const kept = older.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.includes(quoted));
+  return [...kept, newer.trim()].join('\n');
+}
+
 /** `target` with the sighting `seen` merged in; `target` itself when nothing changes. */
 export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
   const had = sessionList(target.sessions);
@@ -71,9 +83,13 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
   const learning =
     target.captured === 'commands'
       ? mergeCommandLines(target.learning, seen.learning)
-      : target.learning.includes(seen.learning.trim())
-        ? target.learning
-        : `${target.learning}\n${seen.learning.trim()}`;
+      : target.captured === 'obstacle' && target.symptom
+        ? restated(target.learning, seen.learning, target.symptom)
+        : target.learning.includes(seen.learning.trim())
+          ? target.learning
+          : `${target.learning}\n${seen.learning.trim()}`;
+  // What fixed an obstacle, as its latest sighting knows it.
+  const solution = target.captured === 'obstacle' && seen.solution ? seen.solution : target.solution;
   const verified = laterDay(target.verified, seen.verified);
   const evidence = added.length > 0 && seen.evidence ? seen.evidence : target.evidence;
   const next: EchoEntry = {
@@ -84,6 +100,7 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
     learning,
     verified,
     evidence,
+    ...(solution ? { solution } : {}),
   };
   const same =
     next.sessions === (target.sessions ?? '') &&
@@ -91,6 +108,7 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
     next.layer === target.layer &&
     next.learning === target.learning &&
     next.verified === target.verified &&
-    next.evidence === target.evidence;
+    next.evidence === target.evidence &&
+    next.solution === target.solution;
   return same ? target : next;
 }
