@@ -85,7 +85,26 @@ test('an obstacle seen again is stated afresh: the newer statement replaces the 
     obstacle('s3', timed(3), { symptom: 'Command timed out after 2m 0.0s' }),
   );
   assert.equal(t.learning, timed(3));
-  // A fix or a correction seen again keeps each different statement, as before.
+  // A rule the user said again in other words keeps the newest two statements.
+  const said = (session: string, words: string): EchoEntry =>
+    sighting(session, {
+      captured: 'correction',
+      signature: 'said:answer in 繁體中文',
+      learning: `The user said, as a standing rule: "${words}"`,
+    });
+  let rule = said('s1', '請盡量用繁體中文為主回答');
+  for (const [s, w] of [
+    ['s2', '除了專有名詞外, 請用繁體中文回答我'],
+    ['s3', '接下來除了專有名詞以外, 請用正體中文回答我'],
+    ['s4', '請用正體中文回覆,專有名詞保留原文'],
+  ] as const)
+    rule = mergeSighting(rule, said(s, w));
+  assert.deepEqual(rule.learning.split('\n'), [
+    'The user said, as a standing rule: "接下來除了專有名詞以外, 請用正體中文回答我"',
+    'The user said, as a standing rule: "請用正體中文回覆,專有名詞保留原文"',
+  ]);
+  assert.equal(rule.sessions, 's1, s2, s3, s4');
+  // A fix seen again keeps each different statement, as before.
   assert.equal(mergeSighting(sighting('s1'), sighting('s2', { learning: 'Another way.' })).learning.split('\n').length, 2);
 });
 

@@ -6,6 +6,7 @@
 // a handful per session at most, each with its evidence. Pure.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
+import { SAID_LINE_START } from '../lifecycle/captured-merge.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
@@ -224,7 +225,7 @@ function correctionLesson(c: Correction, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'correction', {
     kind: 'Preference',
     title: c.words,
-    learning: `The user said, ${when}: "${c.words}"`,
+    learning: `${SAID_LINE_START}${when}: "${c.words}"`,
     evidence: `session ${shortSession(meta.sessionId)}: ${c.how === 'stated' ? 'said in a request' : `${c.how === 'after-action' ? 'correction after' : 'refused'} ${c.about}`}`,
     // Said again in other words, a rule whose sense is known (the language to answer in) is the same rule.
     signature: `said:${ruleKey(c.words) ?? (c.words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').slice(0, 100)}`,

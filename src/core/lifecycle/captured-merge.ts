@@ -70,6 +70,23 @@ function restated(older: string, newer: string, symptom: string): string {
   return [...kept, newer.trim()].join('\n');
 }
 
+/** How capture opens a line of the user's words (core/capture/lesson-candidates.ts). */
+export const SAID_LINE_START = 'The user said, ';
+/** The user's statements of one rule a correction keeps: the newest, said in other words across sessions. */
+const SAID_KEPT = 2;
+
+/**
+ * A correction said again in other words (the language to answer in, five times over) keeps the newest
+ * few statements: the user's latest words say the rule as it stands. Other lines stay.
+ */
+function newestSaid(learning: string): string {
+  const lines = learning.split(/\r?\n/);
+  const said = lines.filter((l) => l.trim().startsWith(SAID_LINE_START));
+  if (said.length <= SAID_KEPT) return learning;
+  const dropped = new Set(said.slice(0, said.length - SAID_KEPT));
+  return lines.filter((l) => !dropped.has(l)).join('\n');
+}
+
 /** `target` with the sighting `seen` merged in; `target` itself when nothing changes. */
 export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
   const had = sessionList(target.sessions);
@@ -87,7 +104,7 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
         ? restated(target.learning, seen.learning, target.symptom)
         : target.learning.includes(seen.learning.trim())
           ? target.learning
-          : `${target.learning}\n${seen.learning.trim()}`;
+          : newestSaid(`${target.learning}\n${seen.learning.trim()}`);
   // What fixed an obstacle, as its latest sighting knows it.
   const solution = target.captured === 'obstacle' && seen.solution ? seen.solution : target.solution;
   const verified = laterDay(target.verified, seen.verified);
