@@ -66,6 +66,12 @@ test('an error signature is the line that says what failed, the same when number
     errorSignature('X Pull request acme/app#103 is not mergeable: the base branch policy prohibits the merge.')!.key,
   );
   assert.match(errorSignature('dmesg: read kernel buffer failed: Operation not permitted')!.line, /not permitted/);
+  // In a person's message the same words are a rule more often than a pasted error.
+  assert.equal(reportedError('Force pushes to main are not allowed here, and using `any` is prohibited.'), null);
+  assert.equal(
+    reportedError('Please do your work only within the platform. You are not allowed to use other LLMs, or an external IDE.'),
+    null,
+  );
   // "Failed to compile." is said of every failure of a build: the line that says what failed is its signature.
   const next = errorSignature(
     "Failed to compile.\n\n./src/app/api/chat/route.ts:12:5\nType error: Property 'toDataStreamResponse' does not exist on type 'StreamTextResult'.",

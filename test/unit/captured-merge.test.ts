@@ -65,7 +65,7 @@ test('an obstacle seen again is stated afresh: the newer statement replaces the 
   let e = obstacle('s1', `\`gh pr merge 79 --merge\` failed with "${line}" and the session did not get past it.`);
   e = mergeSighting(e, obstacle('s2', `Met again across sessions: "${line}" (from \`gh pr\`).`));
   assert.equal(e.learning, `Met again across sessions: "${line}" (from \`gh pr\`).`, 'the dead end of the first session is behind it');
-  e = { ...e, learning: `${e.learning}\nAsk Ana before merging with --admin.` };
+  e = { ...e, learning: `${e.learning}\nWhen "${line}" comes back, ask Ana before merging with --admin.` };
   e = mergeSighting(
     e,
     obstacle('s3', `Met again across sessions: "${line}" (from \`gh pr\`). Fix seen: it passed with \`--admin\`.`, {
@@ -73,11 +73,19 @@ test('an obstacle seen again is stated afresh: the newer statement replaces the 
     }),
   );
   assert.deepEqual(e.learning.split('\n'), [
-    'Ask Ana before merging with --admin.',
+    `When "${line}" comes back, ask Ana before merging with --admin.`,
     `Met again across sessions: "${line}" (from \`gh pr\`). Fix seen: it passed with \`--admin\`.`,
   ]);
-  assert.equal(e.solution, 'It passed with `--admin`', 'what fixed it, as the latest sighting knows it');
+  assert.equal(e.solution, 'It passed with `--admin`', 'what fixed it, once a sighting knows it');
   assert.equal(e.sessions, 's1, s2, s3');
+  const again = obstacle('s3', `Met again across sessions: "${line}" (from \`gh pr\`). Fix seen: it passed with \`--admin\`.`, {
+    solution: 'It passed with `--merge --admin`',
+  });
+  assert.equal(mergeSighting(e, again), e, 'the same session captured again (a compaction, then the end) changes nothing');
+  const theirs = mergeSighting({ ...e, solution: 'Ask Ana first' }, obstacle('s4', e.learning.split('\n')[1]!, { solution: 'It passed' }));
+  assert.equal(theirs.solution, 'Ask Ana first', "a solution the entry has stays (a person's, say)");
+  const etched = mergeSighting({ ...e, layer: 'etched' }, obstacle('s4', `Met again across sessions: "${line}".`));
+  assert.ok(etched.learning.startsWith(e.learning), "an etched entry is the user's: lines are only added to it");
   const timed = (n: number) =>
     `\`e2e.sh\` ran past Claude Code's time limit for a command ("Command timed out after 2m 0.0s") in ${n} sessions.`;
   const t = mergeSighting(
@@ -106,6 +114,22 @@ test('an obstacle seen again is stated afresh: the newer statement replaces the 
   assert.equal(rule.sessions, 's1, s2, s3, s4');
   // A fix seen again keeps each different statement, as before.
   assert.equal(mergeSighting(sighting('s1'), sighting('s2', { learning: 'Another way.' })).learning.split('\n').length, 2);
+});
+
+test('an obstacle whose fix a later session saw gets its solution written in the file', () => {
+  const line = 'npm error Cannot read properties of null (reading matches)';
+  const obstacle = (session: string, learning: string, over: Partial<EchoEntry> = {}): EchoEntry =>
+    sighting(session, { captured: 'obstacle', symptom: line, signature: 'error:npm error', learning, ...over });
+  const doc = docWith([obstacle('aaaa1111', `\`npm ci\` failed with "${line}" and the session did not get past it.`)]);
+  const r = consolidateDocument(doc, [
+    obstacle('bbbb2222', `Met again across sessions: "${line}" (from \`npm ci\`). Fix seen: it passed after \`rm -rf node_modules\`.`, {
+      solution: 'It passed after `rm -rf node_modules`',
+    }),
+  ]);
+  const text = serializeEchoDocument(r.doc);
+  assert.match(text, /^- \*\*solution\*\*: It passed after `rm -rf node_modules`$/m);
+  assert.doesNotMatch(text, /did not get past it/, 'the dead end is behind it');
+  assert.equal(documentEntries(r.doc)[0]!.solution, 'It passed after `rm -rf node_modules`');
 });
 
 test('a retired or retracted captured lesson stays as it is when seen again', () => {

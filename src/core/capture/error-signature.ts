@@ -15,6 +15,8 @@ export interface ErrorSignature {
 
 const LINE_MAX = 160;
 
+const POLICY = /\b(?:prohibit(?:s|ed)?|not (?:allowed|permitted|mergeable))\b/i;
+
 // What says "this went wrong" in most tools' output, in the order a reader looks for it:
 // a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
 const STRONG = [
@@ -23,8 +25,12 @@ const STRONG = [
   /\bpanicked at\b/,
   /^\s*(?:fatal|error|err!?|failed|failure|exception)\b[\s:[(]/i,
   /\b(?:npm|yarn|pnpm)\s+err(?:or|!)/i,
-  /\b(?:command not found|not found|no such file or directory|permission denied|(?:is|are) required|password|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|prohibit(?:s|ed)?|not (?:allowed|permitted|mergeable)|timed? ?out|segmentation fault|traceback)\b/i,
+  /\b(?:command not found|not found|no such file or directory|permission denied|(?:is|are) required|password|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|timed? ?out|segmentation fault|traceback)\b/i,
   /(?:comando não encontrado|não encontrad|nenhum|nenhuma|no se encontr|nicht gefunden|introuvable|не найден|ошибка|не удалось)/i,
+  // What a policy or the system would not allow, said without the word "error" (`… is not mergeable: the
+  // base branch policy prohibits the merge`, `Operation not permitted`): in a failed command's output only,
+  // never read as an error pasted in a message (a rule a person writes says "not allowed" as often).
+  POLICY,
   /\berror\b/i,
   /\b(?:fail|failed|failing)\b/i,
 ];
@@ -90,7 +96,7 @@ export function errorSignature(output: string, failed = false, further = ''): Er
 const HARNESS = /\bAPI Error: \d{3}\b|\bPlease run \/login\b/i;
 // The patterns that tell output from prose: a bare "error" or "failed" in a sentence is someone talking.
 const PRINTED = [
-  ...STRONG.slice(0, -2),
+  ...STRONG.filter((p) => p !== POLICY).slice(0, -2),
   // What a tool says of a config it could not read: `Unknown notify_on_cmd_finish value: 5`, `syntax error`.
   /\bunknown [\w.-]+ (?:value|option|setting|key|directive|command)\b/i,
   /\b(?:syntax|parse) error\b/i,

@@ -6,7 +6,7 @@
 // a handful per session at most, each with its evidence. Pure.
 
 import type { EchoEntry } from '../entry/echo-entry.ts';
-import { SAID_LINE_START } from '../lifecycle/captured-merge.ts';
+import { DEAD_END, MET_AGAIN, SAID_LINE_START, TIME_LIMIT } from '../lifecycle/captured-merge.ts';
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
@@ -189,7 +189,7 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(familyOf(f.command), f.error.line),
-    learning: `${code(f.command)} failed with "${f.error.line}" and the session did not get past it.`,
+    learning: `${code(f.command)} failed with "${f.error.line}"${DEAD_END}`,
     evidence: `session ${shortSession(meta.sessionId)}: ${code(f.command)} failed and no later run passed`,
     signature: `error:${f.error.key}`,
     symptom: f.error.line,
@@ -200,8 +200,8 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
   // A command that outran Claude Code's time limit in two sessions will again: what helps is known.
   const learning =
     timedOutCommand(key) !== null
-      ? `${s.what ? code(s.what) : 'A command'} ran past Claude Code's time limit for a command ("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
-      : `Met again across sessions: "${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`;
+      ? `${s.what ? code(s.what) : 'A command'}${TIME_LIMIT}("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
+      : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(s.what, s.line),

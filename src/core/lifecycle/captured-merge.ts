@@ -58,16 +58,32 @@ function laterDay(a: string, b: string): string {
   return b > a ? b : a;
 }
 
+/** How capture words an obstacle (core/capture/lesson-candidates.ts): met in several sessions, … */
+export const MET_AGAIN = 'Met again across sessions: ';
+/** … a dead end of one session (a command, then this), … */
+export const DEAD_END = ' and the session did not get past it.';
+/** … or a command past Claude Code's time limit (a command, then this, then the error quoted). */
+export const TIME_LIMIT = " ran past Claude Code's time limit for a command ";
+
+/** A line of an obstacle's learning in one of the shapes capture writes it in. */
+export const isObstacleStatement = (line: string): boolean => {
+  const l = line.trim();
+  return l.startsWith(MET_AGAIN) || l.endsWith(DEAD_END) || l.includes(TIME_LIMIT);
+};
+
 /**
- * An obstacle's learning when it is seen again: capture states it afresh each time from every session that
- * met it (how many, what fixed it), quoting its error line, so the newer statement replaces the lines of
- * the older that quote that line (the dead end of its first session, "in 2 sessions", a fix since
- * superseded); any other line, one a person added, stays.
+ * An obstacle's learning when it is seen again: capture states it afresh each time from every session
+ * that met it (how many, what fixed it), so the newer statement replaces the lines of the older written
+ * in capture's shapes (the dead end of its first session, "in 2 sessions", a fix since superseded); any
+ * other line, one a person added, stays, and a statement the entry already holds changes nothing (a
+ * re-run for the same session).
  */
-function restated(older: string, newer: string, symptom: string): string {
-  const quoted = `"${symptom}"`;
-  const kept = older.split(/\r?\n/).filter((line) => line.trim() !== '' && !line.includes(quoted));
-  return [...kept, newer.trim()].join('\n');
+function restated(older: string, newer: string): string {
+  const fresh = newer.trim();
+  if (older.includes(fresh)) return older;
+  const kept = older.split(/\r?\n/).filter((line) => !isObstacleStatement(line));
+  while (kept.length > 0 && kept[kept.length - 1]!.trim() === '') kept.pop();
+  return [...kept, fresh].join('\n');
 }
 
 /** How capture opens a line of the user's words (core/capture/lesson-candidates.ts). */
@@ -100,13 +116,13 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
   const learning =
     target.captured === 'commands'
       ? mergeCommandLines(target.learning, seen.learning)
-      : target.captured === 'obstacle' && target.symptom
-        ? restated(target.learning, seen.learning, target.symptom)
+      : target.captured === 'obstacle' && target.layer !== 'etched'
+        ? restated(target.learning, seen.learning)
         : target.learning.includes(seen.learning.trim())
           ? target.learning
           : newestSaid(`${target.learning}\n${seen.learning.trim()}`);
-  // What fixed an obstacle, as its latest sighting knows it.
-  const solution = target.captured === 'obstacle' && seen.solution ? seen.solution : target.solution;
+  // What fixed an obstacle, once a sighting knows it; one the entry has (a person's, say) stays.
+  const solution = target.solution ?? (target.captured === 'obstacle' ? seen.solution : undefined);
   const verified = laterDay(target.verified, seen.verified);
   const evidence = added.length > 0 && seen.evidence ? seen.evidence : target.evidence;
   const next: EchoEntry = {

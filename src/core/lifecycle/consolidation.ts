@@ -206,6 +206,7 @@ export function consolidateDocument(doc: EchoDocument, findings: EchoEntry[], op
         layer: u.layer,
         sessions: u.sessions,
         evidence: u.evidence,
+        ...(u.solution !== was.solution ? { solution: u.solution } : {}),
       });
       if (u.learning !== was.learning) next = appendLearning(next, u.id, u.learning.slice(was.learning.length).replace(/^\n/, ''));
       continue;

@@ -15,10 +15,10 @@
 //      "unit tests for slugify in src/…" does not meet an entry about money in
 //      minor units because both say `src`), and
 //   2. the weighed sum reaches the bar: `threshold` (default 1.5: a word found
-//      in this item alone and another about half as rare); a fifth of it when
-//      the item holds an exact name of the prompt that little else has (a file
-//      name, a snake_case or dotted name, an error code: EXACT_MIN), since a
-//      name is rarely typed by chance;
+//      in this item alone, adding about 1, and others adding at least 0.75, as
+//      rule 3 asks); EXACT_SHARE of it (0.6) when the item holds an exact name
+//      of the prompt that little else has (a file name, a snake_case or dotted
+//      name, an error code: EXACT_MIN), since a name is rarely typed by chance;
 //   3. the match does not rest on one word: its words other than the strongest
 //      add at least OTHERS_SHARE of the bar, unless it holds such an exact name.
 //      A lesson is often named after the library it is about (`pino`, `bullmq`,
