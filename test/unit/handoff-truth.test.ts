@@ -47,6 +47,17 @@ async function handoff(b: TranscriptBuilder, cuts: number[] = []): Promise<Recor
   return sections(renderEphemeral(await draftOf(b.path, cuts)));
 }
 
+/** Read in two parts cut at every line, and in one read per line, the hand-off says what `pick` takes of it as the whole read does. */
+async function assertPartsAgree(
+  b: TranscriptBuilder,
+  whole: Record<string, string>,
+  pick: (h: Record<string, string>) => string | undefined,
+): Promise<void> {
+  const { starts } = lineStarts(b.path);
+  for (const cut of starts.slice(1)) assert.equal(pick(await handoff(b, [cut])), pick(whole), `two parts, cut at byte ${cut}`);
+  assert.equal(pick(await handoff(b, starts.slice(1))), pick(whole), 'one read per line');
+}
+
 test('paths: after `cd assets` a command is shown with its folder, and the file it runs is assets/build.js', async (t) => {
   const b = transcript(t)
     .user('Build the front-end bundle')
@@ -380,10 +391,8 @@ test('whole or in parts, at every line boundary, the hand-off asks, leaves open 
   assert.match(whole.Open!, /`CLAUDE\.md` not written \(refused: permission not granted\)/);
   assert.match(whole.Open!, /Interrupted: Not yet\. Update CLAUDE\.md/);
   assert.ok(!whole.Open!.includes('git commit'), 'the failed commit was made later');
-  const { starts } = lineStarts(b.path);
   const same = (h: Record<string, string>) => ['Asked', 'Files', 'Commands', 'Open'].map((k) => `${k}:${h[k] ?? ''}`).join('\n');
-  for (const cut of starts.slice(1)) assert.equal(same(await handoff(b, [cut])), same(whole), `two parts, cut at byte ${cut}`);
-  assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
+  await assertPartsAgree(b, whole, same);
 });
 
 test('open: a failed check that another check of its kind, run in its folder or above, passed after is said so; whole or in parts alike', async (t) => {
@@ -408,9 +417,7 @@ test('open: a failed check that another check of its kind, run in its folder or 
     'what it contradicts is said once',
   );
   assert.ok(!whole.Open!.includes('npm test'), 'a pass in another folder says nothing of the backend');
-  const { starts } = lineStarts(b.path);
-  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Open, whole.Open, `two parts, cut at byte ${cut}`);
-  assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
+  await assertPartsAgree(b, whole, (h) => h.Open);
 });
 
 test('open: an install is judged by its program, not the packages it names, and one that failed says what installed later', async (t) => {
@@ -466,9 +473,7 @@ test('open: edits no check followed are named latest last, whole or in parts (a 
     .tool('Edit', { file_path: '/repo/src/a.ts', old_string: 'b', new_string: 'c' });
   const whole = await handoff(b);
   assert.match(whole.Open!, /No build, test or run followed the edits of src\/b\.ts, src\/a\.ts/);
-  const { starts } = lineStarts(b.path);
-  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Open, whole.Open, `two parts, cut at byte ${cut}`);
-  assert.equal((await handoff(b, starts.slice(1))).Open, whole.Open, 'one read per line');
+  await assertPartsAgree(b, whole, (h) => h.Open);
 });
 
 test('asked: a request said again moves to the latest, one sent again with a typo fixed replaces it, a bare "sì", "重试" or pasted image is none, and a read in parts keeps the same list', async (t) => {
@@ -505,9 +510,7 @@ test('asked: a request said again moves to the latest, one sent again with a typ
       .map((a) => `- ${a}\n`)
       .join(''),
   );
-  const { starts } = lineStarts(b.path);
-  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Asked, whole.Asked, `two parts, cut at byte ${cut}`);
-  assert.equal((await handoff(b, starts.slice(1))).Asked, whole.Asked, 'one read per line');
+  await assertPartsAgree(b, whole, (h) => h.Asked);
 });
 
 test("files: reading a background command's output file, where Claude Code keeps it, is no file read", async (t) => {
@@ -531,9 +534,7 @@ test('a check run in two parts, each with more commands than a hand-off holds, i
   for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) b.bash(`make verify${n}`, 0, 'ok');
   const whole = await handoff(b);
   assert.match(whole.Commands!, /`npm run lint` \(×2\)/, 'run in both halves, it outweighs any check run once');
-  const { starts } = lineStarts(b.path);
-  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Commands, whole.Commands, `two parts, cut at byte ${cut}`);
-  assert.equal((await handoff(b, starts.slice(1))).Commands, whole.Commands, 'one read per line');
+  await assertPartsAgree(b, whole, (h) => h.Commands);
 });
 
 test('more decisions than the hand-off holds: whole or in parts, it keeps the same ones, and counts the commits across parts', async (t) => {
@@ -548,10 +549,8 @@ test('more decisions than the hand-off holds: whole or in parts, it keeps the sa
   }
   const whole = await handoff(b);
   assert.match(whole['Done and decided']!, /Committed 2 times, last: fix bug 10/);
-  const { starts } = lineStarts(b.path);
   const done = (h: Record<string, string>) => h['Done and decided'] ?? '';
-  for (const cut of starts.slice(1)) assert.equal(done(await handoff(b, [cut])), done(whole), `two parts, cut at byte ${cut}`);
-  assert.equal(done(await handoff(b, starts.slice(1))), done(whole), 'one read per line');
+  await assertPartsAgree(b, whole, done);
 });
 
 test('git reset --hard puts back what was edited since the last commit, whole or in parts; what a commit took stays edited', async (t) => {
@@ -567,10 +566,8 @@ test('git reset --hard puts back what was edited since the last commit, whole or
   const whole = await handoff(b);
   assert.match(whole.Files!, /edited: src\/kb\.ts/, 'committed before the reset: still edited');
   assert.match(whole.Files!, /reverted: docs\/notes\.md/, 'edited after the commit: put back');
-  const { starts } = lineStarts(b.path);
   const same = (h: Record<string, string>) => h.Files ?? '';
-  for (const cut of starts.slice(1)) assert.equal(same(await handoff(b, [cut])), same(whole), `two parts, cut at byte ${cut}`);
-  assert.equal(same(await handoff(b, starts.slice(1))), same(whole), 'one read per line');
+  await assertPartsAgree(b, whole, same);
 });
 
 test('more commands than the hand-off holds: whole or in parts, it keeps the same ones, a commit before a late look', async (t) => {
@@ -588,7 +585,5 @@ test('more commands than the hand-off holds: whole or in parts, it keeps the sam
   const whole = await handoff(b);
   assert.match(whole.Commands!, /git commit -m/, 'the commit outranks a look');
   assert.ok(!whole.Commands!.includes('gh pr view'), `of the looks, the earlier ones go:\n${whole.Commands}`);
-  const { starts } = lineStarts(b.path);
-  for (const cut of starts.slice(1)) assert.equal((await handoff(b, [cut])).Commands, whole.Commands, `two parts, cut at byte ${cut}`);
-  assert.equal((await handoff(b, starts.slice(1))).Commands, whole.Commands, 'one read per line');
+  await assertPartsAgree(b, whole, (h) => h.Commands);
 });
