@@ -114,8 +114,9 @@ export function hookSpec(name: string): HookSpec {
  * to get it. In PowerShell `--%` stops parsing: the rest of the line, with no pipe in it, is handed to node
  * as its arguments, so nothing there is PowerShell syntax (5.1 cannot parse `||`), and a node that is not
  * there is reported by PowerShell itself. What Claude Code adds after a command for PowerShell (reading
- * `$?` and `$LASTEXITCODE`) starts on a line of its own, where `--%` no longer holds. The exec form (`command` and `args`, no shell) was measured and
- * left: without node every hook, not only the start, would report a failure to the user.
+ * `$?` and `$LASTEXITCODE`) starts on a line of its own, where `--%` no longer holds. The exec form
+ * (`command` and `args`, no shell) was measured and left: without node every hook, not only the start,
+ * would report a failure to the user.
  */
 export function hookCommand(h: HookSpec): { type: 'command'; command: string; timeout: number } {
   const bundle = `\${CLAUDE_PLUGIN_ROOT}/dist/${h.name}.cjs`;

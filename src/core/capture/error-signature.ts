@@ -15,11 +15,9 @@ export interface ErrorSignature {
 
 const LINE_MAX = 160;
 
-const POLICY = /\b(?:prohibit(?:s|ed)?|not (?:allowed|permitted|mergeable))\b/i;
-
-// What says "this went wrong" in most tools' output, in the order a reader looks for it:
-// a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
-const STRONG = [
+// What says "this went wrong" in most tools' output and in text a person pastes from it, in the order a
+// reader looks for it: a named error kind first (TS2322, E0425, ModuleNotFoundError), then the words.
+const SAYS_WHAT = [
   /\b(?:error|err!?)\s*(?:TS|E|CS|C)?\d{2,5}\b/i,
   /\b[A-Z][A-Za-z]*(?:Error|Exception)\b/,
   /\bpanicked at\b/,
@@ -27,10 +25,15 @@ const STRONG = [
   /\b(?:npm|yarn|pnpm)\s+err(?:or|!)/i,
   /\b(?:command not found|not found|no such file or directory|permission denied|(?:is|are) required|password|cannot find|could not find|unable to|is not defined|undefined reference|unknown (?:command|option|flag|key)|unrecognized|not recognized|invalid|refused|denied|timed? ?out|segmentation fault|traceback)\b/i,
   /(?:comando não encontrado|não encontrad|nenhum|nenhuma|no se encontr|nicht gefunden|introuvable|не найден|ошибка|не удалось)/i,
-  // What a policy or the system would not allow, said without the word "error" (`… is not mergeable: the
-  // base branch policy prohibits the merge`, `Operation not permitted`): in a failed command's output only,
-  // never read as an error pasted in a message (a rule a person writes says "not allowed" as often).
-  POLICY,
+];
+
+// In a failed command's output, also: what a policy or the system would not allow, said without the word
+// "error" (`… is not mergeable: the base branch policy prohibits the merge`, `Operation not permitted`),
+// which is never read as an error pasted in a message (a rule a person writes says "not allowed" as often);
+// and last, a bare "error" or "failed".
+const STRONG = [
+  ...SAYS_WHAT,
+  /\b(?:prohibit(?:s|ed)?|not (?:allowed|permitted|mergeable))\b/i,
   /\berror\b/i,
   /\b(?:fail|failed|failing)\b/i,
 ];
@@ -96,7 +99,7 @@ export function errorSignature(output: string, failed = false, further = ''): Er
 const HARNESS = /\bAPI Error: \d{3}\b|\bPlease run \/login\b/i;
 // The patterns that tell output from prose: a bare "error" or "failed" in a sentence is someone talking.
 const PRINTED = [
-  ...STRONG.filter((p) => p !== POLICY).slice(0, -2),
+  ...SAYS_WHAT,
   // What a tool says of a config it could not read: `Unknown notify_on_cmd_finish value: 5`, `syntax error`.
   /\bunknown [\w.-]+ (?:value|option|setting|key|directive|command)\b/i,
   /\b(?:syntax|parse) error\b/i,

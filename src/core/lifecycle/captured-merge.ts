@@ -103,6 +103,14 @@ function newestSaid(learning: string): string {
   return lines.filter((l) => !dropped.has(l)).join('\n');
 }
 
+/** The learning of `target` with a sighting's merged in, as its kind keeps it. */
+function mergedLearning(target: EchoEntry, newer: string): string {
+  if (target.captured === 'commands') return mergeCommandLines(target.learning, newer);
+  if (target.captured === 'obstacle' && target.layer !== 'etched') return restated(target.learning, newer);
+  if (target.learning.includes(newer.trim())) return target.learning;
+  return newestSaid(`${target.learning}\n${newer.trim()}`);
+}
+
 /** `target` with the sighting `seen` merged in; `target` itself when nothing changes. */
 export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
   const had = sessionList(target.sessions);
@@ -113,14 +121,7 @@ export function mergeSighting(target: EchoEntry, seen: EchoEntry): EchoEntry {
     Math.max(target.confidence, seen.confidence) + (added.length > 0 && had.length > 0 ? CONFIDENCE_STEP * added.length : 0),
   );
   const layer = target.layer === 'traced' && had.length + added.length >= 2 ? 'inscribed' : target.layer;
-  const learning =
-    target.captured === 'commands'
-      ? mergeCommandLines(target.learning, seen.learning)
-      : target.captured === 'obstacle' && target.layer !== 'etched'
-        ? restated(target.learning, seen.learning)
-        : target.learning.includes(seen.learning.trim())
-          ? target.learning
-          : newestSaid(`${target.learning}\n${seen.learning.trim()}`);
+  const learning = mergedLearning(target, seen.learning);
   // What fixed an obstacle, once a sighting knows it; one the entry has (a person's, say) stays.
   const solution = target.solution ?? (target.captured === 'obstacle' ? seen.solution : undefined);
   const verified = laterDay(target.verified, seen.verified);
