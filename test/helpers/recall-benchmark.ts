@@ -128,18 +128,19 @@ export function loadParaphraseLabels(split?: 'tune' | 'held-out'): Labelled[] {
 }
 
 /**
- * The third to seventh labelled sets: each written by a separate author who saw only the store (not the
+ * The third to eighth labelled sets: each written by a separate author who saw only the store (not the
  * recall code, not the other sets); the third to fifth named topic-file sections by their headings, mapped
  * afterwards to the items the index makes of them (a heading's section by its paragraphs, a sub-heading by the
- * item holding it); the sixth's and seventh's authors were given the store's items under the keys recall gives them by.
+ * item holding it); the sixth's to eighth's authors were given the store's items under the keys recall gives them by.
  */
-export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh'): Labelled[] {
+export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth'): Labelled[] {
   const file = {
     third: 'independent-prompts.json',
     fourth: 'independent-prompts-2.json',
     fifth: 'independent-prompts-3.json',
     sixth: 'independent-prompts-4.json',
     seventh: 'independent-prompts-5.json',
+    eighth: 'independent-prompts-6.json',
   }[which];
   return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Labelled[];
 }
