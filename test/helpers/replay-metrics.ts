@@ -171,6 +171,8 @@ export function coverageSummary(items: readonly NeedItem[]): CoverageSummary {
 export interface UseItem {
   session: string;
   group: 'lesson' | 'hand-off';
+  /** The hook that gave it (the first time this session). */
+  via: Injection['via'];
   /** The entry key, or `file:…` / `command:…` of a hand-off. */
   name: string;
   used: boolean;
@@ -210,14 +212,14 @@ export function useItems(sessions: readonly SessionTrace[]): UseItem[] {
         if (seenEntry.has(e.key)) continue;
         seenEntry.add(e.key);
         const used = after.some((u) => mentions(e.text, u)) || s.said.some((x) => x.at > inj.at && namesEntry(x.text, e));
-        out.push({ session: s.id, group: 'lesson', name: e.key, used });
+        out.push({ session: s.id, group: 'lesson', via: inj.via, name: e.key, used });
       }
       if (!inj.handOff) continue;
       for (const item of handOffItems(inj.handOff, known.values())) {
         const name = useKey(item);
         if (seenHandOff.has(name)) continue;
         seenHandOff.add(name);
-        out.push({ session: s.id, group: 'hand-off', name, used: after.some((u) => useKey(u) === name) });
+        out.push({ session: s.id, group: 'hand-off', via: inj.via, name, used: after.some((u) => useKey(u) === name) });
       }
     }
     for (const u of s.uses) known.set(useKey(u), { kind: u.kind, key: u.key });
