@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
-import { correctionText, readCorrection, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
+import { correctionText, readCorrection, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
 import { errorSignature, reportedError } from '../../src/core/capture/error-signature.ts';
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
@@ -1082,4 +1082,140 @@ test('standing rules said in Chinese are read without spaces between words; "lat
   assert.equal(ruleKey('除了專有名詞外, 請用繁體中文回答我, 謝謝!'), 'answer in 繁體中文');
   assert.equal(ruleKey('接下來除了專有名詞以外, 請用正體中文回答我;'), 'answer in 繁體中文');
   assert.equal(ruleKey('never push to main'), null);
+});
+
+test('a program that failed printing nothing is known by its name and status; met in two sessions it is an obstacle', async (t) => {
+  assert.equal(
+    failureSignature('Exit code 49\n', 'python3 -c "import docx"', null)?.line,
+    'python3 exited with code 49 and printed nothing',
+  );
+  // An editor serving Bash over ACP says it its own way; a program given by its path is known by its name.
+  assert.equal(
+    failureSignature('Exited with code 49.Final output:\n\n', '"C:/Users/a/AppData/Local/Microsoft/WindowsApps/python3.exe" -c "x"', null)
+      ?.line,
+    'python3 exited with code 49 and printed nothing',
+  );
+  // Status 1 is many programs' "no"; 126 and up say so themselves or were a kill.
+  assert.equal(failureSignature('Exit code 1\n', 'grep -q foo a.txt', null), null);
+  // The program that failed, not the module it was asked to run.
+  assert.equal(
+    failureSignature('Exit code 49\n', 'python3 -m playwright install chromium', null)?.line,
+    'python3 exited with code 49 and printed nothing',
+  );
+  assert.equal(failureSignature('Exit code 137\n', 'node server.js', null), null);
+  // Told to throw its errors away, it printed nothing because it was told to.
+  assert.equal(failureSignature('Exit code 3\n', 'pgrep -a git 2>/dev/null', null), null);
+  const session = () =>
+    gather(t, (b) =>
+      b
+        .user('read the spreadsheet and sum the totals')
+        .bash('python3 -c "import openpyxl"', 49, '')
+        .bash('python -c "print(1)"', 49, '')
+        .bash('node -e "console.log(1)"', 0, '1'),
+    );
+  const first = await session();
+  // Met once, a program that only failed says too little: no lesson yet.
+  assert.deepEqual(
+    lessons(first).filter((l) => l.captured === 'obstacle'),
+    [],
+  );
+  const ledger = updateSightings({}, first, meta('s-one'));
+  const again = lessons(await session(), ledger, meta('s-two')).filter((l) => l.captured === 'obstacle');
+  assert.deepEqual(
+    again.map((l) => l.symptom),
+    ['python3 exited with code 49 and printed nothing', 'python exited with code 49 and printed nothing'],
+  );
+  assert.match(again[0]!.learning, /^Met again across sessions: "python3 exited with code 49 and printed nothing"/);
+});
+
+test('a command started in the background has not passed: it settles no failure and is no way of working the project', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('run the web tests')
+      .in('lib')
+      .bash('yarn test:web', 1, 'Usage Error: Couldn\'t find a script named "test:web".')
+      .tool('Bash', { command: 'yarn test_web', run_in_background: true }, 'Command running in background with ID: 0c2fd9'),
+  );
+  assert.deepEqual(state.fixes, []);
+  assert.equal(state.open.length, 1);
+  assert.ok(!state.works.some((w) => w.command.includes('test_web')));
+});
+
+test('a check whose status a pipe hid is read from what it printed: a script that is not there did not pass', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('lint the repo')
+      .tool('mcp__acp__Bash', { command: 'pnpm lint 2>&1 | head -100' }, [
+        {
+          type: 'text',
+          text: 'Exited with code 0.Final output:\n\nundefined\n ERR_PNPM_RECURSIVE_EXEC_FIRST_FAIL  Command "lint" not found\n\nDid you mean "pnpm eslint"?\n',
+        },
+      ])
+      .bash('npm run build | tail -5', 0, 'npm ERR! Missing script: "build"')
+      .bash(
+        'npm install 2>&1 | tail -20',
+        0,
+        "npm error code ENOENT\nnpm error syscall open\nnpm error enoent Could not read package.json: Error: ENOENT: no such file or directory, open '/p/package.json'",
+      ),
+  );
+  assert.deepEqual(
+    state.works.filter((w) => w.ok > 0).map((w) => w.command),
+    [],
+    'neither the lint, the build nor the install passed (npm says `npm error` since version 9)',
+  );
+  assert.equal(
+    lessons(state).find((l) => l.captured === 'commands'),
+    undefined,
+  );
+});
+
+test('a request the user says they make again is a standing one, in any language; a complaint that asks nothing is not', () => {
+  const words = (p: string) => repeatedRequests(p).map((r) => r.words);
+  assert.deepEqual(words('I told you to always run the linter before committing'), [
+    'I told you to always run the linter before committing',
+  ]);
+  assert.deepEqual(words('like I said, use pnpm not npm here'), ['like I said, use pnpm not npm here']);
+  assert.deepEqual(words('Я же говорил, не трогай миграции, создавай новую'), ['Я же говорил, не трогай миграции, создавай новую']);
+  assert.deepEqual(words('回复话术输出必须是中文，为什么每次都是英文或者其他语言。另外三天发不了货'), [
+    '回复话术输出必须是中文，为什么每次都是英文或者其他语言。',
+  ]);
+  // From a longer message, only the line that says it again.
+  assert.deepEqual(words('1.质量判定：建议降为A级\n我说了，只要订购数量大于500件，都是s级\n2.要跟进'), [
+    '我说了，只要订购数量大于500件，都是s级',
+  ]);
+  // Reproach alone, a fact, a question and a task: nothing to keep.
+  assert.deepEqual(words('先把这个经验记录下来，上次也遇到过，你这次又犯错误。'), []);
+  assert.deepEqual(words('我说了我没有未回复的客户。你是怎么识别出来我未读客户的消息的'), []);
+  assert.deepEqual(words('我记得该更近策略我已经跟你讨论的很详细了怎么又忘了'), []);
+  // "I said this sentence (to the customer)" is no reproach.
+  assert.deepEqual(words('我说了这样一句话，但是我还没发啊你只要我的信息中出现了pi，就判定为这个阶段，其实我还没发。'), []);
+  assert.deepEqual(words('how does the ctx.Err work again?'), []);
+  assert.deepEqual(words('as I said earlier the build is broken'), []);
+  assert.deepEqual(words('FIX THE NOMove bug I have asked repeatedly.'), []);
+});
+
+test('a request made again is kept as the user said it, before any rule the same message states', async (t) => {
+  const state = await gather(t, (b) => b.user('like I said, always use pnpm here, never npm').assistant('ok'));
+  const got = lessons(state).filter((l) => l.captured === 'correction');
+  assert.equal(got.length, 1);
+  assert.equal(got[0]!.learning, 'The user said, saying it again: "like I said, always use pnpm here, never npm"');
+  assert.match(got[0]!.evidence, /said again in a request/);
+});
+
+test('an obstacle two earlier sessions met merges into its lesson: it does not take the place of a new one under the cap', async (t) => {
+  const tools = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+  const session = (names: string[]) =>
+    gather(t, (b) => {
+      b.user('set up the machine');
+      for (const name of names) b.bash(`${name} --init now`, 127, `sh: 1: ${name}: command not found`);
+    });
+  // The first six were met in two earlier sessions (lessons already); the seventh in one.
+  let ledger = updateSightings({}, await session(tools), meta('s-one'));
+  ledger = updateSightings(ledger, await session(tools.slice(0, 6)), meta('s-two'));
+  const got = lessons(await session(tools), ledger, meta('s-three')).filter((l) => l.captured === 'obstacle');
+  assert.ok(LESSONS_PER_SESSION < tools.length);
+  assert.deepEqual(
+    got.map((l) => l.symptom),
+    tools.map((name) => `sh: 1: ${name}: command not found`),
+  );
 });

@@ -12,8 +12,10 @@ import {
   displayCommand,
   grepMatchedNothing,
   isInspection,
+  mainStep,
   normalizeCommand,
   outputShowsFailure,
+  withoutRedirections,
 } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
@@ -21,9 +23,9 @@ import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
-import { type Correction, isRefusal, readCorrection, refusalNote, reportsNoChange, statedRules } from './corrections.ts';
+import { type Correction, isRefusal, readCorrection, refusalNote, repeatedRequests, reportsNoChange, statedRules } from './corrections.ts';
 import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, pointsIntoCode, reportedError } from './error-signature.ts';
-import { failureSignature, keptError, timedOutCommand } from './failure-key.ts';
+import { failureSignature, isSilentExit, keptError, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -107,6 +109,8 @@ interface PendingCall {
   edit: boolean;
   sidechain: boolean;
   change?: EditChange;
+  /** Started with `run_in_background`: its result only says it started. */
+  background?: boolean;
 }
 
 export interface CaptureState {
@@ -148,7 +152,10 @@ export function emptyCaptureState(): CaptureState {
 const NO_SUCH_PROGRAM = 'command not found|is not recognized as an internal or external command';
 const PROGRAM_NOT_FOUND = new RegExp(NO_SUCH_PROGRAM, 'i');
 // A tool or script that is not there, said in a run's output whatever its exit status showed.
-const MISSING_TOOL = new RegExp(`^.*(?:${NO_SUCH_PROGRAM}|Cannot find module|Couldn't find a script named|Missing script:).*$`, 'im');
+const MISSING_TOOL = new RegExp(
+  `^.*(?:${NO_SUCH_PROGRAM}|Cannot find module|Couldn't find a script named|Missing script:|ERR_PNPM_\\w+\\s+Command "[^"]+" not found).*$`,
+  'im',
+);
 // A shell that could not find the program (`/bin/sh: 1: node: not found`), in the shells' own lower case: never
 // a page's `404: Not Found`.
 const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: not found$/m;
@@ -160,6 +167,8 @@ const WRONG_COMMAND = new RegExp(
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
 const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
+// A pipe (not `||`): the status is its last step's.
+const PIPED = /(?<!\|)\|(?!\|)/;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -274,7 +283,12 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       const acted = s.acted;
       const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
-      if (!c) for (const rule of statedRules(e.text)) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
+      if (!c) {
+        // A request the user says they make again is read first: said twice, it stands, whatever it is worded as.
+        const again = repeatedRequests(e.text);
+        const rules = again.length > 0 ? again : statedRules(e.text);
+        for (const rule of rules) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
+      }
       const reported = e.slash ? null : pastedSignature(e.text, s.root);
       const fixes = s.pasted ? settlePasted(s.fixes, s.pasted, e.text, reported) : s.fixes;
       const pasted = reported ? { error: reported, edits: [], changes: [], steps: [], other: false } : null;
@@ -298,6 +312,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
         edit: call.file?.access === 'edit',
         sidechain: e.sidechain,
         ...(call.change ? { change: call.change } : {}),
+        ...(call.background ? { background: true } : {}),
       };
       return {
         ...s,
@@ -394,6 +409,8 @@ function noteError(s: CaptureState, error: ErrorSignature, what: string, checks:
 
 function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result): CaptureState {
   if (OWN_CLI.test(command)) return s;
+  // A command started in the background has not passed yet: its start says nothing of how it ends.
+  if (p.background && !r.isError && (r.exitCode ?? 0) === 0) return p.sidechain ? s : { ...s, acted: p };
   const root = s.root ?? p.dir;
   const normalized = normalizeCommand(command, p.dir, root);
   if (!normalized) return s;
@@ -407,17 +424,20 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A grep at the end of a pipe that matched nothing exits 1 for itself (summary-commands.ts).
   const unfound = grepMatchedNothing(command, r);
   let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text) && !unfound;
-  // A pipe or `|| true` hides the status of a check: its printed totals decide.
-  if (!failed && kind && (r.exitCode === null || unfound) && /\||;\s*\S/.test(command))
-    failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
+  // A pipe hides the status of what runs before its last step (an editor reports the pipe's `0`), as `;` does
+  // of all but the last command: a check's printed totals decide.
+  const statusHidden = r.exitCode === null || unfound || (r.exitCode === 0 && PIPED.test(command));
+  if (!failed && kind && statusHidden && /\||;\s*\S/.test(command)) failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
   const acted = p.sidechain || isInspection(normalized) ? s.acted : p;
   let next: CaptureState = { ...s, runs, acted };
-  // A pipe or a fallback can hide that a tool was missing (`tsc … | head`): what the output says is met all the same.
+  // A pipe or a fallback can hide that a tool was missing (`tsc … | head`): what the output says is met all the same,
+  // and a check whose program or script was not there did not pass, whatever status the pipe reported.
   if (!failed && !isInspection(normalized)) {
     const printed = `${r.text}\n${r.tail}`;
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
     const error = hidden ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
+    if (error && kind && statusHidden && !MASKED.test(command)) failed = true;
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
   if (!failed && MASKED.test(command)) return next;
@@ -438,7 +458,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const own = runsOwnCode(normalized);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || own;
     // What timed out is named in its key (`command timed out: bash scripts/e2e.sh`).
-    next = noteError(next, error, timedOut ?? family, checks);
+    // A program that only failed is known by its name: what it was asked (`curl -s http://127.0.0.1:9222/…`) says where.
+    const what = timedOut ?? (isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
+    next = noteError(next, error, what, checks);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background.
     if (timedOut === null && !next.open.some((f) => f.key === key))
       next = {

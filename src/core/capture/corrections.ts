@@ -10,7 +10,7 @@
 import { oneLine } from '../text.ts';
 
 /** How the structure pointed at it. */
-export type CorrectionHow = 'refusal-note' | 'after-refusal' | 'after-action' | 'stated';
+export type CorrectionHow = 'refusal-note' | 'after-refusal' | 'after-action' | 'stated' | 'repeated';
 
 export interface Correction {
   /** The user's words, as they wrote them (one line, trimmed). */
@@ -238,6 +238,47 @@ export function statedRules(prompt: string, max = 3): Correction[] {
     if (sentence.length < 8 || sentence.length > RULE_MAX || /(?:[?？]|[嗎吗呢][。.!！]?)$/.test(sentence) || !isRule(sentence)) continue;
     if (wordCount(sentence) < MIN_WORDS) continue;
     out.push({ words: sentence, about: 'how to work with them', how: 'stated' });
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+// The user saying they are saying it again: "I already told you", "how many times", 我说了, 为什么又, 为什么每次,
+// я же говорил, eu já disse. What they ask in the same breath was asked before: a request made twice is a
+// standing one, whatever the assistant did just before it.
+const SAID_AGAIN = new RegExp(
+  [
+    "\\bi(?:'ve| have)? (?:already |just )?(?:told|asked) you\\b",
+    '\\b(?:as|like) i (?:said|told you|asked)\\b',
+    '\\bhow many times\\b',
+    "\\bi(?:'ve| have) (?:already )?said\\b",
+    // 我说了 alone is as often "I said (to the customer)": said again only with a pause after it, or already, before.
+    '我说过|我說過|我(?:已经|已經|早就|不是)(?:说|說)了|我(?:说|說)了[，,]|(?:说|說)过了|告诉过你|告訴過你|为什么又|為什麼又|怎么又|怎麼又|又忘了|为什么每次|為什麼每次|每次都要我|不是(?:说|說)了',
+    'я же (?:говорил|сказал|просил|писал)|я уже (?:говорил|писал|просил)|сколько раз',
+    'eu j[áa] (?:disse|falei|pedi)|j[áa] te (?:disse|falei|pedi)|quantas vezes|ya te (?:dije|ped[íi])|cu[áa]ntas veces',
+    "ich habe (?:dir |es )?(?:doch |schon )+gesagt|wie oft noch|je (?:te l'ai|t'ai) d[ée]j[àa] dit|combien de fois",
+  ].join('|'),
+  'iu',
+);
+// What such a sentence must still ask for (said of how to work, not only that it was said before): the spaced
+// languages' directive words or a negation it opens with ("…, не трогай миграции"), or the same in Chinese (必须, 不要, 只, 以后…).
+const CJK_DIRECTIVE = /必须|必需|一定要|不要|别再|別再|不用|不需要|只要|只有|只|务必|務必|请|請|以后|以後|每次都|都要/u;
+
+/** Sentences of a prompt in which the user says they are asking again, each with what it asks (at most `max`). */
+export function repeatedRequests(prompt: string, max = 2): Correction[] {
+  const text = prompt.trim();
+  if (!text || text.startsWith('/') || text.startsWith('<') || /```/.test(text) || !SAID_AGAIN.test(text) || pastedCode(text)) return [];
+  const out: Correction[] = [];
+  for (const part of text.split(/(?<=[.!?;])\s+|(?<=[。！？；])|\r?\n+/)) {
+    const sentence = oneLine(part.replace(/^[-*•\d.)\s]+/, '').replace(/^[?？!！]+\s*/, ''));
+    if (sentence.length < 8 || sentence.length > RULE_MAX || /(?:[?？]|[嗎吗呢][。.!！]?)$/.test(sentence)) continue;
+    const marker = SAID_AGAIN.exec(sentence);
+    if (!marker) continue;
+    // Without the words that say it is said again, the sentence still asks for something.
+    const rest = `${sentence.slice(0, marker.index)} ${sentence.slice(marker.index + marker[0].length)}`;
+    const asks = DIRECTIVE.test(rest) || CJK_DIRECTIVE.test(rest) || OPENS_NEGATIVE.test(rest.replace(/^[\s,.;:!—–-]+/, ''));
+    if (wordCount(oneLine(rest)) < MIN_WORDS || !asks) continue;
+    out.push({ words: sentence, about: 'a request made before', how: 'repeated' });
     if (out.length >= max) break;
   }
   return out;

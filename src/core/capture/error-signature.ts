@@ -50,7 +50,7 @@ const NOT_AN_ERROR =
 
 // What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
 const ENVIRONMENT =
-  /\b(?:command timed out|permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left)\b|não encontrad|senha|не найден|пароль/i;
+  /\b(?:command timed out|permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left|printed nothing)\b|não encontrad|senha|не найден|пароль/i;
 
 /** Claude Code stopping a command at its time limit (`Command timed out after 2m 0.0s`). */
 const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;

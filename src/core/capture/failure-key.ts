@@ -4,8 +4,9 @@
 // recall at a failure (store/recall/failure-recall.ts) looks lessons up by it,
 // so both read a failure the same way. Small on purpose: the PostToolUseFailure
 // hook loads it for every failed command. Pure.
-import { relativeInCommand } from '../transcript/path-spelling.ts';
 
+import { mainStep, withoutRedirections } from '../session/summary-commands.ts';
+import { relativeInCommand } from '../transcript/path-spelling.ts';
 import { type ErrorSignature, errorSignature, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
 import { commandTarget } from './work-commands.ts';
 
@@ -36,10 +37,44 @@ export function failureSignature(
   clean: Clean = asIs,
   further = '',
 ): ErrorSignature | null {
-  const error = errorSignature(output, false, further);
+  const error = errorSignature(output, false, further) ?? silentExit(output, normalized);
   if (!error) return null;
   const seen = keptError(error, root, clean);
   return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_PREFIX}${commandTarget(normalized)}` } : seen;
+}
+
+// All a failed command printed was its status: Claude Code's `Exit code 49`, or an editor's `Exited with code 49.`.
+const STATUS_LINE = /^(?:Error: )?Exit(?:ed with)? code (-?\d+)\.?(?:\s*Signal `[^`]*`\.?)?(?:\s*Final output:)?/gm;
+
+// Settings given to the one command (`NODE_PATH=… node x.js`).
+const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
+// A command that threw its errors away (`2>/dev/null`, `&> nul`) printed nothing because it was told to.
+const ERRORS_DISCARDED = /(?:2|&)>\s*(?:\/dev\/null|nul)\b/i;
+
+/** The line of a failure known only by its program's name and status (see silentExit). */
+export const isSilentExit = (line: string): boolean => / exited with code -?\d+ and printed nothing$/.test(line);
+
+/**
+ * A program that failed and printed nothing at all (a stub standing in for a missing interpreter, a client
+ * that could not connect with `-s`) is known by its name and status: met again, it is the same trouble. Not
+ * for status 1, which many programs give for "no" (grep, test, diff), nor from 126 up to a signal's (a program
+ * not runnable or not found says so; one killed was stopped, it did not fail).
+ */
+function silentExit(output: string, normalized: string): ErrorSignature | null {
+  // The output read may hold its head and its end: the same status line twice.
+  const status = [...output.matchAll(STATUS_LINE)][0];
+  if (!status || output.replace(STATUS_LINE, '').trim() !== '' || ERRORS_DISCARDED.test(normalized)) return null;
+  const code = Number(status[1]);
+  if (code === 0 || code === 1 || (code >= 126 && code <= 165)) return null;
+  // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
+  const step = withoutRedirections(mainStep(normalized).split(/\s*\|\s*/)[0] ?? '').replace(ENV_PREFIX, '');
+  const program = (/^"[^"]*"|^'[^']*'|^\S+/.exec(step)?.[0] ?? '')
+    .replace(/["']/g, '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '');
+  if (!program) return null;
+  const line = `${program} exited with code ${code} and printed nothing`;
+  return { line, key: line.toLowerCase() };
 }
 
 /** The command a failure's key says ran past Claude Code's time limit (`bash scripts/e2e.sh`), or null for any other failure. */

@@ -11,7 +11,7 @@ import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
 import { isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
-import { timedOutCommand } from './failure-key.ts';
+import { isSilentExit, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
 export const CAPTURE_KINDS = ['commands', 'fix', 'correction', 'obstacle'] as const;
@@ -139,10 +139,13 @@ function familyOf(shown: string): string {
   return workFamily(command) || command.split(' ')[0] || shown;
 }
 
-/** `npm install: npm error …`; a line that already names the program (`sudo: …`) is not prefixed again. */
+/**
+ * `npm install: npm error …`; a line that already names the program (`sudo: …`, `python3 exited with code 49 …`)
+ * is not prefixed again.
+ */
 function errorTitle(what: string, line: string): string {
   const program = what.split(' ')[0] ?? '';
-  return !program || line.toLowerCase().startsWith(`${program.toLowerCase()}:`) ? line : `${what}: ${line}`;
+  return !program || line.toLowerCase().startsWith(`${program.toLowerCase()}:`) || isSilentExit(line) ? line : `${what}: ${line}`;
 }
 
 function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
@@ -168,7 +171,11 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
-/** A failure the session never got past, when it lies in the environment rather than in the code (a check still failing is work in progress). */
+/**
+ * A failure the session never got past, when it lies in the environment rather than in the code (a check still
+ * failing is work in progress). A program that only failed, saying nothing, says too little the first time:
+ * it is a lesson once met again.
+ */
 function deadEnds(state: CaptureState): FailureSeen[] {
   return state.open.filter((f) => {
     const kind = workKind(f.command.replace(/^cd \S+ && /, ''));
@@ -176,6 +183,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
     const packages = isPackageOperation(familyOf(f.command));
     return (
       !pointsIntoCode(f.error.line) &&
+      !isSilentExit(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
@@ -213,20 +221,22 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
   });
 }
 
+/** How each way of pointing at a correction reads in its lesson: when the user said it, and the evidence. */
+const SAID_WHEN: Record<Correction['how'], { when: (about: string) => string; evidence: (about: string) => string }> = {
+  stated: { when: () => 'as a standing rule', evidence: () => 'said in a request' },
+  repeated: { when: () => 'saying it again', evidence: () => 'said again in a request' },
+  'after-action': { when: (about) => `right after the assistant did ${about}`, evidence: (about) => `correction after ${about}` },
+  'refusal-note': { when: (about) => `refusing ${about}`, evidence: (about) => `refused ${about}` },
+  'after-refusal': { when: (about) => `after refusing ${about}`, evidence: (about) => `refused ${about}` },
+};
+
 function correctionLesson(c: Correction, meta: CaptureMeta): EchoEntry {
-  const when =
-    c.how === 'stated'
-      ? 'as a standing rule'
-      : c.how === 'after-action'
-        ? `right after the assistant did ${c.about}`
-        : c.how === 'refusal-note'
-          ? `refusing ${c.about}`
-          : `after refusing ${c.about}`;
+  const said = SAID_WHEN[c.how];
   return finding(meta, 'correction', {
     kind: 'Preference',
     title: c.words,
-    learning: `${SAID_LINE_START}${when}: "${c.words}"`,
-    evidence: `session ${shortSession(meta.sessionId)}: ${c.how === 'stated' ? 'said in a request' : `${c.how === 'after-action' ? 'correction after' : 'refused'} ${c.about}`}`,
+    learning: `${SAID_LINE_START}${said.when(c.about)}: "${c.words}"`,
+    evidence: `session ${shortSession(meta.sessionId)}: ${said.evidence(c.about)}`,
     // Said again in other words, a rule whose sense is known (the language to answer in) is the same rule.
     signature: `said:${ruleKey(c.words) ?? (c.words.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ').slice(0, 100)}`,
   });
@@ -287,7 +297,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
   if (want('correction')) {
     // What the structure points at most surely first, and among those the short, pointed ones: a long
     // message after a refusal is more often a new task than a rule.
-    const rank = (c: Correction) => (c.how === 'after-action' || c.how === 'stated' ? 2 : 0) + (c.words.length > 120 ? 1 : 0);
+    const rank = (c: Correction) =>
+      (c.how === 'after-action' || c.how === 'stated' || c.how === 'repeated' ? 2 : 0) + (c.words.length > 120 ? 1 : 0);
     const picked = state.corrections
       .map((c, i) => ({ c, i }))
       .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
@@ -297,11 +308,14 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     for (const { c } of picked.slice(FIRST_CORRECTIONS)) later.push(correctionLesson(c, meta));
   }
   const recurring = new Set<string>();
+  // An obstacle two earlier sessions met is a lesson already: seen again it merges into it, no new lesson.
+  const known = new Set<string>();
   if (want('obstacle'))
     for (const e of state.errors as ErrorSeen[]) {
       const s = sightings[e.error.key];
       if (e.code || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
       recurring.add(e.error.key);
+      if (s.sessions.filter((x) => x !== session).length >= 2) known.add(`error:${e.error.key}`);
       ranked.push(obstacleLesson(e.error.key, s, meta));
     }
   if (want('obstacle')) for (const f of deadEnds(state)) if (!recurring.has(f.error.key)) ranked.push(deadEndLesson(f, meta));
@@ -329,7 +343,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     if (seen.has(sig)) continue;
     seen.add(sig);
     // The commands entry is one living entry of the project, rewritten as the commands change: not a new lesson.
-    if (!given.has(sig) && sig !== 'commands') {
+    if (!given.has(sig) && sig !== 'commands' && !known.has(sig)) {
       if (fresh >= LESSONS_PER_SESSION) continue;
       fresh++;
     }

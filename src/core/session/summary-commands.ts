@@ -144,7 +144,7 @@ const VERIFICATION =
 const FAILURE_TOTALS =
   /\b[1-9]\d*\s+(?:failures?|failed|failing|errors?)\b|^(?:#|ℹ) fail [1-9]\d*\s*$|\btest result: FAILED\b|^FAILED\b|^--- FAIL:|^FAIL(?:\s|$)|^(?:FAILURES|ERRORS)!$|^Tests:.*\b[1-9]\d* failed\b/m;
 const BUILD_ERRORS =
-  /^\S+\.\w+:\d+(?::\d+)?: (?!warning|note|info)|\berror(?:\[E\d+\])?:|\berror TS\d+:|^BUILD FAILED\b|^\[ERROR\] BUILD FAILURE|^npm ERR!|^Error: |^make(?:\[\d+\])?: \*\*\*|\bFound [1-9]\d* errors?\b/m;
+  /^\S+\.\w+:\d+(?::\d+)?: (?!warning|note|info)|\berror(?:\[E\d+\])?:|\berror TS\d+:|^BUILD FAILED\b|^\[ERROR\] BUILD FAILURE|^npm (?:ERR!|error )|^Error: |^make(?:\[\d+\])?: \*\*\*|\bFound [1-9]\d* errors?\b/m;
 
 /** True when a command's printed totals report failures (for runs whose exit status was not seen), coloured or not. */
 export function outputShowsFailure(tail: string, kind: 'test' | 'build' | 'lint' = 'test'): boolean {
