@@ -11,6 +11,7 @@ import { errorSignature, reportedError } from '../../src/core/capture/error-sign
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
   type CaptureKind,
+  type CaptureMeta,
   LESSONS_PER_SESSION,
   lessonsOf,
   recurringToolErrors,
@@ -38,7 +39,7 @@ async function gather(t: { after: (fn: () => void) => void }, build: (b: Transcr
 
 const meta = (sessionId = 'sess-1', given: string[] = [], ended = false) => ({ sessionId, day: '2026-11-27', kinds: ALL, given, ended });
 
-function lessons(state: CaptureState, ledger: Sightings = {}, m = meta()) {
+function lessons(state: CaptureState, ledger: Sightings = {}, m: CaptureMeta = meta()) {
   return lessonsOf(state, m, updateSightings(ledger, state, m));
 }
 
@@ -1097,14 +1098,29 @@ test('a program that failed printing nothing is known by its name and status; me
   );
   // Status 1 is many programs' "no"; 126 and up say so themselves or were a kill.
   assert.equal(failureSignature('Exit code 1\n', 'grep -q foo a.txt', null), null);
+  // However the status is written: a Windows status below zero, the `Error: ` some results open with.
+  assert.equal(failureSignature('Error: Exit code 49', 'python -c "x"', null)?.line, 'python exited with code 49 and printed nothing');
+  assert.equal(
+    failureSignature('Exited with code -1073741515.', 'tool.exe --run', null)?.line,
+    'tool exited with code -1073741515 and printed nothing',
+  );
   // The program that failed, not the module it was asked to run.
   assert.equal(
     failureSignature('Exit code 49\n', 'python3 -m playwright install chromium', null)?.line,
     'python3 exited with code 49 and printed nothing',
   );
   assert.equal(failureSignature('Exit code 137\n', 'node server.js', null), null);
-  // Told to throw its errors away, it printed nothing because it was told to.
+  // Told to send its output elsewhere, it printed nothing because it was told to.
   assert.equal(failureSignature('Exit code 3\n', 'pgrep -a git 2>/dev/null', null), null);
+  assert.equal(failureSignature('Exit code 2\n', 'gen-docs > build.log 2>&1', null), null);
+  // A program that runs another (its status is the other's), one of several steps, `timeout`'s own 124, a check.
+  for (const command of [
+    'sudo systemctl is-active --quiet nginx',
+    'sleep 1 && curl -s http://localhost:3000',
+    'timeout 5 npm run dev',
+    'cargo test',
+  ])
+    assert.equal(failureSignature(`Exit code ${command.startsWith('timeout') ? 124 : 3}\n`, command, null), null, command);
   const session = () =>
     gather(t, (b) =>
       b
@@ -1126,6 +1142,9 @@ test('a program that failed printing nothing is known by its name and status; me
     ['python3 exited with code 49 and printed nothing', 'python exited with code 49 and printed nothing'],
   );
   assert.match(again[0]!.learning, /^Met again across sessions: "python3 exited with code 49 and printed nothing"/);
+  // Titled by its line alone, and what it was asked says where.
+  assert.equal(again[0]!.title, 'python3 exited with code 49 and printed nothing');
+  assert.match(again[0]!.learning, /\(from `python3 -c "import openpyxl"`\)/);
 });
 
 test('a command started in the background has not passed: it settles no failure and is no way of working the project', async (t) => {
@@ -1192,30 +1211,60 @@ test('a request the user says they make again is a standing one, in any language
   assert.deepEqual(words('how does the ctx.Err work again?'), []);
   assert.deepEqual(words('as I said earlier the build is broken'), []);
   assert.deepEqual(words('FIX THE NOMove bug I have asked repeatedly.'), []);
+  // Said to the user, a count, a please for this task, a document cited.
+  assert.deepEqual(words('客户跟我说了，只要发货就可以，不要再问他了'), []);
+  assert.deepEqual(words('Count how many times the function is called and never inline it'), []);
+  assert.deepEqual(words('I asked you to fix the login bug, now please also update the changelog.'), []);
+  assert.deepEqual(words('为什么又失败了，请帮我查一下原因'), []);
+  assert.deepEqual(words('As I said in the PR description, we should use the new API for this endpoint.'), []);
+  assert.deepEqual(words('how many times do I have to tell you: never push to main'), [
+    'how many times do I have to tell you: never push to main',
+  ]);
 });
 
-test('a request made again is kept as the user said it, before any rule the same message states', async (t) => {
-  const state = await gather(t, (b) => b.user('like I said, always use pnpm here, never npm').assistant('ok'));
+test('a request made again is kept as the user said it, and the other rules the message states besides it', async (t) => {
+  const state = await gather(t, (b) =>
+    b.user('like I said, always use pnpm here, never npm. Also, always run the linter before committing.').assistant('ok'),
+  );
   const got = lessons(state).filter((l) => l.captured === 'correction');
-  assert.equal(got.length, 1);
-  assert.equal(got[0]!.learning, 'The user said, saying it again: "like I said, always use pnpm here, never npm"');
+  assert.deepEqual(
+    got.map((l) => l.learning),
+    [
+      'The user said, saying it again: "like I said, always use pnpm here, never npm."',
+      'The user said, as a standing rule: "Also, always run the linter before committing."',
+    ],
+  );
   assert.match(got[0]!.evidence, /said again in a request/);
 });
 
-test('an obstacle two earlier sessions met merges into its lesson: it does not take the place of a new one under the cap', async (t) => {
+test('a check that passed is not failed by what its output mentions, without a pipe to hide its status', async (t) => {
+  const state = await gather(t, (b) =>
+    b.user('run the tests').bash('npm test', 0, '✓ throws Cannot find module when the plugin is missing\n12 passed'),
+  );
+  assert.deepEqual(
+    state.works.filter((w) => w.ok > 0).map((w) => w.command),
+    ['npm test'],
+  );
+});
+
+test('an obstacle memory holds already merges into its lesson: it does not take the place of a new one under the cap', async (t) => {
   const tools = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
   const session = (names: string[]) =>
     gather(t, (b) => {
       b.user('set up the machine');
       for (const name of names) b.bash(`${name} --init now`, 127, `sh: 1: ${name}: command not found`);
     });
-  // The first six were met in two earlier sessions (lessons already); the seventh in one.
-  let ledger = updateSightings({}, await session(tools), meta('s-one'));
-  ledger = updateSightings(ledger, await session(tools.slice(0, 6)), meta('s-two'));
-  const got = lessons(await session(tools), ledger, meta('s-three')).filter((l) => l.captured === 'obstacle');
+  // All seven were met in an earlier session; the first six are lessons memory holds, the seventh is not.
+  const ledger = updateSightings({}, await session(tools), meta('s-one'));
+  const state = await session(tools);
+  const signatures = lessons(state, ledger, meta('s-two')).map((l) => l.signature!);
+  const known = new Set(signatures.filter((sig) => !sig.includes('golf')));
+  const got = lessons(state, ledger, { ...meta('s-two'), known }).filter((l) => l.captured === 'obstacle');
   assert.ok(LESSONS_PER_SESSION < tools.length);
   assert.deepEqual(
     got.map((l) => l.symptom),
     tools.map((name) => `sh: 1: ${name}: command not found`),
   );
+  // Without them in memory, the cap holds: six new lessons at most.
+  assert.equal(lessons(state, ledger, meta('s-two')).filter((l) => l.captured === 'obstacle').length, LESSONS_PER_SESSION);
 });

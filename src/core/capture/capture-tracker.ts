@@ -284,10 +284,10 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
       if (!c) {
-        // A request the user says they make again is read first: said twice, it stands, whatever it is worded as.
+        // A request the user says they make again stands, whatever it is worded as; the rules the message states besides it too.
         const again = repeatedRequests(e.text);
-        const rules = again.length > 0 ? again : statedRules(e.text);
-        for (const rule of rules) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
+        const stated = statedRules(e.text).filter((r) => !again.some((a) => a.words.includes(r.words) || r.words.includes(a.words)));
+        for (const rule of [...again, ...stated]) corrections = pushBounded(corrections, rule, CAPTURE_CAPS.corrections);
       }
       const reported = e.slash ? null : pastedSignature(e.text, s.root);
       const fixes = s.pasted ? settlePasted(s.fixes, s.pasted, e.text, reported) : s.fixes;
@@ -437,7 +437,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
     const error = hidden ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
-    if (error && kind && statusHidden && !MASKED.test(command)) failed = true;
+    if (error && kind && statusHidden && PIPED.test(command) && !MASKED.test(command)) failed = true;
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
   if (!failed && MASKED.test(command)) return next;

@@ -249,20 +249,26 @@ export function statedRules(prompt: string, max = 3): Correction[] {
 const SAID_AGAIN = new RegExp(
   [
     "\\bi(?:'ve| have)? (?:already |just )?(?:told|asked) you\\b",
-    '\\b(?:as|like) i (?:said|told you|asked)\\b',
-    '\\bhow many times\\b',
+    // Not "as I said in the PR description": that cites a document.
+    '\\b(?:as|like) i (?:said|told you|asked)\\b(?! (?:in|on|at|to)\\b)',
+    // "How many times do I have to …", not "count how many times it is called".
+    '\\bhow many times (?:do|did|have|must|should|will) i\\b',
     "\\bi(?:'ve| have) (?:already )?said\\b",
     // 我说了 alone is as often "I said (to the customer)": said again only with a pause after it, or already, before.
-    '我说过|我說過|我(?:已经|已經|早就|不是)(?:说|說)了|我(?:说|說)了[，,]|(?:说|說)过了|告诉过你|告訴過你|为什么又|為什麼又|怎么又|怎麼又|又忘了|为什么每次|為什麼每次|每次都要我|不是(?:说|說)了',
-    'я же (?:говорил|сказал|просил|писал)|я уже (?:говорил|писал|просил)|сколько раз',
-    'eu j[áa] (?:disse|falei|pedi)|j[áa] te (?:disse|falei|pedi)|quantas vezes|ya te (?:dije|ped[íi])|cu[áa]ntas veces',
-    "ich habe (?:dir |es )?(?:doch |schon )+gesagt|wie oft noch|je (?:te l'ai|t'ai) d[ée]j[àa] dit|combien de fois",
+    // Not 客户跟我说了 ("the customer told me"): said to the user, not by them.
+    '(?<![跟对對给給])我(?:说|說)过|(?<![跟对對给給])我(?:已经|已經|早就|不是)(?:说|說)了|(?<![跟对對给給])我(?:说|說)了[，,]|(?:说|說)过了|告诉过你|告訴過你|为什么又|為什麼又|怎么又|怎麼又|又忘了|为什么每次|為什麼每次|每次都要我|不是(?:说|說)了',
+    'я же (?:говорил|сказал|просил|писал)|я уже (?:говорил|писал|просил)|сколько раз (?:я|тебе|повторять|говорить|можно)',
+    'eu j[áa] (?:disse|falei|pedi)|j[áa] te (?:disse|falei|pedi)|quantas vezes (?:eu|vou|tenho|preciso)|ya te (?:dije|ped[íi])|cu[áa]ntas veces (?:te|tengo|voy)',
+    "ich habe (?:dir |es )?(?:doch |schon )+gesagt|wie oft noch|je (?:te l'ai|t'ai) d[ée]j[àa] dit|combien de fois (?:je|dois|faut)",
   ].join('|'),
   'iu',
 );
 // What such a sentence must still ask for (said of how to work, not only that it was said before): the spaced
-// languages' directive words or a negation it opens with ("…, не трогай миграции"), or the same in Chinese (必须, 不要, 只, 以后…).
-const CJK_DIRECTIVE = /必须|必需|一定要|不要|别再|別再|不用|不需要|只要|只有|只|务必|務必|请|請|以后|以後|每次都|都要/u;
+// languages' directive words or a negation it opens with ("…, не трогай миграции"), or the same in Chinese (必须, 不要, 只, 以后…);
+// a please alone does not make it one.
+const CJK_DIRECTIVE = /必须|必需|一定要|不要|别再|別再|不用|不需要|只要|只有|只|务必|務必|以后|以後|每次都|都要/u;
+// A please asks for this task as readily as for every one: it is no sign of a standing request.
+const PLEASE = /(?:^|[\s,.;:!(])(?:please|pls|por favor|пожалуйста|bitte|s'il te pla[îi]t)(?=[\s,.;:!?)]|$)|[请請]/giu;
 
 /** Sentences of a prompt in which the user says they are asking again, each with what it asks (at most `max`). */
 export function repeatedRequests(prompt: string, max = 2): Correction[] {
@@ -275,7 +281,7 @@ export function repeatedRequests(prompt: string, max = 2): Correction[] {
     const marker = SAID_AGAIN.exec(sentence);
     if (!marker) continue;
     // Without the words that say it is said again, the sentence still asks for something.
-    const rest = `${sentence.slice(0, marker.index)} ${sentence.slice(marker.index + marker[0].length)}`;
+    const rest = `${sentence.slice(0, marker.index)} ${sentence.slice(marker.index + marker[0].length)}`.replace(PLEASE, ' ');
     const asks = DIRECTIVE.test(rest) || CJK_DIRECTIVE.test(rest) || OPENS_NEGATIVE.test(rest.replace(/^[\s,.;:!—–-]+/, ''));
     if (wordCount(oneLine(rest)) < MIN_WORDS || !asks) continue;
     out.push({ words: sentence, about: 'a request made before', how: 'repeated' });

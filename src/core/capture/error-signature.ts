@@ -42,7 +42,7 @@ const STRONG = [
 // progress, totals, stack frames, separators, the shell's "Exit code", PowerShell's own record of
 // where and of which category an error was (`At line:1 char:5`, `+ CategoryInfo : ParserError …`).
 const NOISE =
-  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*)$/i;
+  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*)$/i;
 
 // Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
 const NOT_AN_ERROR =

@@ -5,10 +5,10 @@
 // so both read a failure the same way. Small on purpose: the PostToolUseFailure
 // hook loads it for every failed command. Pure.
 
-import { mainStep, withoutRedirections } from '../session/summary-commands.ts';
+import { commandSteps } from '../session/summary-commands.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
 import { type ErrorSignature, errorSignature, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
-import { commandTarget } from './work-commands.ts';
+import { commandTarget, workKind } from './work-commands.ts';
 
 /** Text as kept: capture filters secrets out of it; a reader that only looks up keys need not. */
 export type Clean = (line: string) => string;
@@ -46,10 +46,15 @@ export function failureSignature(
 // All a failed command printed was its status: Claude Code's `Exit code 49`, or an editor's `Exited with code 49.`.
 const STATUS_LINE = /^(?:Error: )?Exit(?:ed with)? code (-?\d+)\.?(?:\s*Signal `[^`]*`\.?)?(?:\s*Final output:)?/gm;
 
+const SILENT_CHECKS = new Set(['test', 'build', 'typecheck', 'lint', 'format']);
 // Settings given to the one command (`NODE_PATH=… node x.js`).
 const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
-// A command that threw its errors away (`2>/dev/null`, `&> nul`) printed nothing because it was told to.
-const ERRORS_DISCARDED = /(?:2|&)>\s*(?:\/dev\/null|nul)\b/i;
+// A command whose output went elsewhere (`2>/dev/null`, `> build.log 2>&1`, `&> nul`) printed nothing because it was told to.
+const REDIRECTED = /(?:^|[^\w&|<>-])(?:\d?|&)>>?\s*(?!&\d)\S/;
+// A program that runs another one (`sudo`, `timeout 5`, `env`, `xargs`, a shell given a line, a container, a host):
+// its status is the other one's, which its name would not tell.
+const RUNS_ANOTHER =
+  /^(?:sudo|doas|env|nohup|nice|time|timeout|xargs|exec|command|watch|npx|pnpm|yarn|bunx|uvx|sh|bash|zsh|dash|fish|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|ssh|docker|podman|kubectl|wsl|&|\.)$/i;
 
 /** The line of a failure known only by its program's name and status (see silentExit). */
 export const isSilentExit = (line: string): boolean => / exited with code -?\d+ and printed nothing$/.test(line);
@@ -63,16 +68,22 @@ export const isSilentExit = (line: string): boolean => / exited with code -?\d+ 
 function silentExit(output: string, normalized: string): ErrorSignature | null {
   // The output read may hold its head and its end: the same status line twice.
   const status = [...output.matchAll(STATUS_LINE)][0];
-  if (!status || output.replace(STATUS_LINE, '').trim() !== '' || ERRORS_DISCARDED.test(normalized)) return null;
+  if (!status || output.replace(STATUS_LINE, '').trim() !== '' || REDIRECTED.test(normalized)) return null;
   const code = Number(status[1]);
-  if (code === 0 || code === 1 || (code >= 126 && code <= 165)) return null;
+  // 124: `timeout` stopped it; from 126 up: not runnable, not found (said so), or killed by a signal.
+  if (code === 0 || code === 1 || code === 124 || (code >= 126 && code <= 165)) return null;
+  // A check that failed silently is the state of the work, like any check that failed.
+  if (SILENT_CHECKS.has(workKind(normalized) ?? '')) return null;
+  // One program run alone: in `a && b` or a pipe, which step failed is not known.
+  const steps = commandSteps(normalized, { pipes: true }).filter((step) => !/^cd\s/.test(step));
+  if (steps.length !== 1) return null;
   // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
-  const step = withoutRedirections(mainStep(normalized).split(/\s*\|\s*/)[0] ?? '').replace(ENV_PREFIX, '');
+  const step = steps[0]!.replace(ENV_PREFIX, '');
   const program = (/^"[^"]*"|^'[^']*'|^\S+/.exec(step)?.[0] ?? '')
     .replace(/["']/g, '')
     .replace(/^.*[\\/]/, '')
     .replace(/\.exe$/i, '');
-  if (!program) return null;
+  if (!program || RUNS_ANOTHER.test(program)) return null;
   const line = `${program} exited with code ${code} and printed nothing`;
   return { line, key: line.toLowerCase() };
 }

@@ -38,6 +38,8 @@ export interface CaptureMeta {
   given: readonly string[];
   /** The session is over (SessionEnd, a crashed session recovered), not only compacted. */
   ended?: boolean;
+  /** Signatures of the captured lessons memory holds: seen again, one merges into its lesson and takes no new one's place under the cap. */
+  known?: ReadonlySet<string>;
 }
 
 /** Errors by signature across sessions (personal state): an error met in two sessions is an obstacle. */
@@ -308,14 +310,11 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     for (const { c } of picked.slice(FIRST_CORRECTIONS)) later.push(correctionLesson(c, meta));
   }
   const recurring = new Set<string>();
-  // An obstacle two earlier sessions met is a lesson already: seen again it merges into it, no new lesson.
-  const known = new Set<string>();
   if (want('obstacle'))
     for (const e of state.errors as ErrorSeen[]) {
       const s = sightings[e.error.key];
       if (e.code || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
       recurring.add(e.error.key);
-      if (s.sessions.filter((x) => x !== session).length >= 2) known.add(`error:${e.error.key}`);
       ranked.push(obstacleLesson(e.error.key, s, meta));
     }
   if (want('obstacle')) for (const f of deadEnds(state)) if (!recurring.has(f.error.key)) ranked.push(deadEndLesson(f, meta));
@@ -343,7 +342,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
     if (seen.has(sig)) continue;
     seen.add(sig);
     // The commands entry is one living entry of the project, rewritten as the commands change: not a new lesson.
-    if (!given.has(sig) && sig !== 'commands' && !known.has(sig)) {
+    // Nor is a lesson memory holds already, seen again: it merges into that one.
+    if (!given.has(sig) && sig !== 'commands' && !meta.known?.has(sig)) {
       if (fresh >= LESSONS_PER_SESSION) continue;
       fresh++;
     }

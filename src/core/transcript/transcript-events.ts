@@ -328,7 +328,7 @@ function toolResult(block: Json, structured: unknown, sidechain: boolean, guard:
   const tail = guard.peek(resultTail(block.content), sidechain);
   let exitCode: number | null = null;
   // Claude Code's Bash says `Exit code 1`; served by an editor over ACP it says `Exited with code 1.` and is no error.
-  const m = /^(?:Error: )?Exit(?: code|ed with code) (\d+)/.exec(text);
+  const m = /^(?:Error: )?Exit(?: code|ed with code) (-?\d+)/.exec(text);
   if (m) exitCode = Number(m[1]);
   const answers: ToolResult['answers'] = [];
   let plan: string | null = null;

@@ -16,8 +16,9 @@ import { ranCommands } from '../../core/recall/worked-files.ts';
 import { didWork } from '../../core/session/session-work.ts';
 import type { SessionSummary } from '../../core/session/summary-model.ts';
 import { writeFileAtomic } from '../fs/atomic-file.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
+import { entryLines, readEchoFile, roleTitle } from '../memory/memory-files.ts';
 import { recordFindings } from '../memory/role-edits.ts';
 import { noteWorkedFiles } from '../recall/worked-files-ledger.ts';
 import { readSightings, sightingsFile } from './error-sightings.ts';
@@ -35,6 +36,16 @@ function captureKinds(config: EchoesConfig): Set<CaptureKind> {
   if (config.capture.corrections && !config.versionControlled) kinds.add('correction');
   if (config.capture.obstacles) kinds.add('obstacle');
   return kinds;
+}
+
+/** The signatures of the captured lessons `team/MEMORY.md` holds (none when it cannot be read). */
+function capturedSignatures(paths: EchoPaths): Set<string> {
+  try {
+    const { doc } = readEchoFile(paths, memoryFile(paths, CAPTURE_ROLE), roleTitle(CAPTURE_ROLE));
+    return new Set(entryLines(doc).entries.flatMap(({ entry }) => (entry.captured && entry.signature ? [entry.signature] : [])));
+  } catch {
+    return new Set();
+  }
 }
 
 export interface CaptureInput {
@@ -73,7 +84,14 @@ export function captureLessons(
       deadline,
     );
   if (kinds.size === 0 || !input.capture) return { recorded: [], given: [...input.given] };
-  const meta = { sessionId: input.sessionId, day: now.toISOString().slice(0, 10), kinds, given: input.given, ended: input.ended === true };
+  const meta = {
+    sessionId: input.sessionId,
+    day: now.toISOString().slice(0, 10),
+    kinds,
+    given: input.given,
+    ended: input.ended === true,
+    known: capturedSignatures(paths),
+  };
   const sightings = withLock(
     paths,
     'error-sightings',
