@@ -182,3 +182,24 @@ test('maxMoves caps what moves in one run and counts what waits', () => {
   assert.equal(capped.linesAfter, 202);
   assert.equal(capped.overReason, 'per-run-limit');
 });
+
+test('a captured lesson no session has been given yet leaves after one that sessions were given and did not use', () => {
+  // Three working sessions were given `worn` (inscribed, so it scores above any new traced lesson) and used nothing of it.
+  const events: UsageEvent[] = ['s1', 's2', 's3'].map((session, i) => ({
+    ts: `2026-05-2${i}T10:00:00Z`,
+    session,
+    event: 'injected',
+    ids: ['team#worn'],
+  }));
+  const entries = [
+    { id: 'worn', layer: 'inscribed' as const, verified: '2026-05-20', captured: 'obstacle' },
+    { id: 'new', layer: 'traced' as const, verified: '2026-05-31', captured: 'correction' },
+    { id: 'kept', layer: 'inscribed' as const, verified: '2026-05-31', confidence: 0.9 },
+  ];
+  const plan = planPrune(input(entries, { maxLines: 25, events, role: 'team' }));
+  assert.deepEqual(plan.archive, ['worn']);
+  assert.deepEqual(plan.compress, []);
+  // Without the usage log's word on it (no role), the lowest score goes, as before.
+  const blind = planPrune(input(entries, { maxLines: 25, events }));
+  assert.deepEqual(blind.compress, ['new']);
+});

@@ -6,12 +6,14 @@
 // lessons always stay: a file several times over its limit loses its lowest
 // scores, never all of its lessons. Lessons are archived for lack of room
 // only when lessons take the room: a file that is long because of what the
-// user wrote (hand-written text, etched entries) keeps its new lessons.
+// user wrote (hand-written text, etched entries) keeps its new lessons. A
+// captured lesson no session has been given yet leaves after those that
+// sessions were given and did not use.
 
 import { type EchoEntry, LAYER_MAX_AGE_DAYS } from '../entry/echo-entry.ts';
 import { compareText } from '../text.ts';
 import { type EntryScore, scoreEntries } from './echo-score.ts';
-import type { UsageEvent } from './usage-events.ts';
+import { isWorn, relevanceIndex, type UsageEvent, usageKey } from './usage-events.ts';
 
 export interface PruneInput {
   entries: Array<{ entry: EchoEntry; lines: number }>;
@@ -142,9 +144,15 @@ export function planPrune(input: PruneInput): PrunePlan {
   // 3. Still over: the lowest scores go one by one until the file fits, but
   //    only when lessons take the room. Text the user wrote is not a reason to
   //    archive a lesson: such a file keeps them and `status` says what to do.
+  //    A captured lesson that has not had its chance yet (given fewer than WORN_AFTER times since it last
+  //    mattered: new, or just met again) goes after those that had it and were not used, whatever their
+  //    scores: a new lesson always scores lowest, and would otherwise leave before any session saw it.
   const fixed = input.otherLines + etchedLines;
   if (fixed < input.maxLines) {
-    const rest = movable.filter((c) => !taken.has(c.id));
+    const totals = input.role === undefined ? null : relevanceIndex(input.events, input.window).totals;
+    const unproven = (c: Candidate): number =>
+      totals !== null && c.entry.captured !== undefined && !isWorn(totals.get(usageKey(input.role!, c.id))) ? 1 : 0;
+    const rest = movable.filter((c) => !taken.has(c.id)).sort((a, b) => unproven(a) - unproven(b));
     for (const c of rest) {
       if (!over()) break;
       const to = c.entry.layer === 'traced' ? 'compress' : 'archive';
