@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
-import { errorSignature, reportedError } from '../../src/core/capture/error-signature.ts';
+import { errorSignature, isEnvironmentError, reportedError } from '../../src/core/capture/error-signature.ts';
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
   type CaptureKind,
@@ -1267,4 +1267,12 @@ test('an obstacle memory holds already merges into its lesson: it does not take 
   );
   // Without them in memory, the cap holds: six new lessons at most.
   assert.equal(lessons(state, ledger, meta('s-two')).filter((l) => l.captured === 'obstacle').length, LESSONS_PER_SESSION);
+});
+
+test('a module named by its path is a file the command got wrong, not a package the machine lacks', () => {
+  assert.equal(isEnvironmentError("Error: Cannot find module 'playwright'"), true);
+  assert.equal(isEnvironmentError("Error: Cannot find module 'tesseract.js'"), true);
+  assert.equal(isEnvironmentError("Error: Cannot find module '@react-email/components'"), true);
+  assert.equal(isEnvironmentError("Error: Cannot find module 'out/_temp_dbg.js'"), false);
+  assert.equal(isEnvironmentError("Error: Cannot find module 'C:\\Users\\a\\.claude\\sound'"), false);
 });

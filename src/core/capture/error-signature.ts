@@ -57,8 +57,12 @@ const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
 /** The key such a line has, whatever the limit. */
 export const TIMED_OUT_KEY = 'command timed out';
 
+// A module named by its path (`Cannot find module './out/dbg.js'`, `'/c/Users/a/x'`) is a file the command got
+// wrong, not a package the machine lacks (`'playwright'`, `'tesseract.js'`, `'@scope/pkg'`).
+const MODULE_BY_PATH = /cannot find module '[^'@][^']*[/\\]/i;
+
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
-export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line);
+export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line) && !MODULE_BY_PATH.test(line);
 
 // Who may get in (a login, a token, a key), and a remote host the network did not reach: settled outside the
 // session as often as in it. A refused local connection is not one of them (starting the database fixes that).
