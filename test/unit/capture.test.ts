@@ -1276,3 +1276,17 @@ test('a module named by its path is a file the command got wrong, not a package 
   assert.equal(isEnvironmentError("Error: Cannot find module 'out/_temp_dbg.js'"), false);
   assert.equal(isEnvironmentError("Error: Cannot find module 'C:\\Users\\a\\.claude\\sound'"), false);
 });
+
+test('asking a program what it has (`code --list-extensions`) only looks: no step of a fix', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('read the scanned invoice')
+      .bash('node scan.js', 1, "Error: Cannot find module 'tesseract.js'")
+      .bash('code --list-extensions --show-versions | grep -i claude', 0, 'anthropic.claude-code@2.1.0')
+      .bash('node scan.js', 0, 'done'),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+});

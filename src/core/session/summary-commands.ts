@@ -156,9 +156,10 @@ export function outputShowsFailure(tail: string, kind: 'test' | 'build' | 'lint'
 const POWERSHELL_INSPECTION =
   /^(?:Get-[A-Za-z]+|Select-String|Test-Path|Resolve-Path|Measure-Object|Format-[A-Za-z]+|Write-(?:Host|Output)|Out-Host|Start-Sleep|dir|type|where(?:\.exe)?)(?=\s|$)/i;
 
-// Asking a program what it is (`claude --help`, `node -v`, `go version`) or the machine what runs (`netstat -ano`, `ps aux`).
+// Asking a program what it is (`claude --help`, `node -v`, `go version`) or what it has (`code --list-extensions`), or the
+// machine what runs (`netstat -ano`, `ps aux`).
 const LOOKUP =
-  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$/;
+  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
 
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
