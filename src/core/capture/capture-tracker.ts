@@ -167,8 +167,6 @@ const WRONG_COMMAND = new RegExp(
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
 const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
-// A pipe (not `||`): the status is its last step's.
-const PIPED = /(?<!\|)\|(?!\|)/;
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -426,7 +424,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   let failed = (r.isError || (r.exitCode !== null && r.exitCode !== 0)) && !/\bnothing to commit\b/.test(r.text) && !unfound;
   // A pipe hides the status of what runs before its last step (an editor reports the pipe's `0`), as `;` does
   // of all but the last command: a check's printed totals decide.
-  const statusHidden = r.exitCode === null || unfound || (r.exitCode === 0 && PIPED.test(command));
+  // A pipe (not `||`, not one quoted): the status is its last step's.
+  const piped = commandSteps(command, { pipes: true }).length > commandSteps(command).length;
+  const statusHidden = r.exitCode === null || unfound || (r.exitCode === 0 && piped);
   if (!failed && kind && statusHidden && /\||;\s*\S/.test(command)) failed = outputShowsFailure(r.tail, kind === 'test' ? 'test' : 'build');
   const acted = p.sidechain || isInspection(normalized) ? s.acted : p;
   let next: CaptureState = { ...s, runs, acted };
@@ -437,7 +437,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
     const error = hidden ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
-    if (error && kind && statusHidden && PIPED.test(command) && !MASKED.test(command)) failed = true;
+    if (error && kind && statusHidden && piped && !MASKED.test(command)) failed = true;
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
   if (!failed && MASKED.test(command)) return next;

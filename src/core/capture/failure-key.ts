@@ -5,7 +5,7 @@
 // so both read a failure the same way. Small on purpose: the PostToolUseFailure
 // hook loads it for every failed command. Pure.
 
-import { commandSteps } from '../session/summary-commands.ts';
+import { commandSteps, withoutRedirections } from '../session/summary-commands.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
 import { type ErrorSignature, errorSignature, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
 import { commandTarget, workKind } from './work-commands.ts';
@@ -49,8 +49,6 @@ const STATUS_LINE = /^(?:Error: )?Exit(?:ed with)? code (-?\d+)\.?(?:\s*Signal `
 const SILENT_CHECKS = new Set(['test', 'build', 'typecheck', 'lint', 'format']);
 // Settings given to the one command (`NODE_PATH=… node x.js`).
 const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
-// A command whose output went elsewhere (`2>/dev/null`, `> build.log 2>&1`, `&> nul`) printed nothing because it was told to.
-const REDIRECTED = /(?:^|[^\w&|<>-])(?:\d?|&)>>?\s*(?!&\d)\S/;
 // A program that runs another one (`sudo`, `timeout 5`, `env`, `xargs`, a shell given a line, a container, a host):
 // its status is the other one's, which its name would not tell.
 const RUNS_ANOTHER =
@@ -68,7 +66,7 @@ export const isSilentExit = (line: string): boolean => / exited with code -?\d+ 
 function silentExit(output: string, normalized: string): ErrorSignature | null {
   // The output read may hold its head and its end: the same status line twice.
   const status = [...output.matchAll(STATUS_LINE)][0];
-  if (!status || output.replace(STATUS_LINE, '').trim() !== '' || REDIRECTED.test(normalized)) return null;
+  if (!status || output.replace(STATUS_LINE, '').trim() !== '') return null;
   const code = Number(status[1]);
   // 124: `timeout` stopped it; from 126 up: not runnable, not found (said so), or killed by a signal.
   if (code === 0 || code === 1 || code === 124 || (code >= 126 && code <= 165)) return null;
@@ -77,6 +75,10 @@ function silentExit(output: string, normalized: string): ErrorSignature | null {
   // One program run alone: in `a && b` or a pipe, which step failed is not known.
   const steps = commandSteps(normalized, { pipes: true }).filter((step) => !/^cd\s/.test(step));
   if (steps.length !== 1) return null;
+  // Its output sent elsewhere (`2>/dev/null`, `> build.log 2>&1`), it printed nothing because it was told to;
+  // `2>&1` alone sends nothing away.
+  const joined = steps[0]!.replace(/\s*\d*>&\d+/g, '').trim();
+  if (withoutRedirections(joined) !== joined) return null;
   // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
   const step = steps[0]!.replace(ENV_PREFIX, '');
   const program = (/^"[^"]*"|^'[^']*'|^\S+/.exec(step)?.[0] ?? '')
