@@ -1147,6 +1147,118 @@ test('a program that failed printing nothing is known by its name and status; me
   assert.match(again[0]!.learning, /\(from `python3 -c "import openpyxl"`\)/);
 });
 
+test('a program that was not there is settled by another that did the same job: the same file or package named', async (t) => {
+  const session = (then: (b: TranscriptBuilder) => TranscriptBuilder) =>
+    gather(t, (b) =>
+      then(
+        b
+          .user('sum the totals in the sales sheet')
+          .bash(`python3 -c "import openpyxl; wb = openpyxl.load_workbook('data/店铺概览_30天.xlsx')"`, 49, '')
+          .bash('which python3 python node 2>&1', 1, ''),
+      ),
+    );
+  // `node` reading the same workbook worked: that is how it is done here, from the first session on.
+  const first = await session((b) =>
+    b.bash(`node -e "const XLSX = require('xlsx'); XLSX.readFile('D:/work/data/店铺概览_30天.xlsx')"`, 0, '{"total": 3}'),
+  );
+  const fix = lessons(first).find((l) => l.captured === 'fix');
+  assert.equal(fix?.title, 'python3 exited with code 49 and printed nothing');
+  assert.match(
+    fix!.learning,
+    /; `node` did the job instead \(`node -e "const XLSX = require\('xlsx'\); XLSX\.readFile\(.*`, on `店铺概览_30天\.xlsx`\)\.$/,
+  );
+  // Met again in a later session, the obstacle carries it.
+  const ledger = updateSightings({}, first, meta('s-one'));
+  const second = await session((b) => b);
+  const again = lessons(second, ledger, meta('s-two')).find((l) => l.captured === 'obstacle');
+  assert.match(again!.learning, /Fix seen: `node` did the job instead \(`node -e .*\)\.$/);
+  // A missing `pip`: another way of installing the same package.
+  const pip = await gather(t, (b) =>
+    b
+      .user('install openpyxl')
+      .bash('pip install openpyxl', 127, '/usr/bin/bash: line 1: pip: command not found')
+      .bash('python3 -m pip install openpyxl -q', 0, ''),
+  );
+  assert.match(
+    lessons(pip).find((l) => l.captured === 'fix')!.learning,
+    /`python3` did the job instead \(`python3 -m pip install openpyxl -q`, on `openpyxl`\)/,
+  );
+  // A script passed in a heredoc names its file too; the program that failed is compared without the folder it ran in.
+  const heredoc = await gather(t, (b) =>
+    b
+      .user('count the leads')
+      .bash(`cd data && python3 << 'PY'\nimport json\nprint(len(json.load(open('leads.json'))))\nPY`, 49, '')
+      .bash(`cd data && node -e "console.log(require('./leads.json').length)"`, 0, '12'),
+  );
+  assert.match(heredoc.fixes[0]!.passed, /^cd data && node -e/);
+  assert.deepEqual(heredoc.fixes[0]!.instead, { program: 'node', on: ['leads.json'] });
+  assert.equal(heredoc.fixes[0]!.flags, undefined);
+  // A call in the code (`console.log(`) names no file; a wrapper that was not there, dropped, is another command.
+  const calls = await gather(t, (b) =>
+    b.user('x').bash('bun -e "console.log(1)"', 127, 'bash: bun: command not found').bash('node -e "console.log(2)"', 0, '2'),
+  );
+  assert.deepEqual(calls.fixes, []);
+  const wrapper = await gather(t, (b) =>
+    b
+      .user('check the site')
+      .bash('timeout 60 npx astro check', 127, '(eval):1: command not found: timeout')
+      .bash('npx astro check', 0, '0 errors'),
+  );
+  assert.match(lessons(wrapper).find((l) => l.captured === 'fix')!.learning, /; `npx astro check` worked instead\.$/);
+  // Another program that worked on something else, or a look at the same file, settles nothing.
+  for (const then of [
+    (b: TranscriptBuilder) => b.bash(`node -e "require('./other.json')"`, 0, '{}'),
+    (b: TranscriptBuilder) => b.bash('ls -la data/店铺概览_30天.xlsx', 0, '-rw-r--r-- 1 a a 9 x'),
+    (b: TranscriptBuilder) => b.bash(`python3 -c "open('data/店铺概览_30天.xlsx')"`, 0, ''),
+  ]) {
+    const other = await session(then);
+    assert.equal(lessons(other).filter((l) => l.captured === 'fix').length, 0);
+  }
+  // A program that failed in its own way (a traceback) is not one that was not there.
+  const own = await gather(t, (b) =>
+    b
+      .user('sum it')
+      .bash(`python3 sum.py data.csv`, 1, 'Traceback (most recent call last):\nKeyError: total')
+      .bash(`node sum.js data.csv`, 0, '3'),
+  );
+  assert.equal(lessons(own).filter((l) => l.captured === 'fix').length, 0);
+});
+
+test('a project file too large for one Read, met again in another session, is an obstacle of its folder and kind', async (t) => {
+  const tooLarge = (tokens: number) =>
+    `<tool_use_error>File content (${tokens} tokens) exceeds maximum allowed tokens (25000). Use offset and limit parameters to read specific portions of the file, or search for specific content instead of reading the whole file.</tool_use_error>`;
+  const session = (name: string, tokens: number) =>
+    gather(t, (b, dir) =>
+      b
+        .user('what did the customer ask last?')
+        .tool('Read', { file_path: join(dir, 'data', 'chat_history', name) }, tooLarge(tokens), true)
+        .tool('Read', { file_path: join(dir, 'data', 'chat_history', name), offset: 1, limit: 200 }, '{"messages": []}'),
+    );
+  const first = await session('a-1.json', 31234);
+  // Once is no lesson: Claude Code said what to do.
+  assert.deepEqual(lessons(first), []);
+  const ledger = updateSightings({}, first, meta('s-one'));
+  // Another file of the same folder and kind, in another session: the next will be too large as well.
+  const again = lessons(await session('b-2.json', 40102), ledger, meta('s-two'));
+  assert.equal(again.length, 1);
+  assert.equal(again[0]!.captured, 'obstacle');
+  assert.equal(again[0]!.title, 'Read data/chat_history/a-1.json: File content (31234 tokens) exceeds maximum allowed tokens (25000)');
+  assert.match(
+    again[0]!.learning,
+    /\(from `Read data\/chat_history\/a-1\.json`\)\. Read such files in parts \(offset and limit\), or search them with Grep\.$/,
+  );
+  // A file outside the project, or a Read that failed for another reason, is no obstacle of it.
+  const outside = await gather(t, (b) => b.user('x').tool('Read', { file_path: '/etc/big.json' }, tooLarge(30000), true));
+  const missing = await gather(t, (b, dir) =>
+    b.user('x').tool('Read', { file_path: join(dir, 'data', 'chat_history', 'c.json') }, 'File does not exist.', true),
+  );
+  for (const state of [outside, missing])
+    assert.deepEqual(
+      lessons(state, ledger, meta('s-two')).map((l) => l.captured),
+      [],
+    );
+});
+
 test('a command started in the background has not passed: it settles no failure and is no way of working the project', async (t) => {
   const state = await gather(t, (b) =>
     b

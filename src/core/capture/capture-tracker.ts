@@ -15,6 +15,7 @@ import {
   mainStep,
   normalizeCommand,
   outputShowsFailure,
+  unwrapCommand,
   withoutRedirections,
 } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
@@ -57,6 +58,9 @@ export interface FailureSeen {
   flags?: string[];
   /** The whole command runs code of the session's own (`node scripts/x.js`; the one shown may be cut before it). */
   own?: boolean;
+  /** The program that ran (`python3`), and the files and packages the whole command names: what it was for. */
+  program?: string;
+  purpose?: string[];
 }
 
 export interface FixSeen {
@@ -77,6 +81,8 @@ export interface FixSeen {
   pasted?: boolean;
   /** The failing command ran code of the session's own (see FailureSeen.own). */
   own?: boolean;
+  /** The program was not there, and another did the same job: which, on what (the files or packages both named). */
+  instead?: { program: string; on: string[] };
 }
 
 /** An error the user pasted into a message, and what the assistant did about it before the user spoke again. */
@@ -111,6 +117,8 @@ interface PendingCall {
   change?: EditChange;
   /** Started with `run_in_background`: its result only says it started. */
   background?: boolean;
+  /** The file a Read (or another reading tool) asked for. */
+  read?: string;
 }
 
 export interface CaptureState {
@@ -171,6 +179,35 @@ const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
 const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
+
+// A file a command names by its extension (`店铺概览.xlsx`, `./data/s1.json` → `s1.json`), wherever it stands: in
+// an argument, a path or code passed inline (`python3 -c "…open('s1.json')…"`); never a call (`json.dump(`).
+const FILE_NAMED =
+  /[\p{L}\p{N}_.-]*[\p{L}\p{N}_-]\.(?:json|jsonl|csv|tsv|xlsx|xls|docx|doc|pdf|txt|md|html?|xml|ya?ml|toml|ini|db|sqlite3?|py|js|mjs|cjs|ts|tsx|jsx|sh|ps1|sql)(?![\p{L}\p{N}_(])/giu;
+const FILE_LIKE = new RegExp(FILE_NAMED.source, 'iu');
+const PURPOSE_MAX = 8;
+
+/** The program a command's main step starts (`python3`, `node`; `python3 -m pip` is `python3`), without its folder or `.exe`. */
+function programOf(normalized: string): string {
+  const step = withoutRedirections(mainStep(normalized)).replace(/^(?:\w+=\S*\s+)+/, '');
+  const first = /^"([^"]*)"|^'([^']*)'|^\S*/.exec(step)!;
+  return (first[1] ?? first[2] ?? first[0])
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '')
+    .toLowerCase();
+}
+
+/**
+ * What a command is for, by name: the files its whole text names (a script passed inline or in a heredoc
+ * included) and, when it installs, the packages (`python -m pip install openpyxl` → `openpyxl`).
+ */
+function purposeOf(command: string): string[] {
+  const files = [...command.matchAll(FILE_NAMED)].map((m) => m[0].toLowerCase());
+  const step = unwrapCommand(withoutRedirections(mainStep(command.split('\n')[0] ?? '')));
+  const install = /(?:^|\s)(?:install|add)\s+(.+)$/.exec(step);
+  const packages = install ? install[1]!.split(/\s+/).filter((w) => w.length >= 3 && !w.startsWith('-') && !FILE_LIKE.test(w)) : [];
+  return [...new Set([...files, ...packages.map((w) => w.toLowerCase())])].slice(0, PURPOSE_MAX);
+}
 
 /** What a run is pointed at: its words after the family that are not flags (`test/a_test.exs`), as one key. */
 function targetsOf(shown: string): string {
@@ -311,6 +348,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
         sidechain: e.sidechain,
         ...(call.change ? { change: call.change } : {}),
         ...(call.background ? { background: true } : {}),
+        ...(call.file?.access === 'read' ? { read: call.file.path } : {}),
       };
       return {
         ...s,
@@ -366,6 +404,11 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       return { ...s, open, pasted, acted };
     }
   }
+  // A file of the project too large for one Read is a trap of the project: met in another session, it is an obstacle.
+  if (r.isError && p.read) {
+    const large = tooLargeToRead(r.text, projectPath(p.read, p.dir, s.root));
+    if (large) return noteError(s, { line: large.line, key: large.key }, `Read ${large.path}`, false);
+  }
   // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
   // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
   // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
@@ -374,6 +417,26 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
     if (error) return { ...s, toolErrors: noteToolError(s.toolErrors ?? [], error, p.tool) };
   }
   return s;
+}
+
+// Claude Code's Read turning down a file for its size (`File content (31234 tokens) exceeds maximum allowed tokens (25000)`).
+const READ_TOO_LARGE = /File content \([^)\n]*\) exceeds maximum allowed (?:tokens|size) \([^)\n]*\)/;
+
+/**
+ * A project file Read turned down for its size, known by its folder and extension: the next file of the same
+ * kind there (another day's export, another chat log) will be too large too.
+ */
+/** How the key of a file too large to Read opens. */
+export const TOO_LARGE_KEY = 'read too large ';
+
+function tooLargeToRead(text: string, path: string): (ErrorSignature & { path: string }) | null {
+  const line = READ_TOO_LARGE.exec(text)?.[0];
+  if (!line || path === '' || path.startsWith('..') || isAbsolutePath(path)) return null;
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
+  const dot = name.lastIndexOf('.');
+  const folder = slash < 0 ? '.' : path.slice(0, slash);
+  return { line, key: `${TOO_LARGE_KEY}${folder}/*${dot > 0 ? name.slice(dot).toLowerCase() : ''}`, path };
 }
 
 function noteToolError(list: ErrorSeen[], error: ErrorSignature, tool: string): ErrorSeen[] {
@@ -475,6 +538,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             steps: [],
             flags: flagsOf(normalized),
             ...(own ? { own: true } : {}),
+            ...(standsInFor(error.line) ? { program: programOf(normalized), purpose: purposeOf(command) } : {}),
           },
           CAPTURE_CAPS.open,
         ),
@@ -494,8 +558,17 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     (WRONG_COMMAND.test(f.error.line) || SHELL_NOT_FOUND.test(f.error.line)) &&
     !pointsIntoCode(f.error.line) &&
     workKind(f.command.replace(/^cd \S+ && /, '')) === kind;
+  // A program that was not there, or failed printing nothing but its status (the Windows Store's `python3`), is
+  // settled by another program that did the same job: one naming the same file or package (`node -e …` reading the
+  // `.xlsx` a `python3 -c …` was after). That one is how it is done on this machine.
+  const purpose = next.open.some((f) => f.purpose?.length) ? purposeOf(command) : [];
+  const standsIn = (f: FailureSeen) =>
+    f.edits.length === 0 &&
+    f.program !== undefined &&
+    f.program !== programOf(normalized) &&
+    (f.purpose ?? []).some((t) => purpose.includes(t));
   // Asking the program for its help or version (`claude --help`) runs nothing it failed at.
-  const settles = (f: FailureSeen) => !isInspection(normalized) && (covers(f) || replaces(f));
+  const settles = (f: FailureSeen) => !isInspection(normalized) && (covers(f) || replaces(f) || standsIn(f));
   const settled = next.open.filter(settles);
   let open = next.open.filter((f) => !settles(f));
   let fixes = next.fixes;
@@ -505,8 +578,10 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const was = f.flags ?? flagsOf(f.command);
     const now = flagsOf(normalized);
     const flags = { added: now.filter((x) => !was.includes(x)), removed: was.filter((x) => !now.includes(x)) };
-    const sameProgram = f.command.split(' ')[0] === shown.split(' ')[0];
-    const otherCommand = flags.added.length + flags.removed.length > 0 || !sameProgram;
+    // Another family or folder (`yarn test:web` → `cd web && yarn test`), another program in front (`timeout 60 npx
+    // astro check` → `npx astro check`), or other flags: another command.
+    const sameProgram = programOf(f.command.replace(/^cd \S+ && /, '')) === programOf(normalized);
+    const otherCommand = flags.added.length + flags.removed.length > 0 || f.key !== key || !sameProgram;
     // Only settings edited in between (a workflow, a tool's config, the manifest): how the project is set up changed.
     const settings = f.edits.length > 0 && f.edits.every(isConfigFile);
     const change: FixSeen['change'] = narrower
@@ -530,6 +605,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         ...(f.changes ? { changes: f.changes } : {}),
         ...(f.own ? { own: true } : {}),
         ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
+        ...(!covers(f) && !replaces(f) && standsIn(f)
+          ? { instead: { program: programOf(normalized), on: (f.purpose ?? []).filter((t) => purpose.includes(t)).slice(0, 3) } }
+          : {}),
       },
       CAPTURE_CAPS.fixes,
     );
@@ -544,6 +622,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
       : next.pasted;
   return { ...next, open, fixes, pasted };
 }
+
+/** A failure of the program itself: not there, or failed printing nothing but its status. */
+const standsInFor = (line: string): boolean => PROGRAM_NOT_FOUND.test(line) || SHELL_NOT_FOUND.test(line) || isSilentExit(line);
 
 function noteWork(works: WorkSeen[], run: { kind: WorkKind; command: string; dir: string }, ok: boolean, order: number): WorkSeen[] {
   const i = works.findIndex((w) => w.kind === run.kind && w.command === run.command && w.dir === run.dir);

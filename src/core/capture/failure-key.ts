@@ -77,7 +77,11 @@ function silentExit(output: string, normalized: string): ErrorSignature | null {
   if (steps.length !== 1) return null;
   // Its output sent elsewhere (`2>/dev/null`, `> build.log 2>&1`), it printed nothing because it was told to;
   // `2>&1` alone sends nothing away.
-  const joined = steps[0]!.replace(/\s*\d*>&\d+/g, '').trim();
+  // What it reads (`< in.json`, a heredoc `<< 'PY'`) sends nothing away.
+  const joined = steps[0]!
+    .replace(/\s*\d*>&\d+/g, '')
+    .replace(/\s*\d*<<?-?\s*\S+/g, '')
+    .trim();
   if (withoutRedirections(joined) !== joined) return null;
   // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
   const step = steps[0]!.replace(ENV_PREFIX, '');

@@ -8,7 +8,7 @@
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { DEAD_END, MET_AGAIN, SAID_LINE_START, TIME_LIMIT } from '../lifecycle/captured-merge.ts';
 import { clip, oneLine } from '../text.ts';
-import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf } from './capture-tracker.ts';
+import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf, TOO_LARGE_KEY } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
 import { isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
 import { isSilentExit, timedOutCommand } from './failure-key.ts';
@@ -84,7 +84,9 @@ function finding(
 
 const code = (text: string) => `\`${text.replace(/`/g, "'")}\``;
 
-function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits' | 'changes' | 'pasted' | 'flags'>): string {
+function fixText(
+  f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'edits' | 'changes' | 'pasted' | 'flags' | 'instead'>,
+): string {
   if (f.pasted) {
     const what = f.change === 'config' ? settingsText(f) : `running ${f.steps.map(code).join(', then ')}`;
     return `it was not reported again after ${what}`;
@@ -97,6 +99,8 @@ function fixText(f: Pick<FixSeen, 'steps' | 'passed' | 'failed' | 'change' | 'ed
     const said = [added.length ? `with ${added.map(code).join(' ')}` : '', removed.length ? `without ${removed.map(code).join(' ')}` : ''];
     return `it passed ${said.filter(Boolean).join(' and ')} (${code(f.passed)})`;
   }
+  if (f.change === 'command' && f.instead)
+    return `${code(f.instead.program)} did the job instead (${code(f.passed)}, on ${f.instead.on.map(code).join(', ')})`;
   if (f.change === 'command') return `${code(f.passed)} worked instead`;
   return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
 }
@@ -211,7 +215,7 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
   const learning =
     timedOutCommand(key) !== null
       ? `${s.what ? code(s.what) : 'A command'}${TIME_LIMIT}("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
-      : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}`;
+      : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}${key.startsWith(TOO_LARGE_KEY) ? ' Read such files in parts (offset and limit), or search them with Grep.' : ''}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(s.what, s.line),
