@@ -1198,6 +1198,15 @@ test('a program that was not there is settled by another that did the same job: 
     b.user('x').bash('bun -e "console.log(1)"', 127, 'bash: bun: command not found').bash('node -e "console.log(2)"', 0, '2'),
   );
   assert.deepEqual(calls.fixes, []);
+  // A name the shell did not find that is not the program run (bash expanding `$_.Name` inside a PowerShell
+  // command): the program was there, and another command naming the same file stands in for nothing.
+  const slip = await gather(t, (b) =>
+    b
+      .user('read the invoice')
+      .bash(`powershell -Command "Get-Item 'inv.xlsx' | % { $_.Name }"`, 127, '/usr/bin/bash: line 1: .Name: command not found')
+      .bash('cp inv.xlsx inv.zip && unzip -o inv.zip -d inv', 0, 'inflating: inv/x.xml'),
+  );
+  assert.deepEqual(slip.fixes, []);
   const wrapper = await gather(t, (b) =>
     b
       .user('check the site')

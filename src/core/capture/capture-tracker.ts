@@ -538,7 +538,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             steps: [],
             flags: flagsOf(normalized),
             ...(own ? { own: true } : {}),
-            ...(standsInFor(error.line) ? { program: programOf(normalized), purpose: purposeOf(command) } : {}),
+            ...(missingProgram(error.line) === programOf(normalized)
+              ? { program: programOf(normalized), purpose: purposeOf(command) }
+              : {}),
           },
           CAPTURE_CAPS.open,
         ),
@@ -623,8 +625,23 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   return { ...next, open, fixes, pasted };
 }
 
-/** A failure of the program itself: not there, or failed printing nothing but its status. */
-const standsInFor = (line: string): boolean => PROGRAM_NOT_FOUND.test(line) || SHELL_NOT_FOUND.test(line) || isSilentExit(line);
+// The program a failure's line says was not there, in each shell's words, or that failed printing nothing but its status.
+const MISSING_PROGRAM = [
+  /command not found: (\S+)/,
+  /([^\s:]+): command not found/,
+  /([^\s:]+): not found$/,
+  /'([^']+)' is not recognized as an internal or external command/,
+  /^(\S+) exited with code -?\d+ and printed nothing$/,
+];
+
+/** The program a failure's line says was not there (`pip` of `bash: line 1: pip: command not found`), or null. */
+function missingProgram(line: string): string | null {
+  for (const re of MISSING_PROGRAM) {
+    const m = re.exec(line);
+    if (m) return m[1]!.replace(/\.exe$/i, '').toLowerCase();
+  }
+  return null;
+}
 
 function noteWork(works: WorkSeen[], run: { kind: WorkKind; command: string; dir: string }, ok: boolean, order: number): WorkSeen[] {
   const i = works.findIndex((w) => w.kind === run.kind && w.command === run.command && w.dir === run.dir);
