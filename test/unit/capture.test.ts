@@ -1207,6 +1207,16 @@ test('a program that was not there is settled by another that did the same job: 
       .bash('cp inv.xlsx inv.zip && unzip -o inv.zip -d inv', 0, 'inflating: inv/x.xml'),
   );
   assert.deepEqual(slip.fixes, []);
+  // The same command run again is not another command because the one shown was cut before its program.
+  const long = `S=/tmp/${'x'.repeat(120)}/out.txt\nsshpass -p pw ssh host ls > "$S"`;
+  const rerun = await gather(t, (b) =>
+    b.user('list the board').bash(long, 127, '/bin/bash: line 2: sshpass: command not found').bash(long, 0, ''),
+  );
+  assert.equal(rerun.fixes[0]?.change, 'edits');
+  assert.deepEqual(
+    lessons(rerun).filter((l) => l.captured === 'fix'),
+    [],
+  );
   const wrapper = await gather(t, (b) =>
     b
       .user('check the site')

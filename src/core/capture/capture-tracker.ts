@@ -58,8 +58,9 @@ export interface FailureSeen {
   flags?: string[];
   /** The whole command runs code of the session's own (`node scripts/x.js`; the one shown may be cut before it). */
   own?: boolean;
-  /** The program that ran (`python3`), and the files and packages the whole command names: what it was for. */
+  /** The program that ran (`python3`, as programOf reads the whole command: the one shown may be cut). */
   program?: string;
+  /** When that program was not there: the files and packages the whole command names, what it was for. */
   purpose?: string[];
 }
 
@@ -538,9 +539,9 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             steps: [],
             flags: flagsOf(normalized),
             ...(own ? { own: true } : {}),
-            ...(missingProgram(error.line) === programOf(normalized)
-              ? { program: programOf(normalized), purpose: purposeOf(command) }
-              : {}),
+            program: programOf(normalized),
+            // The program itself was not there: another that does the same job may stand in for it.
+            ...(missingProgram(error.line) === programOf(normalized) ? { purpose: purposeOf(command) } : {}),
           },
           CAPTURE_CAPS.open,
         ),
@@ -566,7 +567,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const purpose = next.open.some((f) => f.purpose?.length) ? purposeOf(command) : [];
   const standsIn = (f: FailureSeen) =>
     f.edits.length === 0 &&
-    f.program !== undefined &&
+    f.purpose !== undefined &&
     f.program !== programOf(normalized) &&
     (f.purpose ?? []).some((t) => purpose.includes(t));
   // Asking the program for its help or version (`claude --help`) runs nothing it failed at.
@@ -582,7 +583,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const flags = { added: now.filter((x) => !was.includes(x)), removed: was.filter((x) => !now.includes(x)) };
     // Another family or folder (`yarn test:web` → `cd web && yarn test`), another program in front (`timeout 60 npx
     // astro check` → `npx astro check`), or other flags: another command.
-    const sameProgram = programOf(f.command.replace(/^cd \S+ && /, '')) === programOf(normalized);
+    const sameProgram = (f.program ?? programOf(f.command.replace(/^cd \S+ && /, ''))) === programOf(normalized);
     const otherCommand = flags.added.length + flags.removed.length > 0 || f.key !== key || !sameProgram;
     // Only settings edited in between (a workflow, a tool's config, the manifest): how the project is set up changed.
     const settings = f.edits.length > 0 && f.edits.every(isConfigFile);
