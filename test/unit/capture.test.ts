@@ -1192,6 +1192,13 @@ test('a program that was not there is settled by another that did the same job: 
   );
   assert.match(heredoc.fixes[0]!.passed, /^cd data && node -e/);
   assert.deepEqual(heredoc.fixes[0]!.instead, { program: 'node', on: ['leads.json'] });
+  // Output sent away on the heredoc's line, or with no space (`<in.json>out.json`): it printed nothing because it was told to.
+  for (const command of [`python3 - <<'PY' 2>/dev/null\nopen('data.json')\nPY`, 'python3 x.py <in.json>out.json'])
+    assert.equal(
+      failureSignature('Exit code 2\n', command.split('\n')[0]!.replace(/<<'PY'.*$/, '<< …'), null, (l) => l, '', command),
+      null,
+      command,
+    );
   assert.equal(heredoc.fixes[0]!.flags, undefined);
   // A call in the code (`console.log(`) names no file; a wrapper that was not there, dropped, is another command.
   const calls = await gather(t, (b) =>
@@ -1207,6 +1214,56 @@ test('a program that was not there is settled by another that did the same job: 
       .bash('cp inv.xlsx inv.zip && unzip -o inv.zip -d inv', 0, 'inflating: inv/x.xml'),
   );
   assert.deepEqual(slip.fixes, []);
+  // Moving, copying or committing the file does not do its job; nor does a step beside the one that ran, a
+  // commit's message, a web address, or a member of an object that shares a file's name.
+  for (const [failing, passing] of [
+    [`python3 -c "from openpyxl import load_workbook; load_workbook('report.xlsx')"`, 'cp report.xlsx backup/'],
+    ['jq .version package.json', 'git add package.json'],
+    ['python3 gen_docs.py', 'git add -A && git commit -m "tweak gen_docs.py"'],
+    ['python3 build.py', 'mkdir -p dist && touch dist/build.py'],
+    [`python3 -c "import pandas; pandas.read_csv('sales.csv')"`, 'cp sales.csv /tmp/ && node -e "1"'],
+    ['curl -sO https://cdn.example.com/chart.js', `node -e "console.log('https://example.com/docs/chart.js')"`],
+    [`python3 -c "self.db = 1"`, `node -e "const self = {}; self.db = 1"`],
+  ] as const) {
+    const other = await gather(t, (b) =>
+      b
+        .user('go on')
+        .bash(failing, 127, `/usr/bin/bash: line 1: ${failing.split(' ')[0]}: command not found`)
+        .bash(passing, 0, ''),
+    );
+    assert.deepEqual(other.fixes, [], passing);
+  }
+  // A program that failed printing nothing is one that was not there only when it runs code (a Python stub); a
+  // download that found nothing (`curl -sf` exiting 22) is not stood in for by the script that reads its file.
+  const download = await gather(t, (b) =>
+    b
+      .user('fetch the report')
+      .bash('curl -sf https://example.com/report.json -o report.json', 22, '')
+      .bash(`python3 -c "import json; json.load(open('report.json'))"`, 0, ''),
+  );
+  assert.deepEqual(download.fixes, []);
+  // Steps run before the program that did the job are part of it; a package is named without quotes or version.
+  const steps = await gather(t, (b) =>
+    b
+      .user('convert the sheet')
+      .bash('python3 conv.py in.xlsx', 127, 'bash: python3: command not found')
+      .bash('npm install xlsx', 0, 'added 1 package')
+      .bash('node conv.js in.xlsx', 0, 'done'),
+  );
+  assert.match(
+    lessons(steps).find((l) => l.captured === 'fix')!.learning,
+    /; `node` did the job instead \(after running `npm install xlsx`: `node conv\.js in\.xlsx`, on `in\.xlsx`\)\.$/,
+  );
+  const pinned = await gather(t, (b) =>
+    b
+      .user('install requests')
+      .bash('pip install "requests>=2"', 127, 'bash: pip: command not found')
+      .bash('python3 -m pip install "requests>=2"', 0, ''),
+  );
+  assert.deepEqual(pinned.fixes[0]?.instead, { program: 'python3', on: ['requests'] });
+  // A command whose first word was an assignment is another command without it.
+  const env = await gather(t, (b) => b.user('test').bash('CI=1 npm test', 1, 'Error: CI mode').bash('npm test', 0, 'ok'));
+  assert.equal(env.fixes[0]?.change, 'command');
   // The same command run again is not another command because the one shown was cut before its program.
   const long = `S=/tmp/${'x'.repeat(120)}/out.txt\nsshpass -p pw ssh host ls > "$S"`;
   const rerun = await gather(t, (b) =>
@@ -1266,6 +1323,15 @@ test('a project file too large for one Read, met again in another session, is an
     again[0]!.learning,
     /\(from `Read data\/chat_history\/a-1\.json`\)\. Read such files in parts \(offset and limit\), or search them with Grep\.$/,
   );
+  assert.equal(again[0]!.signature, 'error:read too large data/chat_history/*.json');
+  // A file at the root, or with no extension, is known by itself; a folder spelt in other case is the same folder.
+  const keys = async (name: string) =>
+    (await gather(t, (b, dir) => b.user('x').tool('Read', { file_path: join(dir, ...name.split('/')) }, tooLarge(30000), true))).errors.map(
+      (e) => e.error.key,
+    );
+  assert.deepEqual(await keys('package-lock.json'), ['read too large package-lock.json']);
+  assert.deepEqual(await keys('logs/output'), ['read too large logs/output']);
+  assert.deepEqual(await keys('Data/Chat/a.JSON'), ['read too large data/chat/*.json']);
   // A file outside the project, or a Read that failed for another reason, is no obstacle of it.
   const outside = await gather(t, (b) => b.user('x').tool('Read', { file_path: '/etc/big.json' }, tooLarge(30000), true));
   const missing = await gather(t, (b, dir) =>

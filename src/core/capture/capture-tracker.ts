@@ -15,6 +15,7 @@ import {
   mainStep,
   normalizeCommand,
   outputShowsFailure,
+  PACKAGE_INSTALL,
   unwrapCommand,
   withoutRedirections,
 } from '../session/summary-commands.ts';
@@ -26,7 +27,7 @@ import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, repeatedRequests, reportsNoChange, statedRules } from './corrections.ts';
 import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, pointsIntoCode, reportedError } from './error-signature.ts';
-import { failureSignature, isSilentExit, keptError, timedOutCommand } from './failure-key.ts';
+import { ENV_PREFIX, failureSignature, isSilentExit, keptError, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -60,6 +61,8 @@ export interface FailureSeen {
   own?: boolean;
   /** The program that ran (`python3`, as programOf reads the whole command: the one shown may be cut). */
   program?: string;
+  /** The command's first word as run (`CI=1`, `timeout`, `npm`): one dropped or added makes another command. */
+  lead?: string;
   /** When that program was not there: the files and packages the whole command names, what it was for. */
   purpose?: string[];
 }
@@ -182,15 +185,16 @@ const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 const OWN_CLI = /(?:^|[\s/])rune-echoes(?:\s|$)|\bdist\/cli\.mjs\b/;
 
 // A file a command names by its extension (`店铺概览.xlsx`, `./data/s1.json` → `s1.json`), wherever it stands: in
-// an argument, a path or code passed inline (`python3 -c "…open('s1.json')…"`); never a call (`json.dump(`).
+// an argument, a path or code passed inline (`python3 -c "…open('s1.json')…"`), between the marks that bound a
+// word or a path; never a call (`json.dump(`), a member (`self.db.x`) or what is assigned to (`self.db = …`).
 const FILE_NAMED =
-  /[\p{L}\p{N}_.-]*[\p{L}\p{N}_-]\.(?:json|jsonl|csv|tsv|xlsx|xls|docx|doc|pdf|txt|md|html?|xml|ya?ml|toml|ini|db|sqlite3?|py|js|mjs|cjs|ts|tsx|jsx|sh|ps1|sql)(?![\p{L}\p{N}_(])/giu;
-const FILE_LIKE = new RegExp(FILE_NAMED.source, 'iu');
+  /(?<![^\s'"`/\\=(,[])[\p{L}\p{N}_.-]{0,120}[\p{L}\p{N}_-]\.(?:json|jsonl|csv|tsv|xlsx|xls|docx|doc|pdf|txt|md|html?|xml|ya?ml|toml|ini|db|sqlite3?|py|js|mjs|cjs|ts|tsx|jsx|sh|ps1|sql)(?=$|[\s'"`),;\]])(?!\s*=[^=])/giu;
 const PURPOSE_MAX = 8;
+const NAME_MAX = 120;
 
 /** The program a command's main step starts (`python3`, `node`; `python3 -m pip` is `python3`), without its folder or `.exe`. */
 function programOf(normalized: string): string {
-  const step = withoutRedirections(mainStep(normalized)).replace(/^(?:\w+=\S*\s+)+/, '');
+  const step = withoutRedirections(mainStep(normalized)).replace(ENV_PREFIX, '');
   const first = /^"([^"]*)"|^'([^']*)'|^\S*/.exec(step)!;
   return (first[1] ?? first[2] ?? first[0])
     .replace(/^.*[\\/]/, '')
@@ -198,15 +202,27 @@ function programOf(normalized: string): string {
     .toLowerCase();
 }
 
+/** A run that does a job in place of another program: code run by an interpreter, or packages installed. */
+function doesAJob(normalized: string): boolean {
+  const step = unwrapCommand(withoutRedirections(mainStep(normalized)));
+  return runsOwnCode(normalized) || PACKAGE_INSTALL.test(step) || /^\S+\s+-m\s+pip\s+install\s/.test(step);
+}
+
 /**
- * What a command is for, by name: the files its whole text names (a script passed inline or in a heredoc
- * included) and, when it installs, the packages (`python -m pip install openpyxl` → `openpyxl`).
+ * What a command is for, by name: the files its main step names, with the script it passes inline or in a
+ * heredoc (the lines after the first), and, when it installs, the packages (`python -m pip install openpyxl`
+ * → `openpyxl`). Not a commit's message, a web address, or another step of the line (`cp a.csv /tmp && …`).
  */
 function purposeOf(command: string): string[] {
-  const files = [...command.matchAll(FILE_NAMED)].map((m) => m[0].toLowerCase());
-  const step = unwrapCommand(withoutRedirections(mainStep(command.split('\n')[0] ?? '')));
-  const install = /(?:^|\s)(?:install|add)\s+(.+)$/.exec(step);
-  const packages = install ? install[1]!.split(/\s+/).filter((w) => w.length >= 3 && !w.startsWith('-') && !FILE_LIKE.test(w)) : [];
+  const [first = '', ...rest] = command.replace(/-m\s+(?:"(?:[^"\\]|\\.)*"|'[^']*')/g, '').split('\n');
+  const step = unwrapCommand(withoutRedirections(mainStep(first)));
+  const text = [step, ...rest].join('\n').replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ');
+  const files = [...text.matchAll(FILE_NAMED)].map((m) => m[0].toLowerCase());
+  const install = /(?:^|\s)(?:install|add)\s+([^|;&]+)/.exec(step);
+  const packages = (install?.[1] ?? '')
+    .split(/\s+/)
+    .map((w) => w.replace(/^['"]|['"]$/g, '').split(/[<>=!~[;]/)[0]!)
+    .filter((w) => w.length >= 3 && w.length <= NAME_MAX && !w.startsWith('-') && !/\.\w+$/.test(w));
   return [...new Set([...files, ...packages.map((w) => w.toLowerCase())])].slice(0, PURPOSE_MAX);
 }
 
@@ -423,21 +439,22 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
 // Claude Code's Read turning down a file for its size (`File content (31234 tokens) exceeds maximum allowed tokens (25000)`).
 const READ_TOO_LARGE = /File content \([^)\n]*\) exceeds maximum allowed (?:tokens|size) \([^)\n]*\)/;
 
-/**
- * A project file Read turned down for its size, known by its folder and extension: the next file of the same
- * kind there (another day's export, another chat log) will be too large too.
- */
 /** How the key of a file too large to Read opens. */
 export const TOO_LARGE_KEY = 'read too large ';
 
+/**
+ * A project file Read turned down for its size, known by its folder and extension: the next file of the same
+ * kind there (another day's export, another chat log) will be too large too. A file at the root, or one with
+ * no extension, is known by itself. Folders are compared in lower case (Windows spells one several ways).
+ */
 function tooLargeToRead(text: string, path: string): (ErrorSignature & { path: string }) | null {
   const line = READ_TOO_LARGE.exec(text)?.[0];
   if (!line || path === '' || path.startsWith('..') || isAbsolutePath(path)) return null;
   const slash = path.lastIndexOf('/');
   const name = path.slice(slash + 1);
   const dot = name.lastIndexOf('.');
-  const folder = slash < 0 ? '.' : path.slice(0, slash);
-  return { line, key: `${TOO_LARGE_KEY}${folder}/*${dot > 0 ? name.slice(dot).toLowerCase() : ''}`, path };
+  const kind = slash < 0 || dot <= 0 ? path : `${path.slice(0, slash)}/*${name.slice(dot)}`;
+  return { line, key: `${TOO_LARGE_KEY}${kind.toLowerCase()}`, path };
 }
 
 function noteToolError(list: ErrorSeen[], error: ErrorSignature, tool: string): ErrorSeen[] {
@@ -453,8 +470,8 @@ function signatureOf(output: string, root: string | null, failed = false): Error
 }
 
 /** What a failed command's output is known by, as kept (core/capture/failure-key.ts). */
-const commandFailure = (output: string, normalized: string, root: string | null, further = ''): ErrorSignature | null =>
-  failureSignature(output, normalized, root, (line) => filterSecrets(line).text, further);
+const commandFailure = (output: string, normalized: string, root: string | null, further = '', raw?: string): ErrorSignature | null =>
+  failureSignature(output, normalized, root, (line) => filterSecrets(line).text, further, raw);
 
 /**
  * `checks`: the run was a check of the code (build, test, typecheck, lint, format) or git, or an
@@ -508,7 +525,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
-    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root, r.further);
+    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root, r.further, command);
     // The shell could not read the command as written (an unclosed quote): the model's slip with the tool, never
     // an obstacle of the project, but counted with the tools' errors, so that one met again and again is named.
     const slipLine = SHELL_SLIP_LINE.exec(r.text)?.[0];
@@ -540,8 +557,12 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             flags: flagsOf(normalized),
             ...(own ? { own: true } : {}),
             program: programOf(normalized),
-            // The program itself was not there: another that does the same job may stand in for it.
-            ...(missingProgram(error.line) === programOf(normalized) ? { purpose: purposeOf(command) } : {}),
+            lead: normalized.split(' ')[0] ?? '',
+            // The program itself was not there (or, an interpreter, failed printing nothing but its status): another
+            // that does the same job may stand in for it.
+            ...(missingProgram(error.line) === programOf(normalized) && (!isSilentExit(error.line) || runsOwnCode(normalized))
+              ? { purpose: purposeOf(command) }
+              : {}),
           },
           CAPTURE_CAPS.open,
         ),
@@ -564,7 +585,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // A program that was not there, or failed printing nothing but its status (the Windows Store's `python3`), is
   // settled by another program that did the same job: one naming the same file or package (`node -e …` reading the
   // `.xlsx` a `python3 -c …` was after). That one is how it is done on this machine.
-  const purpose = next.open.some((f) => f.purpose?.length) ? purposeOf(command) : [];
+  const purpose = next.open.some((f) => f.purpose?.length) && doesAJob(normalized) ? purposeOf(command) : [];
   const standsIn = (f: FailureSeen) =>
     f.edits.length === 0 &&
     f.purpose !== undefined &&
@@ -584,18 +605,23 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // Another family or folder (`yarn test:web` → `cd web && yarn test`), another program in front (`timeout 60 npx
     // astro check` → `npx astro check`), or other flags: another command.
     const sameProgram = (f.program ?? programOf(f.command.replace(/^cd \S+ && /, ''))) === programOf(normalized);
-    const otherCommand = flags.added.length + flags.removed.length > 0 || f.key !== key || !sameProgram;
+    const sameLead = (f.lead ?? f.command.replace(/^cd \S+ && /, '').split(' ')[0]) === normalized.split(' ')[0];
+    const stoodIn = !covers(f) && !replaces(f);
+    const otherCommand = flags.added.length + flags.removed.length > 0 || f.key !== key || !sameProgram || !sameLead;
     // Only settings edited in between (a workflow, a tool's config, the manifest): how the project is set up changed.
     const settings = f.edits.length > 0 && f.edits.every(isConfigFile);
-    const change: FixSeen['change'] = narrower
-      ? 'edits'
-      : f.steps.length > 0
-        ? 'steps'
-        : otherCommand
-          ? 'command'
-          : settings
-            ? 'config'
-            : 'edits';
+    // Another program that did the job is the fix, whatever was run before it (shown beside it).
+    const change: FixSeen['change'] = stoodIn
+      ? 'command'
+      : narrower
+        ? 'edits'
+        : f.steps.length > 0
+          ? 'steps'
+          : otherCommand
+            ? 'command'
+            : settings
+              ? 'config'
+              : 'edits';
     fixes = pushBounded(
       fixes.filter((x) => x.error.key !== f.error.key),
       {
@@ -608,7 +634,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         ...(f.changes ? { changes: f.changes } : {}),
         ...(f.own ? { own: true } : {}),
         ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
-        ...(!covers(f) && !replaces(f) && standsIn(f)
+        ...(stoodIn
           ? { instead: { program: programOf(normalized), on: (f.purpose ?? []).filter((t) => purpose.includes(t)).slice(0, 3) } }
           : {}),
       },
@@ -632,6 +658,7 @@ const MISSING_PROGRAM = [
   /([^\s:]+): command not found/,
   /([^\s:]+): not found$/,
   /'([^']+)' is not recognized as an internal or external command/,
+  /The term '([^']+)' is not recognized as (?:the )?name of a cmdlet/,
   /^(\S+) exited with code -?\d+ and printed nothing$/,
 ];
 
@@ -639,7 +666,11 @@ const MISSING_PROGRAM = [
 function missingProgram(line: string): string | null {
   for (const re of MISSING_PROGRAM) {
     const m = re.exec(line);
-    if (m) return m[1]!.replace(/\.exe$/i, '').toLowerCase();
+    if (m)
+      return m[1]!
+        .replace(/^.*[\\/]/, '')
+        .replace(/\.exe$/i, '')
+        .toLowerCase();
   }
   return null;
 }

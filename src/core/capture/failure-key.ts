@@ -36,8 +36,9 @@ export function failureSignature(
   root: string | null,
   clean: Clean = asIs,
   further = '',
+  raw?: string,
 ): ErrorSignature | null {
-  const error = errorSignature(output, false, further) ?? silentExit(output, normalized);
+  const error = errorSignature(output, false, further) ?? silentExit(output, normalized, raw);
   if (!error) return null;
   const seen = keptError(error, root, clean);
   return seen.key === TIMED_OUT_KEY ? { ...seen, key: `${TIMED_OUT_PREFIX}${commandTarget(normalized)}` } : seen;
@@ -48,7 +49,7 @@ const STATUS_LINE = /^(?:Error: )?Exit(?:ed with)? code (-?\d+)\.?(?:\s*Signal `
 
 const SILENT_CHECKS = new Set(['test', 'build', 'typecheck', 'lint', 'format']);
 // Settings given to the one command (`NODE_PATH=… node x.js`).
-const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
+export const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
 // A program that runs another one (`sudo`, `timeout 5`, `env`, `xargs`, a shell given a line, a container, a host):
 // its status is the other one's, which its name would not tell.
 const RUNS_ANOTHER =
@@ -63,7 +64,7 @@ export const isSilentExit = (line: string): boolean => / exited with code -?\d+ 
  * for status 1, which many programs give for "no" (grep, test, diff), nor from 126 up to a signal's (a program
  * not runnable or not found says so; one killed was stopped, it did not fail).
  */
-function silentExit(output: string, normalized: string): ErrorSignature | null {
+function silentExit(output: string, normalized: string, raw?: string): ErrorSignature | null {
   // The output read may hold its head and its end: the same status line twice.
   const status = [...output.matchAll(STATUS_LINE)][0];
   if (!status || output.replace(STATUS_LINE, '').trim() !== '') return null;
@@ -77,12 +78,17 @@ function silentExit(output: string, normalized: string): ErrorSignature | null {
   if (steps.length !== 1) return null;
   // Its output sent elsewhere (`2>/dev/null`, `> build.log 2>&1`), it printed nothing because it was told to;
   // `2>&1` alone sends nothing away.
-  // What it reads (`< in.json`, a heredoc `<< 'PY'`) sends nothing away.
-  const joined = steps[0]!
-    .replace(/\s*\d*>&\d+/g, '')
-    .replace(/\s*\d*<<?-?\s*\S+/g, '')
-    .trim();
+  // What it reads (`< in.json`, a heredoc `<< 'PY'`) sends nothing away. The shown command ends at a heredoc's
+  // marker: what follows it on the line as typed (`<<'PY' 2>/dev/null`) is read there.
+  const plumbing = (line: string) =>
+    line
+      .replace(/\s*\d*>&\d+/g, '')
+      .replace(/\s*\d*<<?-?\s*[^\s>]+/g, '')
+      .trim();
+  const joined = plumbing(steps[0]!);
   if (withoutRedirections(joined) !== joined) return null;
+  const typed = plumbing(raw?.split('\n')[0] ?? '');
+  if (withoutRedirections(typed) !== typed) return null;
   // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
   const step = steps[0]!.replace(ENV_PREFIX, '');
   const program = (/^"[^"]*"|^'[^']*'|^\S+/.exec(step)?.[0] ?? '')

@@ -99,8 +99,10 @@ function fixText(
     const said = [added.length ? `with ${added.map(code).join(' ')}` : '', removed.length ? `without ${removed.map(code).join(' ')}` : ''];
     return `it passed ${said.filter(Boolean).join(' and ')} (${code(f.passed)})`;
   }
-  if (f.change === 'command' && f.instead)
-    return `${code(f.instead.program)} did the job instead (${code(f.passed)}, on ${f.instead.on.map(code).join(', ')})`;
+  if (f.change === 'command' && f.instead) {
+    const first = f.steps.length > 0 ? `after running ${f.steps.map(code).join(', then ')}: ` : '';
+    return `${code(f.instead.program)} did the job instead (${first}${code(f.passed)}, on ${f.instead.on.map(code).join(', ')})`;
+  }
   if (f.change === 'command') return `${code(f.passed)} worked instead`;
   return `it passed after editing ${f.edits.slice(0, 4).join(', ')}`;
 }
