@@ -27,7 +27,7 @@ import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, repeatedRequests, reportsNoChange, statedRules } from './corrections.ts';
 import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, pointsIntoCode, reportedError } from './error-signature.ts';
-import { ENV_PREFIX, failureSignature, isSilentExit, keptError, timedOutCommand } from './failure-key.ts';
+import { failureSignature, isSilentExit, keptError, programBase, stepProgram, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -194,12 +194,7 @@ const NAME_MAX = 120;
 
 /** The program a command's main step starts (`python3`, `node`; `python3 -m pip` is `python3`), without its folder or `.exe`. */
 function programOf(normalized: string): string {
-  const step = withoutRedirections(mainStep(normalized)).replace(ENV_PREFIX, '');
-  const first = /^"([^"]*)"|^'([^']*)'|^\S*/.exec(step)!;
-  return (first[1] ?? first[2] ?? first[0])
-    .replace(/^.*[\\/]/, '')
-    .replace(/\.exe$/i, '')
-    .toLowerCase();
+  return stepProgram(withoutRedirections(mainStep(normalized))).toLowerCase();
 }
 
 /** A run that does a job in place of another program: code run by an interpreter, or packages installed. */
@@ -494,6 +489,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   const normalized = normalizeCommand(command, p.dir, root);
   if (!normalized) return s;
   const where = projectDir(p.dir, root) ?? '';
+  const program = programOf(normalized);
   if (where.startsWith('..') || isAbsolutePath(where)) return s;
   const shown = displayCommand(where ? `cd ${where} && ${normalized}` : normalized);
   const family = workFamily(normalized);
@@ -556,11 +552,11 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             steps: [],
             flags: flagsOf(normalized),
             ...(own ? { own: true } : {}),
-            program: programOf(normalized),
+            program,
             lead: normalized.split(' ')[0] ?? '',
             // The program itself was not there (or, an interpreter, failed printing nothing but its status): another
             // that does the same job may stand in for it.
-            ...(missingProgram(error.line) === programOf(normalized) && (!isSilentExit(error.line) || runsOwnCode(normalized))
+            ...(missingProgram(error.line) === program && (!isSilentExit(error.line) || runsOwnCode(normalized))
               ? { purpose: purposeOf(command) }
               : {}),
           },
@@ -587,10 +583,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   // `.xlsx` a `python3 -c …` was after). That one is how it is done on this machine.
   const purpose = next.open.some((f) => f.purpose?.length) && doesAJob(normalized) ? purposeOf(command) : [];
   const standsIn = (f: FailureSeen) =>
-    f.edits.length === 0 &&
-    f.purpose !== undefined &&
-    f.program !== programOf(normalized) &&
-    (f.purpose ?? []).some((t) => purpose.includes(t));
+    f.edits.length === 0 && f.purpose !== undefined && f.program !== program && f.purpose.some((t) => purpose.includes(t));
   // Asking the program for its help or version (`claude --help`) runs nothing it failed at.
   const settles = (f: FailureSeen) => !isInspection(normalized) && (covers(f) || replaces(f) || standsIn(f));
   const settled = next.open.filter(settles);
@@ -604,7 +597,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const flags = { added: now.filter((x) => !was.includes(x)), removed: was.filter((x) => !now.includes(x)) };
     // Another family or folder (`yarn test:web` → `cd web && yarn test`), another program in front (`timeout 60 npx
     // astro check` → `npx astro check`), or other flags: another command.
-    const sameProgram = (f.program ?? programOf(f.command.replace(/^cd \S+ && /, ''))) === programOf(normalized);
+    const sameProgram = (f.program ?? programOf(f.command.replace(/^cd \S+ && /, ''))) === program;
     const sameLead = (f.lead ?? f.command.replace(/^cd \S+ && /, '').split(' ')[0]) === normalized.split(' ')[0];
     const stoodIn = !covers(f) && !replaces(f);
     const otherCommand = flags.added.length + flags.removed.length > 0 || f.key !== key || !sameProgram || !sameLead;
@@ -634,9 +627,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         ...(f.changes ? { changes: f.changes } : {}),
         ...(f.own ? { own: true } : {}),
         ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
-        ...(stoodIn
-          ? { instead: { program: programOf(normalized), on: (f.purpose ?? []).filter((t) => purpose.includes(t)).slice(0, 3) } }
-          : {}),
+        ...(stoodIn ? { instead: { program, on: (f.purpose ?? []).filter((t) => purpose.includes(t)).slice(0, 3) } } : {}),
       },
       CAPTURE_CAPS.fixes,
     );
@@ -666,11 +657,7 @@ const MISSING_PROGRAM = [
 function missingProgram(line: string): string | null {
   for (const re of MISSING_PROGRAM) {
     const m = re.exec(line);
-    if (m)
-      return m[1]!
-        .replace(/^.*[\\/]/, '')
-        .replace(/\.exe$/i, '')
-        .toLowerCase();
+    if (m) return programBase(m[1]!).toLowerCase();
   }
   return null;
 }

@@ -49,11 +49,21 @@ const STATUS_LINE = /^(?:Error: )?Exit(?:ed with)? code (-?\d+)\.?(?:\s*Signal `
 
 const SILENT_CHECKS = new Set(['test', 'build', 'typecheck', 'lint', 'format']);
 // Settings given to the one command (`NODE_PATH=… node x.js`).
-export const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
+const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
 // A program that runs another one (`sudo`, `timeout 5`, `env`, `xargs`, a shell given a line, a container, a host):
 // its status is the other one's, which its name would not tell.
 const RUNS_ANOTHER =
   /^(?:sudo|doas|env|nohup|nice|time|timeout|xargs|exec|command|watch|npx|pnpm|yarn|bunx|uvx|sh|bash|zsh|dash|fish|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|ssh|docker|podman|kubectl|wsl|&|\.)$/i;
+
+/** A program as its name: without quotes, its folder or `.exe` (`"C:/…/python3.exe"` is `python3`). */
+export const programBase = (word: string): string =>
+  word
+    .replace(/["']/g, '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '');
+
+/** The program a step starts, the settings given to it aside (`NODE_PATH=… node x.js` is `node`). */
+export const stepProgram = (step: string): string => programBase(/^"[^"]*"|^'[^']*'|^\S+/.exec(step.replace(ENV_PREFIX, ''))?.[0] ?? '');
 
 /** The line of a failure known only by its program's name and status (see silentExit). */
 export const isSilentExit = (line: string): boolean => / exited with code -?\d+ and printed nothing$/.test(line);
@@ -90,11 +100,7 @@ function silentExit(output: string, normalized: string, raw?: string): ErrorSign
   const typed = plumbing(raw?.split('\n')[0] ?? '');
   if (withoutRedirections(typed) !== typed) return null;
   // The program itself, not what it was asked to run (`python3 -m playwright …` is python3 failing).
-  const step = steps[0]!.replace(ENV_PREFIX, '');
-  const program = (/^"[^"]*"|^'[^']*'|^\S+/.exec(step)?.[0] ?? '')
-    .replace(/["']/g, '')
-    .replace(/^.*[\\/]/, '')
-    .replace(/\.exe$/i, '');
+  const program = stepProgram(steps[0]!);
   if (!program || RUNS_ANOTHER.test(program)) return null;
   const line = `${program} exited with code ${code} and printed nothing`;
   return { line, key: line.toLowerCase() };
