@@ -570,6 +570,25 @@ test('Claude Code tool errors are counted apart: met in two sessions they are na
   assert.equal(lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle').length, 0);
 });
 
+test("the start names the five tool errors met in the most sessions; a project's errors are not among them", () => {
+  const ledger: Sightings = {};
+  for (let i = 0; i < 7; i++) {
+    const sessions = Array.from({ length: i === 6 ? 8 : 2 + i }, (_, k) => `s-${k}`);
+    ledger[`slip ${i}`] = { line: `Tool slip number ${i}.`, what: 'Edit', sessions, harness: true };
+  }
+  ledger['psql not found'] = { line: 'psql: command not found', what: 'psql', sessions: ['s-1', 's-2', 's-3', 's-4', 's-5', 's-6', 's-7'] };
+  assert.deepEqual(
+    recurringToolErrors(ledger).map((e) => [e.line, e.sessions]),
+    [
+      ['Tool slip number 6.', 8],
+      ['Tool slip number 5.', 7],
+      ['Tool slip number 4.', 6],
+      ['Tool slip number 3.', 5],
+      ['Tool slip number 2.', 4],
+    ],
+  );
+});
+
 test("a command the shell could not read (an unclosed quote) is counted with the tools' errors: met in two sessions it is named, never a lesson", async (t) => {
   const slip = '/usr/bin/bash: eval: line 1: unexpected EOF while looking for matching `"\'';
   const session = (cmd: string) => gather(t, (b) => b.user('count the rows').bash(cmd, 2, slip).bash('python3 count.py', 0, '42'));
@@ -1324,6 +1343,10 @@ test('a project file too large for one Read, met again in another session, is an
     /\(from `Read data\/chat_history\/a-1\.json`\)\. Read such files in parts \(offset and limit\), or search them with Grep\.$/,
   );
   assert.equal(again[0]!.signature, 'error:read too large data/chat_history/*.json');
+  // Counted with the tools' errors too: met in two sessions, whatever the file, a start names it.
+  const both = updateSightings(ledger, await session('c-3.json', 52000), meta('s-two'));
+  assert.deepEqual(recurringToolErrors(both), [{ tool: 'Read', line: first.toolErrors![0]!.error.line, sessions: 2 }]);
+  assert.match(first.toolErrors![0]!.error.line, /^File content \(31234 tokens\) exceeds maximum allowed tokens \(25000\)/);
   // A file at the root, or with no extension, is known by itself; a folder spelt in other case is the same folder.
   const keys = async (name: string) =>
     (await gather(t, (b, dir) => b.user('x').tool('Read', { file_path: join(dir, ...name.split('/')) }, tooLarge(30000), true))).errors.map(

@@ -416,19 +416,16 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       return { ...s, open, pasted, acted };
     }
   }
-  // A file of the project too large for one Read is a trap of the project: met in another session, it is an obstacle.
-  if (r.isError && p.read) {
-    const large = tooLargeToRead(r.text, projectPath(p.read, p.dir, s.root));
-    if (large) return noteError(s, { line: large.line, key: large.key }, `Read ${large.path}`, false);
-  }
+  if (!r.isError) return s;
+  // A file of the project too large for one Read is a trap of the project: met in another session, it is an
+  // obstacle. It is counted with the tools' errors too (below): met here again, whatever the file, the start names it.
+  const large = p.read ? tooLargeToRead(r.text, projectPath(p.read, p.dir, s.root)) : null;
+  const next = large ? noteError(s, { line: large.line, key: large.key }, `Read ${large.path}`, false) : s;
   // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
   // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
   // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
-  if (r.isError) {
-    const error = signatureOf(r.text, s.root, true);
-    if (error) return { ...s, toolErrors: noteToolError(s.toolErrors ?? [], error, p.tool) };
-  }
-  return s;
+  const error = signatureOf(r.text, s.root, true);
+  return error ? { ...next, toolErrors: noteToolError(next.toolErrors ?? [], error, p.tool) } : next;
 }
 
 // Claude Code's Read turning down a file for its size (`File content (31234 tokens) exceeds maximum allowed tokens (25000)`).

@@ -359,7 +359,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
 }
 
 /** Claude Code tool errors met in two sessions or more, most sessions first (then the latest met), at most `max`. */
-export function recurringToolErrors(ledger: Sightings, max = 3): Array<{ tool: string; line: string; sessions: number }> {
+export function recurringToolErrors(ledger: Sightings, max = 5): Array<{ tool: string; line: string; sessions: number }> {
   return Object.values(ledger)
     .map((s, order) => ({ s, order }))
     .filter(({ s }) => s.harness === true && s.sessions.length >= 2)
