@@ -3,7 +3,7 @@
 // what the hand-off already names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildDigest, WORKED_LINE } from '../../src/core/recall/digest.ts';
+import { buildDigest, WORKED_FILES_LINE, WORKED_LINE } from '../../src/core/recall/digest.ts';
 import {
   commandsComingBack,
   countsAsWorked,
@@ -53,13 +53,31 @@ test('recent sessions weigh more than old ones; deleted files leave; system, tem
     '../other/x.ts',
     'C:\\x\\y.ts',
     '.claude/echoes/team/MEMORY.md',
+    '/home/u/.claude/EPHEMERAL.md',
+    '/home/u/.claude/memories/archive-log-001.md',
     '/home/u/.claude/plans/p.md',
+    '/home/u/.claude/projects/-home-u-app/5d1c2a7e.jsonl',
+    '/home/u/.claude/projects/-home-u-app/5d1c2a7e/tool-results/x.txt',
+    'C:/Users/u/.claude/projects/d--work/memory/MEMORY.md',
+    '/home/u/.claude/todos/t.json',
     'CLAUDE.md',
     'docs/CLAUDE.md',
+    '.claude/CLAUDE.md',
   ])
     assert.equal(countsAsWorked(p), false, p);
-  // The work may live beside the project (a sibling folder, a home config): named as it was spelled.
-  for (const p of ['src/CLAUDE-notes.md', 'X:/03_ACG/Custom_Addons/ticket_system/models/ticket.py', '/home/u/work/lib/a.py', '~/.zshrc'])
+  // The work may live beside the project (a sibling folder, a home config): named as it was spelled. So may a
+  // skill, the project's Claude Code settings and an auto-memory topic file, which sessions read when they need them.
+  for (const p of [
+    'src/CLAUDE-notes.md',
+    'X:/03_ACG/Custom_Addons/ticket_system/models/ticket.py',
+    '/home/u/work/lib/a.py',
+    '~/.zshrc',
+    '.claude/skills/bug-analysis/SKILL.md',
+    '.claude/settings.json',
+    '/home/u/.claude/agents/reviewer.md',
+    'C:/Users/u/.claude/projects/d--work/memory/okki_lessons.md',
+    '/home/u/.claude/projects/-home-u-app/memory/topics/db.md',
+  ])
     assert.equal(countsAsWorked(p), true, p);
 });
 
@@ -93,7 +111,7 @@ test('the digest names them in one line after the last session, whole names as m
   const line = digest.text.split('\n').find((l) => l.startsWith('Files the work keeps coming back to:'));
   assert.ok(line, digest.text);
   assert.match(line, /src\/importer\.ts, src\/…\/(?:deep\/)+file\.ts, /, 'a long path is shortened in its middle');
-  assert.ok(line.length <= WORKED_LINE);
+  assert.ok(line.length <= WORKED_FILES_LINE);
   assert.ok(digest.text.indexOf('fix the importer') < digest.text.indexOf(line), 'after the last session');
   assert.equal(digest.withoutSession?.text.includes('keeps coming back'), false, 'a resumed session had them already');
 });

@@ -132,7 +132,7 @@ export function clipMiddle(text: string, max: number): string {
  * A Files line (`edited: a, b, c`) within `max` characters: whole names (a long one shortened in
  * its middle), as many as fit, and how many more there are. Other lines are shortened in the middle.
  */
-function fitListLine(line: string, max: number): string | null {
+export function fitListLine(line: string, max: number): string | null {
   const files = /^- (edited|deleted|reverted|read|searched): (.*)$/.exec(line);
   if (!files) return max >= 40 ? clipMiddle(line, Math.min(max, MAX_LINE)) : null;
   if (line.length <= max) return line;
@@ -334,14 +334,18 @@ function lineWriter(budget: number): { parts: string[]; take: (line: string) => 
   return { parts, take, remaining: () => remaining };
 }
 
-/** The line naming the files sessions keep coming back to, whole names as many as fit. */
+/** The line naming the commands sessions keep running is at most this long. */
 export const WORKED_LINE = 640;
+/** The line naming the files is longer: a path of a deep project takes sixty characters or more. */
+export const WORKED_FILES_LINE = 960;
+
+/** The line naming the files sessions keep coming back to, whole names as many as fit. */
 function workedFilesLine(files: readonly string[]): string | null {
   if (files.length === 0) return null;
   let line = 'Files the work keeps coming back to:';
   for (const [i, f] of files.entries()) {
     const next = `${line}${i ? ',' : ''} ${clipMiddle(oneLine(f), MAX_NAME)}`;
-    if (next.length > WORKED_LINE) return i === 0 ? null : line;
+    if (next.length > WORKED_FILES_LINE) return i === 0 ? null : line;
     line = next;
   }
   return line;

@@ -49,23 +49,28 @@ const KEPT_COMMANDS = 100;
 /** A file is named once this many sessions touched it. */
 export const MIN_SESSIONS = 2;
 /** Most files a start names. */
-export const MAX_NAMED = 16;
+export const MAX_NAMED = 24;
 /** Most commands a start names. */
 export const MAX_COMMANDS = 10;
 
 export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 
 // Outside the project, what is no one's work: the system's files, temporary folders, a relative path
-// whose folder is not known, and Claude Code's own folder.
-const NOT_WORK = /^(?:\.\.(?:\/|$)|\/(?:etc|dev|proc|sys|tmp|private\/tmp|var\/folders)\/)|\/AppData\/Local\/Temp\/|(?:^|\/)\.claude\//i;
+// whose folder is not known.
+const NOT_WORK = /^(?:\.\.(?:\/|$)|\/(?:etc|dev|proc|sys|tmp|private\/tmp|var\/folders)\/)|\/AppData\/Local\/Temp\//i;
+// In a `.claude` folder, what Claude Code and this plugin keep for themselves: our memory (in either scope), plans, transcripts
+// and the state beside them, and the auto-memory index Claude Code loads at each start. Its skills, agents,
+// settings and auto-memory topic files are work like any other: a session reads them when it needs them.
+const CLAUDE_OWN =
+  /(?:^|\/)\.claude\/(?:echoes|EPHEMERAL\.md$|ARCHIVE\.md$|memories|plans|todos|shell-snapshots|statsig|ide|debug|file-history|session-env|paste-cache|telemetry|history\.jsonl|projects\/[^/]+\/(?!memory\/(?!MEMORY\.md$)))/i;
 
 /**
  * A file worth naming: the project's own (relative to it), or one the work keeps reaching outside it (a
- * sibling folder, a home config); not the system's, a temporary one, the plugin's memory, or what
- * Claude Code loads by itself.
+ * sibling folder, a home config, a skill, Claude Code's auto-memory topic files); not the system's, a
+ * temporary one, the plugin's memory, or what Claude Code loads by itself (a CLAUDE.md, the auto-memory index).
  */
 export function countsAsWorked(path: string): boolean {
-  if (!path || NOT_WORK.test(path) || path.includes('\\')) return false;
+  if (!path || NOT_WORK.test(path) || CLAUDE_OWN.test(path) || path.includes('\\')) return false;
   return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path);
 }
 
