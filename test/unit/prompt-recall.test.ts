@@ -229,4 +229,13 @@ test('an archive log is one line: when the session ran, what it was asked, what 
   );
   const done = renderRecall([{ ...log, text: log.text.replace(/## Open[\s\S]*$/, '') }], 300)!;
   assert.match(done.text, /Plan the receipts — Step 1 is done \(/, 'with nothing open, its last conclusion');
+  // The files it edited, whole names as many as their share holds: where the work it goes on from lives.
+  const names = ['src/receipts/template.ts', 'src/receipts/pdf.ts', ...Array.from({ length: 12 }, (_, i) => `src/mail/part-${i}.ts`)];
+  const files = `## Files\n- edited: ${names.join(', ')}\n- read: README.md\n`;
+  const withFiles = renderRecall([{ ...log, text: log.text.replace('## Open', `${files}## Open`) }], 300)!;
+  assert.match(
+    withFiles.text,
+    /\n- Earlier session 2026-10-27: Plan the receipts — open: Receipt template; PDF attachment; edited: src\/receipts\/template\.ts, src\/receipts\/pdf\.ts, .*\(\+\d+ more\) \(\.claude\/echoes\/memories\/archive-log-007\.md\)\n/,
+  );
+  assert.ok(!withFiles.text.includes('README.md'), 'what it only read is left to the log');
 });
