@@ -1021,6 +1021,74 @@ test("a command that outran Claude Code's time limit in two sessions is one obst
   assert.doesNotMatch(obstacles[0]!.learning, /INFO|Fix seen/);
 });
 
+test("the user's hook that blocked a call is one obstacle, known by the hook, whatever command it blocked", async (t) => {
+  const blocked = (b: TranscriptBuilder, command: string, said: string, hook = 'node d:/work/.claude/hooks/block-dangerous.js') =>
+    b.tool('Bash', { command }, `PreToolUse:Bash hook error: [${hook}]: [HOOK BLOCKED] ${said}`, true);
+  const first = await gather(t, (b) => {
+    b.user('restart chrome');
+    blocked(b, 'sleep 2 && cmd.exe /c "taskkill /F /IM chrome.exe"', '危险命令: cmd.exe /c "taskkill /F /IM chrome.exe"');
+    // Another command that then passed fixed nothing of the hook: the next call it blocks will be another.
+    blocked(b, 'git push --force origin main', 'force push');
+    b.bash('git push origin main', 0, 'ok');
+  });
+  assert.equal(first.errors[0]!.error.key, 'pretooluse:bash hook block-dangerous.js blocked');
+  assert.equal(first.errors[0]!.what, 'hook block-dangerous.js', 'not `sleep`, the step it began with');
+  assert.deepEqual(first.fixes, []);
+  assert.deepEqual(first.open, []);
+  let ledger = updateSightings({}, first, meta('s-one'));
+  const second = await gather(t, (b) => {
+    b.user('clear the profile');
+    // A check it blocked: the hook met it, not the tests.
+    blocked(b, 'npm test', 'run the tests in CI');
+  });
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const obstacles = lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.equal(obstacles.length, 1, obstacles.map((l) => l.title).join(' | '));
+  assert.equal(obstacles[0]!.signature, 'error:pretooluse:bash hook block-dangerous.js blocked');
+  assert.match(obstacles[0]!.title, /^hook block-dangerous\.js: PreToolUse:Bash hook error: \[node /);
+  assert.doesNotMatch(obstacles[0]!.learning, /Fix seen/);
+});
+
+test("a blocking hook is read from Claude Code's first line, by a plain name of its script; a setting, a flag or a secret is never the name", () => {
+  const key = (text: string) => errorSignature(text, true)?.key;
+  // A hook's command may hold brackets, and any program may run it; another hook, or another tool, is another trouble.
+  assert.equal(
+    key('PreToolUse:Edit hook error: [$CLAUDE_PROJECT_DIR/.claude/hooks/guard[v2].sh]: generated files'),
+    'pretooluse:edit hook guard[v2].sh blocked',
+  );
+  assert.equal(key('PreToolUse:Bash hook error: [python3 ~/.claude/hooks/no-npm.py]: use pnpm'), 'pretooluse:bash hook no-npm.py blocked');
+  // What the hook printed on later lines does not decide, nor does a Windows path (`\\n` in `C:\\Users\\nathan`).
+  assert.equal(
+    key('PreToolUse:Bash hook error: [node .claude/hooks/guard.js]: [HOOK BLOCKED] rm -rf\nReason: dangerous; permission denied'),
+    'pretooluse:bash hook guard.js blocked',
+  );
+  assert.equal(
+    key('PreToolUse:Bash hook error: [node C:\\Users\\nathan\\.claude\\hooks\\guard.js]: no'),
+    'pretooluse:bash hook guard.js blocked',
+  );
+  // A program whose path holds a space, quoted: the script it runs is the hook.
+  assert.equal(
+    key('PreToolUse:Bash hook error: ["C:/Program Files/nodejs/node.exe" C:/work/.claude/hooks/guard.js]: no'),
+    'pretooluse:bash hook guard.js blocked',
+  );
+  // A token given to the hook, or a flag with one, is never kept in the key: the line is read as any other, filtered.
+  for (const hook of [
+    'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh-guard',
+    'node --api-key=sk-ant-abcdefghij0123456789.json hook',
+  ]) {
+    const k = key(`PreToolUse:Bash hook error: [${hook}]: blocked rm`)!;
+    assert.doesNotMatch(k, /ghp_|sk-ant/, k);
+  }
+  // The name survives the line's cleaning (the project's folder spelled relative to it).
+  const kept = failureSignature(
+    'PreToolUse:Bash hook error: [node /home/u/proj/.claude/hooks/guard.js]: rm -rf /home/u/proj/dist',
+    'rm -rf dist',
+    '/home/u/proj',
+  );
+  assert.equal(kept?.key, 'pretooluse:bash hook guard.js blocked');
+  assert.doesNotMatch(kept!.line, /\/home\/u\/proj/);
+});
+
 test('what runs: the file an interpreter or a shell runs, else the family; a shell given a command line runs no script of its own', () => {
   assert.equal(commandTarget('bash scripts/e2e.sh --ci'), 'bash scripts/e2e.sh');
   assert.equal(commandTarget('python train.py --epochs 3'), 'python train.py');

@@ -26,7 +26,15 @@ import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, isRefusal, readCorrection, refusalNote, repeatedRequests, reportsNoChange, statedRules } from './corrections.ts';
-import { type ErrorSignature, errorSignature, isEnvironmentError, isShellError, pointsIntoCode, reportedError } from './error-signature.ts';
+import {
+  type ErrorSignature,
+  errorSignature,
+  hookOfKey,
+  isEnvironmentError,
+  isShellError,
+  pointsIntoCode,
+  reportedError,
+} from './error-signature.ts';
 import { failureSignature, isSilentExit, keptError, programBase, stepProgram, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
@@ -524,19 +532,23 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     const slipLine = SHELL_SLIP_LINE.exec(r.text)?.[0];
     const slip = slipLine ? signatureOf(slipLine, root, true) : null;
     if (slip) next = { ...next, toolErrors: noteToolError(next.toolErrors ?? [], slip, p.tool) };
+    // A hook that blocked the call is what met it, whatever the command (`sleep 2 && rm -rf …`), a look too.
+    const hook = error ? hookOfKey(error.key) : null;
     // A look that failed (`gh pr checks` listing a failing check, `ls` of a missing file) is no trouble met,
     // unless the program itself is not there (`gh: command not found`): that one is met whatever it was asked.
-    if (isInspection(normalized) && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
+    if (isInspection(normalized) && !hook && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;
     if (!error) return next;
     const timedOut = timedOutCommand(error.key);
     const own = runsOwnCode(normalized);
     const checks = (kind !== null && kind !== 'install' && kind !== 'run') || /^git\b/.test(normalized) || own;
     // What timed out is named in its key (`command timed out: bash scripts/e2e.sh`).
     // A program that only failed is known by its name: what it was asked (`curl -s http://127.0.0.1:9222/…`) says where.
-    const what = timedOut ?? (isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
-    next = noteError(next, error, what, checks);
-    // A later run that ended in time fixed nothing: it ran shorter, or in the background.
-    if (timedOut === null && !next.open.some((f) => f.key === key))
+    const what =
+      timedOut ?? (hook ? `hook ${hook}` : isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
+    next = noteError(next, error, what, checks && !hook);
+    // A later run that ended in time fixed nothing: it ran shorter, or in the background. What a hook blocked
+    // waits for no fix: another command that passed says nothing of the next one the hook will block.
+    if (timedOut === null && hook === null && !next.open.some((f) => f.key === key))
       next = {
         ...next,
         open: pushBounded(

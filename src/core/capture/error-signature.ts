@@ -124,6 +124,9 @@ const GENERIC_FAILURE =
 
 function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', further = ''): ErrorSignature | null {
   if (!output || NOT_AN_ERROR.test(output)) return null;
+  // A hook that blocked the call: Claude Code's line says so first, whatever the hook printed after it.
+  const hook = mode === 'printed' ? null : blockingHook(output);
+  if (hook) return { line: clip(oneLine(hook.line), LINE_MAX), key: hook.key };
   const failed = mode === 'failed';
   const patterns = mode === 'printed' ? PRINTED : STRONG;
   const lines = candidateLines(output);
@@ -141,6 +144,43 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble.
   const key = timedOut ? TIMED_OUT_KEY : signatureKey(line);
   return key.length >= 6 ? { line, key } : null;
+}
+
+const HOOK_KEY = /^(?:pretooluse|permissionrequest):\S+ hook (\S+) blocked$/;
+
+/** A key made of more than its line's words (Claude Code's time limit, a hook that blocked): cleaning the line keeps it. */
+export const keyOutlivesLine = (key: string): boolean => key === TIMED_OUT_KEY || HOOK_KEY.test(key);
+
+/** The hook a key says blocked the call (`block-dangerous.js`), or null. */
+export const hookOfKey = (key: string): string | null => HOOK_KEY.exec(key)?.[1] ?? null;
+
+// Claude Code's record of a hook that stopped a tool call (`PreToolUse:Bash hook error: [node .claude/hooks/guard.js]:
+// blocked: rm -rf …`): the event and tool, the hook's command in brackets (which may hold brackets of its own), what it said.
+const HOOK_BLOCKED = /^(PreToolUse|PermissionRequest):(\S+) hook error: \[((?:[^[\]]|\[[^[\]]*\])*)\]:/;
+/** A name that is a script's or a program's and nothing else (no setting, no flag, no secret it was given). */
+const HOOK_NAME = /^[\w.@+[\]-]{1,64}$/;
+
+/**
+ * The hook that stopped a tool call, by the first line of the call's result: its event and tool, and its
+ * script's name (`block-dangerous.js`), which the key holds. Whatever it blocked, the user's hook is the one
+ * trouble of that tool: the next call it blocks will say another command. Null when the line is no such
+ * record, or the hook's command shows no plain name (a setting or a flag is never taken for one).
+ */
+export function blockingHook(output: string): { line: string; key: string } | null {
+  const first =
+    withoutEscapes(output)
+      .replace(/<\/?tool_use_error>/g, '')
+      .trimStart()
+      .split(/\r?\n/)[0] ?? '';
+  const m = HOOK_BLOCKED.exec(first);
+  if (!m) return null;
+  // Quoted words whole (`"C:/Program Files/nodejs/node.exe" guard.js`); settings and flags are not the hook.
+  const words = (m[3]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).filter((w) => !w.includes('=') && !w.startsWith('-'));
+  // The script a program runs (`node …/guard.js`, `bash ~/.claude/hooks/check.sh`), else the program itself.
+  const script = words.find((w, i) => i > 0 && /\.\w{1,4}["']?$/.test(w)) ?? words[0] ?? '';
+  const name = script.replace(/["']/g, '').split(/[\\/]/).pop() ?? '';
+  if (!HOOK_NAME.test(name)) return null;
+  return { line: first.trim(), key: `${m[1]}:${m[2]} hook ${name} blocked`.toLowerCase() };
 }
 
 /** The lines of an output that may say what went wrong: trimmed, not noise, not a lone word. */

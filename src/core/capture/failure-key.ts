@@ -7,7 +7,7 @@
 
 import { commandSteps, withoutRedirections } from '../session/summary-commands.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
-import { type ErrorSignature, errorSignature, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
+import { type ErrorSignature, errorSignature, keyOutlivesLine, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
 import { commandTarget, workKind } from './work-commands.ts';
 
 /** Text as kept: capture filters secrets out of it; a reader that only looks up keys need not. */
@@ -23,7 +23,7 @@ export function keptError(error: ErrorSignature, root: string | null, clean: Cle
   const cleaned = clean(error.line);
   const line = root ? relativeInCommand(cleaned, root, root) : cleaned;
   if (line === error.line) return error;
-  return { line, key: error.key === TIMED_OUT_KEY ? error.key : signatureKey(line) };
+  return { line, key: keyOutlivesLine(error.key) ? error.key : signatureKey(line) };
 }
 
 /**
