@@ -60,6 +60,9 @@ test('recent sessions weigh more than old ones; deleted files leave; system, tem
     '/home/u/.claude/projects/-home-u-app/5d1c2a7e/tool-results/x.txt',
     'C:/Users/u/.claude/projects/d--work/memory/MEMORY.md',
     '/home/u/.claude/todos/t.json',
+    '.claude/rules/testing.md',
+    '/home/u/.claude/plugins/cache/mkt/plugin/README.md',
+    '.claude/claude.md',
     'CLAUDE.md',
     'docs/CLAUDE.md',
     '.claude/CLAUDE.md',
@@ -77,6 +80,10 @@ test('recent sessions weigh more than old ones; deleted files leave; system, tem
     '/home/u/.claude/agents/reviewer.md',
     'C:/Users/u/.claude/projects/d--work/memory/okki_lessons.md',
     '/home/u/.claude/projects/-home-u-app/memory/topics/db.md',
+    // A file whose name only begins like one of Claude Code's folders is the project's.
+    '.claude/ideas.md',
+    '.claude/plans.md',
+    '.claude/debugging-notes.md',
   ])
     assert.equal(countsAsWorked(p), true, p);
 });

@@ -58,11 +58,11 @@ export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 // Outside the project, what is no one's work: the system's files, temporary folders, a relative path
 // whose folder is not known.
 const NOT_WORK = /^(?:\.\.(?:\/|$)|\/(?:etc|dev|proc|sys|tmp|private\/tmp|var\/folders)\/)|\/AppData\/Local\/Temp\//i;
-// In a `.claude` folder, what Claude Code and this plugin keep for themselves: our memory (in either scope), plans, transcripts
-// and the state beside them, and the auto-memory index Claude Code loads at each start. Its skills, agents,
+// In a `.claude` folder, what Claude Code and this plugin keep for themselves: our memory (in either scope), plans, transcripts,
+// installed plugins and the state beside them, and what Claude Code loads at each start (its rules, the auto-memory index). Its skills, agents,
 // settings and auto-memory topic files are work like any other: a session reads them when it needs them.
 const CLAUDE_OWN =
-  /(?:^|\/)\.claude\/(?:echoes|EPHEMERAL\.md$|ARCHIVE\.md$|memories|plans|todos|shell-snapshots|statsig|ide|debug|file-history|session-env|paste-cache|telemetry|history\.jsonl|projects\/[^/]+\/(?!memory\/(?!MEMORY\.md$)))/i;
+  /(?:^|\/)\.claude\/(?:(?:echoes|memories|rules|plans|todos|tasks|plugins|shell-snapshots|statsig|ide|debug|file-history|session-env|paste-cache|telemetry)(?:\/|$)|(?:EPHEMERAL|ARCHIVE)\.md$|history\.jsonl$|projects\/[^/]+\/(?!memory\/(?!MEMORY\.md$)))/i;
 
 /**
  * A file worth naming: the project's own (relative to it), or one the work keeps reaching outside it (a
@@ -71,7 +71,7 @@ const CLAUDE_OWN =
  */
 export function countsAsWorked(path: string): boolean {
   if (!path || NOT_WORK.test(path) || CLAUDE_OWN.test(path) || path.includes('\\')) return false;
-  return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/.test(path);
+  return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/i.test(path);
 }
 
 // Commands that only move, make or remove files, or set up the shell, in sh, cmd and PowerShell: they say
