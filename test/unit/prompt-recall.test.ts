@@ -238,4 +238,8 @@ test('an archive log is one line: when the session ran, what it was asked, what 
     /\n- Earlier session 2026-10-27: Plan the receipts — open: Receipt template; PDF attachment; edited: src\/receipts\/template\.ts, src\/receipts\/pdf\.ts, .*\(\+\d+ more\) \(\.claude\/echoes\/memories\/archive-log-007\.md\)\n/,
   );
   assert.ok(!withFiles.text.includes('README.md'), 'what it only read is left to the log');
+  // On a line too short for both, what it left open stays and the files give way.
+  const narrow = renderRecall([{ ...log, text: log.text.replace('## Open', `${files}## Open`) }], 75)!;
+  assert.match(narrow.text, /— open: Receipt template; PDF attachment \(/);
+  assert.ok(!narrow.text.includes('edited:'), narrow.text);
 });

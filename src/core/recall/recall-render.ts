@@ -101,13 +101,13 @@ function logLine(item: RecallItem, max: number): string {
   const room = Math.max(20, max - tail.length - 2);
   // Whole names, as many as their share holds (`edited: a.ts, b.ts (+3 more)`), or none.
   const files = edited ? (fitListLine(`- edited: ${oneLine(edited)}`, Math.floor(room * EDITED_SHARE))?.slice(2) ?? '') : '';
-  const after = [left ? oneLine(left) : '', files].filter(Boolean);
   // The request is cut to leave room for what the session left open and the files it edited: what a prompt
   // going on from it needs.
-  const asks = clip(lead, after.length > 0 ? Math.max(60, Math.floor(room * 0.45)) : room);
-  if (!files) return `- ${clip(left ? `${asks} — ${oneLine(left)}` : asks, room)}${tail}`;
+  const asks = clip(lead, left || files ? Math.max(60, Math.floor(room * 0.45)) : room);
+  // What it left open comes before the files: on a line too short for both, the files give way.
   const leftRoom = room - asks.length - files.length - 6;
-  const kept = left && leftRoom >= 30 ? ` — ${clip(oneLine(left), leftRoom)}` : '';
+  if (!files || (left && leftRoom < 30)) return `- ${clip(left ? `${asks} — ${oneLine(left)}` : asks, room)}${tail}`;
+  const kept = left ? ` — ${clip(oneLine(left), leftRoom)}` : '';
   return `- ${clip(`${asks}${kept}; ${files}`, room)}${tail}`;
 }
 
