@@ -153,3 +153,54 @@ describe('an error the user pasted, fixed in the settings, reaches the next sess
     assert.deepEqual(errorLogLines(project), []);
   });
 });
+
+describe("the user's hook that blocked commands in two sessions reaches the next, known by the hook", () => {
+  let project: ScenarioProject;
+  let third: RuneRun;
+  let memory = '';
+  const guard = [
+    "let input = '';",
+    "process.stdin.on('data', (d) => (input += d)).on('end', () => {",
+    "  const command = JSON.parse(input).tool_input?.command ?? '';",
+    '  if (/rm -rf/.test(command)) {',
+    "    process.stderr.write('blocked: rm -rf is not allowed here, ask the user first');",
+    '    process.exit(2);',
+    '  }',
+    '});',
+  ].join('\n');
+
+  before(async () => {
+    project = await suite.project('capture-hook');
+    await project.write({
+      '.claude/hooks/guard.js': `${guard}\n`,
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'node .claude/hooks/guard.js' }] }] },
+      }),
+    });
+    // Two sessions, each blocked on another command: the hook is the one trouble.
+    await suite.rune(project, ['--allowedTools', 'Bash'], { turns: ['Clean the output.\nRUN: rm -rf dist'] });
+    waitForWorkers(project.dir);
+    await suite.rune(project, ['--allowedTools', 'Bash'], { turns: ['Clean the build folder.\nRUN: sleep 0 && rm -rf build'] });
+    waitForWorkers(project.dir);
+    memory = project.read('.claude/echoes/team/MEMORY.md') ?? '';
+    third = await suite.rune(project, ['-p', 'What should I know before cleaning up?']);
+  });
+
+  test("Claude Code records the hook's block as this version writes it, and capture keeps one obstacle of that hook", {
+    timeout: testTimeout,
+  }, () => {
+    const obstacles = documentEntries(parseEchoDocument(memory)).filter((e) => e.captured === 'obstacle');
+    assert.equal(obstacles.length, 1, memory);
+    assert.equal(obstacles[0]!.signature, 'error:pretooluse:bash hook guard.js blocked', memory);
+    assert.match(obstacles[0]!.title, /^hook guard\.js: PreToolUse:Bash hook error: \[node \.claude\/hooks\/guard\.js\]: blocked: rm -rf/);
+  });
+
+  test("the next session's context holds it", { timeout: testTimeout }, () => {
+    const digest = runeEchoesBlocks(third.calls[0]!.systemMessagesText).join('\n');
+    assert.match(digest, /guard\.js/, digest);
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
+});
