@@ -336,6 +336,17 @@ test('moveOutEntries loses no byte: what stays and what moved are the whole inpu
   );
 });
 
+test('upgradeToV2 keeps a field written twice after the first, even when the first is unreadable: the entry means what it meant', () => {
+  // Found by the property below: the second `status` had been written first and retracted the entry.
+  const text =
+    '### [2026-02-11] Architecture: X - **layer**: etched - **source**: manual - **confidence**: 1.0 - **supersedes**: none - Learning.\n- **status**: maybe\n- **status**: retracted\n';
+  const doc = parseEchoDocument(text);
+  const { doc: up } = upgradeToV2(doc);
+  assert.equal(documentEntries(doc)[0]!.status, undefined);
+  assert.equal(documentEntries(up)[0]!.status, undefined);
+  assert.match(serializeEchoDocument(up), /- \*\*status\*\*: maybe\n- \*\*status\*\*: retracted\n/);
+});
+
 test('upgradeToV2 writes an id into every entry, keeps their values and is idempotent', () => {
   fc.assert(
     fc.property(anyText, (text) => {

@@ -102,12 +102,17 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
   const issue = (code: string, line: number, message: string) => issues.push({ code, line, message });
   const seen = new Map<FieldKey, { field: FieldLine; line: number }>();
   const extra: Array<[string, string]> = [];
+  // A field written twice is kept after the first one's value, even when that value is kept aside as
+  // unreadable: rewritten, the first stays first, and the entry reads back as it did.
+  const twice: Array<[string, string]> = [];
   for (const got of raw.fields) {
     const { field, line } = got;
     if (field.key && !seen.has(field.key)) {
       seen.set(field.key, got);
+    } else if (field.key) {
+      issue('duplicate-field', line, `field "${field.name}" appears twice; the first one is used`);
+      twice.push([field.name, field.value]);
     } else {
-      if (field.key) issue('duplicate-field', line, `field "${field.name}" appears twice; the first one is used`);
       extra.push([field.name, field.value]);
     }
   }
@@ -129,6 +134,7 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
     const got = host ? seen.get(host.prop as FieldKey) : undefined;
     values[f.prop] = readField(f, got?.field, got?.line ?? raw.line, ctx);
   }
+  extra.push(...twice);
   const explicitId = values.id as string | null;
   // Legacy Rune entries never had a verified field; their heading date is the
   // last time anyone confirmed them.
