@@ -459,7 +459,7 @@ test('a prompt that continues earlier work, or names a file an earlier session d
   assertWrapper(recalled);
   assert.match(
     recalled,
-    /- Earlier session 2026-10-20: Plan the invoice reminder emails — open: Template for the final notice; Stop reminders once the invoice is paid \(\.claude\/echoes\/memories\/archive-log-001\.md\)/,
+    /- Earlier session 2026-10-20: Plan the invoice reminder emails — open: Template for the final notice; Stop reminders once the invoice is paid; edited: docs\/plans\/reminders\.md, src\/billing\/reminder-schedule\.ts \(\.claude\/echoes\/memories\/archive-log-001\.md\)/,
   );
   assert.doesNotMatch(recalled, /archive-log-002/);
   // Named by its file, without a word of going on: the log that edited it.
