@@ -1047,6 +1047,10 @@ test("the user's hook that blocked a call is one obstacle, known by the hook, wh
   assert.equal(obstacles[0]!.signature, 'error:pretooluse:bash hook block-dangerous.js blocked');
   assert.match(obstacles[0]!.title, /^hook block-dangerous\.js: PreToolUse:Bash hook error: \[node /);
   assert.doesNotMatch(obstacles[0]!.learning, /Fix seen/);
+  assert.match(
+    obstacles[0]!.learning,
+    /\(from `hook block-dangerous\.js`\)\. The user's hook stops such calls each time: do the job another way, or ask the user to run it\.$/,
+  );
 });
 
 test("a blocking hook is read from Claude Code's first line, by a plain name of its script; a setting, a flag or a secret is never the name", () => {

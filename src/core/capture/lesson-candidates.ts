@@ -10,7 +10,7 @@ import { DEAD_END, MET_AGAIN, SAID_LINE_START, TIME_LIMIT } from '../lifecycle/c
 import { clip, oneLine } from '../text.ts';
 import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf, TOO_LARGE_KEY } from './capture-tracker.ts';
 import { type Correction, ruleKey } from './corrections.ts';
-import { isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
+import { hookOfKey, isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
 import { isSilentExit, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
@@ -212,12 +212,19 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
+/** What to do about an obstacle whose kind says it: a file too large for one Read, a hook of the user's that blocks. */
+function obstacleAdvice(key: string): string {
+  if (key.startsWith(TOO_LARGE_KEY)) return ' Read such files in parts (offset and limit), or search them with Grep.';
+  if (hookOfKey(key) !== null) return " The user's hook stops such calls each time: do the job another way, or ask the user to run it.";
+  return '';
+}
+
 function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry {
   // A command that outran Claude Code's time limit in two sessions will again: what helps is known.
   const learning =
     timedOutCommand(key) !== null
       ? `${s.what ? code(s.what) : 'A command'}${TIME_LIMIT}("${s.line}") in ${s.sessions.length} sessions: run it in the background, or with a longer timeout.`
-      : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}${key.startsWith(TOO_LARGE_KEY) ? ' Read such files in parts (offset and limit), or search them with Grep.' : ''}`;
+      : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}${obstacleAdvice(key)}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(s.what, s.line),
