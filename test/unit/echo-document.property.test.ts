@@ -345,6 +345,14 @@ test('upgradeToV2 keeps a field written twice after the first, even when the fir
   assert.equal(documentEntries(doc)[0]!.status, undefined);
   assert.equal(documentEntries(up)[0]!.status, undefined);
   assert.match(serializeEchoDocument(up), /- \*\*status\*\*: maybe\n- \*\*status\*\*: retracted\n/);
+  // Other fields written twice keep their place among the fields kept aside (an entry's origin mark covers their order).
+  const twice = parseEchoDocument(
+    '### [2026-02-11] Pattern: Y\n- **id**: y\n- **layer**: inscribed\n- **source**: manual\n- **confidence**: 0.8\n- **tags**: a\n- **tags**: b\n- **superseded_by**: z\n- Learning.\n',
+  );
+  assert.deepEqual(documentEntries(twice)[0]!.extra, [
+    ['tags', 'b'],
+    ['superseded_by', 'z'],
+  ]);
 });
 
 test('upgradeToV2 writes an id into every entry, keeps their values and is idempotent', () => {

@@ -4,7 +4,7 @@
 
 import { isBlank, withoutLineBreaks } from '../text.ts';
 import { CONFIDENCE_WORDS, type EchoEntry, type EntryStatus, type Layer, type ParseIssue } from './echo-entry.ts';
-import { BESIDE_FIELDS, BULLET_FIELDS, ENTRY_FIELDS, type EntryField, type FieldKey } from './entry-fields.ts';
+import { BESIDE_FIELDS, BULLET_FIELDS, ENTRY_FIELDS, type EntryField, type FieldKey, fieldKey } from './entry-fields.ts';
 import { isValidId, slugifyTitle } from './entry-ids.ts';
 import { type FieldLine, formatField, parseFieldLine } from './field-syntax.ts';
 import { confidenceWord, formatConfidence, formatTags, normalizeLayer, parseConfidence, parseIsoDate, parseTags } from './field-values.ts';
@@ -78,7 +78,10 @@ function readField(f: EntryField, written: FieldLine | undefined, line: number, 
       const s = value.toLowerCase();
       if (s === 'superseded' || s === 'retracted') return s satisfies EntryStatus;
       issue('bad-status', line, `status "${value}" is not superseded or retracted`);
-      ctx.extra.push([written?.name ?? f.key, value]);
+      // Kept aside, and kept before a second status written after it: rewritten, the first stays first and
+      // the entry reads back as it did (an upgrade had put a later `retracted` first). Else at the end, as always.
+      const later = ctx.extra.findIndex(([name]) => fieldKey(name) === f.key);
+      ctx.extra.splice(later >= 0 ? later : ctx.extra.length, 0, [written?.name ?? f.key, value]);
       return undefined;
     }
     case 'confidence-word':
@@ -102,17 +105,12 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
   const issue = (code: string, line: number, message: string) => issues.push({ code, line, message });
   const seen = new Map<FieldKey, { field: FieldLine; line: number }>();
   const extra: Array<[string, string]> = [];
-  // A field written twice is kept after the first one's value, even when that value is kept aside as
-  // unreadable: rewritten, the first stays first, and the entry reads back as it did.
-  const twice: Array<[string, string]> = [];
   for (const got of raw.fields) {
     const { field, line } = got;
     if (field.key && !seen.has(field.key)) {
       seen.set(field.key, got);
-    } else if (field.key) {
-      issue('duplicate-field', line, `field "${field.name}" appears twice; the first one is used`);
-      twice.push([field.name, field.value]);
     } else {
+      if (field.key) issue('duplicate-field', line, `field "${field.name}" appears twice; the first one is used`);
       extra.push([field.name, field.value]);
     }
   }
@@ -134,7 +132,6 @@ export function buildEntry(raw: RawEntry, issues: ParseIssue[]): { entry: EchoEn
     const got = host ? seen.get(host.prop as FieldKey) : undefined;
     values[f.prop] = readField(f, got?.field, got?.line ?? raw.line, ctx);
   }
-  extra.push(...twice);
   const explicitId = values.id as string | null;
   // Legacy Rune entries never had a verified field; their heading date is the
   // last time anyone confirmed them.
