@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
-import { errorSignature, isEnvironmentError, reportedError } from '../../src/core/capture/error-signature.ts';
+import { errorSignature, hookOfKey, isEnvironmentError, reportedError } from '../../src/core/capture/error-signature.ts';
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
   type CaptureKind,
@@ -19,6 +19,7 @@ import {
   updateSightings,
 } from '../../src/core/capture/lesson-candidates.ts';
 import { commandTarget, runsOwnCode, workCommand, workKind } from '../../src/core/capture/work-commands.ts';
+import { filterSecrets } from '../../src/core/security/secret-filter.ts';
 import { furtherWindow, outputWindow } from '../../src/core/transcript/result-window.ts';
 import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
@@ -1049,8 +1050,39 @@ test("the user's hook that blocked a call is one obstacle, known by the hook, wh
   assert.doesNotMatch(obstacles[0]!.learning, /Fix seen/);
   assert.match(
     obstacles[0]!.learning,
-    /\(from `hook block-dangerous\.js`\)\. The user's hook stops such calls each time: do the job another way, or ask the user to run it\.$/,
+    /\(from `hook block-dangerous\.js`\)\. The user's hook blocks such calls each time: do the job another way, or ask the user to run it\.$/,
   );
+});
+
+test("a hook's block is the hook's whatever its words, leaves how the project is worked as it was, and blocks any tool", async (t) => {
+  const hookSaid = (tool: string, said: string) => `PreToolUse:${tool} hook error: [node .claude/hooks/commitlint.js]: ${said}`;
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user(`ship it ${id}`)
+        .bash('npm test', 0, 'ok')
+        // Words that read like an assertion or a place in the code are still the hook's.
+        .tool('Bash', { command: 'npm test' }, hookSaid('Bash', 'Expected commit message to follow docs/rules.md:12'), true)
+        .tool(
+          'Edit',
+          { file_path: 'src/gen/api.ts', old_string: 'a', new_string: 'b' },
+          hookSaid('Edit', 'generated file, edit the schema'),
+          true,
+        ),
+    );
+  const first = await session('one');
+  assert.deepEqual(
+    first.works.map((w) => [w.command, w.lastOk]),
+    [['npm test', true]],
+    'a blocked run did not run: the tests still pass here',
+  );
+  assert.deepEqual(first.toolErrors ?? [], [], 'a hook is no slip of the tools');
+  const ledger = updateSightings(updateSightings({}, first, meta('s-one')), await session('two'), meta('s-two'));
+  const obstacles = lessonsOf(await session('two'), meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.deepEqual(obstacles.map((l) => l.signature).sort(), [
+    'error:pretooluse:bash hook commitlint.js blocked',
+    'error:pretooluse:edit hook commitlint.js blocked',
+  ]);
 });
 
 test("a blocking hook is read from Claude Code's first line, by a plain name of its script; a setting, a flag or a secret is never the name", () => {
@@ -1075,14 +1107,18 @@ test("a blocking hook is read from Claude Code's first line, by a plain name of 
     key('PreToolUse:Bash hook error: ["C:/Program Files/nodejs/node.exe" C:/work/.claude/hooks/guard.js]: no'),
     'pretooluse:bash hook guard.js blocked',
   );
-  // A token given to the hook, or a flag with one, is never kept in the key: the line is read as any other, filtered.
-  for (const hook of [
-    'GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh-guard',
-    'node --api-key=sk-ant-abcdefghij0123456789.json hook',
-  ]) {
-    const k = key(`PreToolUse:Bash hook error: [${hook}]: blocked rm`)!;
-    assert.doesNotMatch(k, /ghp_|sk-ant/, k);
-  }
+  // A token given to the hook, or a flag with one, is never its name; with no plain name the line is read as any
+  // other, and kept filtered, as capture keeps every line.
+  const filtered = (text: string) => failureSignature(text, 'rm -rf dist', null, (line) => filterSecrets(line).text);
+  assert.equal(
+    filtered('PreToolUse:Bash hook error: [GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 gh-guard]: blocked rm')?.key,
+    'pretooluse:bash hook gh-guard blocked',
+  );
+  const unnamed = filtered('PreToolUse:Bash hook error: [node --api-key=sk-ant-abcdefghij0123456789.json hook]: blocked rm')!;
+  assert.doesNotMatch(`${unnamed.key} ${unnamed.line}`, /sk-ant-abcdef/);
+  // A hook written inline, or one whose script no word names, has no name of its own either.
+  for (const hook of ["jq -r '.tool_input.command' | grep -q 'rm -rf' && exit 2", 'npx -y @acme/claude-guard', 'python3 -m hooks.guard'])
+    assert.equal(hookOfKey(key(`PreToolUse:Bash hook error: [${hook}]: blocked`) ?? ''), null, hook);
   // The name survives the line's cleaning (the project's folder spelled relative to it).
   const kept = failureSignature(
     'PreToolUse:Bash hook error: [node /home/u/proj/.claude/hooks/guard.js]: rm -rf /home/u/proj/dist',

@@ -432,7 +432,10 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   // Claude Code's own tools (an edit whose text was not found, a file not read first) fail on the model's
   // slips and say how to go on: the harness's rules, not this project's, so never an obstacle. They are
   // counted apart: met again and again here, the start names them (a formatter rewriting files, say).
+  // A hook of the user's that blocked the call is the project's, whatever the tool: an obstacle, as for a command.
   const error = signatureOf(r.text, s.root, true);
+  const hook = error ? hookOfKey(error.key) : null;
+  if (error && hook) return noteError(next, error, `hook ${hook}`, false);
   return error ? { ...next, toolErrors: noteToolError(next.toolErrors ?? [], error, p.tool) } : next;
 }
 
@@ -481,8 +484,10 @@ const commandFailure = (output: string, normalized: string, root: string | null,
 function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
+  // A hook of the user's that blocked the call is never the code's: what it says may read like an assertion.
   const code =
-    pointsIntoCode(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line));
+    hookOfKey(error.key) === null &&
+    (pointsIntoCode(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line)));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
 }
 
@@ -523,17 +528,18 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
   if (!failed && MASKED.test(command)) return next;
-  if (kind) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
+  const error = failed ? commandFailure(`${r.text}\n${r.tail}`, normalized, root, r.further, command) : null;
+  // A hook of the user's that blocked the call is what met it, whatever the command (`sleep 2 && rm -rf …`), a
+  // look too; the command did not run, so it says nothing of how the project is worked.
+  const hook = error && r.isError ? hookOfKey(error.key) : null;
+  if (kind && !hook) next = { ...next, works: noteWork(next.works, { kind, command: workCommand(normalized), dir: where }, !failed, runs) };
   const key = `${family}@${where}`;
   if (failed) {
-    const error = commandFailure(`${r.text}\n${r.tail}`, normalized, root, r.further, command);
     // The shell could not read the command as written (an unclosed quote): the model's slip with the tool, never
     // an obstacle of the project, but counted with the tools' errors, so that one met again and again is named.
     const slipLine = SHELL_SLIP_LINE.exec(r.text)?.[0];
     const slip = slipLine ? signatureOf(slipLine, root, true) : null;
     if (slip) next = { ...next, toolErrors: noteToolError(next.toolErrors ?? [], slip, p.tool) };
-    // A hook that blocked the call is what met it, whatever the command (`sleep 2 && rm -rf …`), a look too.
-    const hook = error ? hookOfKey(error.key) : null;
     // A look that failed (`gh pr checks` listing a failing check, `ls` of a missing file) is no trouble met,
     // unless the program itself is not there (`gh: command not found`): that one is met whatever it was asked.
     if (isInspection(normalized) && !hook && !(PROGRAM_NOT_FOUND.test(r.text) || SHELL_NOT_FOUND.test(r.text))) return next;

@@ -175,9 +175,13 @@ export function blockingHook(output: string): { line: string; key: string } | nu
   const m = HOOK_BLOCKED.exec(first);
   if (!m) return null;
   // Quoted words whole (`"C:/Program Files/nodejs/node.exe" guard.js`); settings and flags are not the hook.
-  const words = (m[3]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? []).filter((w) => !w.includes('=') && !w.startsWith('-'));
-  // The script a program runs (`node …/guard.js`, `bash ~/.claude/hooks/check.sh`), else the program itself.
-  const script = words.find((w, i) => i > 0 && /\.\w{1,4}["']?$/.test(w)) ?? words[0] ?? '';
+  const all = m[3]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
+  // A hook written inline (`jq … | grep -q … && exit 2`, `if …; then …; fi`) has no name of its own.
+  if (all.some((w) => /^(?:\||\|\||&&|;|if|then|fi)$|;$/.test(w))) return null;
+  const words = all.filter((w) => !w.includes('=') && !w.startsWith('-'));
+  // The script a program runs (`node …/guard.js`, `bash ~/.claude/hooks/check.sh`), or a program run alone;
+  // else (`npx -y @acme/guard`, `python3 -m hooks.guard`) no name is sure, and the line is read as any other.
+  const script = words.find((w, i) => i > 0 && /\.\w{1,4}["']?$/.test(w)) ?? (words.length === 1 ? words[0]! : '');
   const name = script.replace(/["']/g, '').split(/[\\/]/).pop() ?? '';
   if (!HOOK_NAME.test(name)) return null;
   return { line: first.trim(), key: `${m[1]}:${m[2]} hook ${name} blocked`.toLowerCase() };

@@ -215,7 +215,7 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
 /** What to do about an obstacle whose kind says it: a file too large for one Read, a hook of the user's that blocks. */
 function obstacleAdvice(key: string): string {
   if (key.startsWith(TOO_LARGE_KEY)) return ' Read such files in parts (offset and limit), or search them with Grep.';
-  if (hookOfKey(key) !== null) return " The user's hook stops such calls each time: do the job another way, or ask the user to run it.";
+  if (hookOfKey(key) !== null) return " The user's hook blocks such calls each time: do the job another way, or ask the user to run it.";
   return '';
 }
 
