@@ -61,6 +61,8 @@ test('recent sessions weigh more than old ones; deleted files leave; system, tem
     'C:/Users/u/.claude/projects/d--work/memory/MEMORY.md',
     '/home/u/.claude/todos/t.json',
     '.claude/rules/testing.md',
+    '.claude/agent-memory/reviewer/MEMORY.md',
+    '/home/u/.claude/agent-memory-local/planner/notes.md',
     '/home/u/.claude/plugins/cache/mkt/plugin/README.md',
     '.claude/claude.md',
     'CLAUDE.md',

@@ -59,10 +59,10 @@ export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 // whose folder is not known.
 const NOT_WORK = /^(?:\.\.(?:\/|$)|\/(?:etc|dev|proc|sys|tmp|private\/tmp|var\/folders)\/)|\/AppData\/Local\/Temp\//i;
 // In a `.claude` folder, what Claude Code and this plugin keep for themselves: our memory (in either scope), plans, transcripts,
-// installed plugins and the state beside them, and what Claude Code loads at each start (its rules, the auto-memory index). Its skills, agents,
+// installed plugins and the state beside them, and what Claude Code loads by itself (its rules, the auto-memory index, subagents' memory). Its skills, agents,
 // settings and auto-memory topic files are work like any other: a session reads them when it needs them.
 const CLAUDE_OWN =
-  /(?:^|\/)\.claude\/(?:(?:echoes|memories|rules|plans|todos|tasks|plugins|shell-snapshots|statsig|ide|debug|file-history|session-env|paste-cache|telemetry)(?:\/|$)|(?:EPHEMERAL|ARCHIVE)\.md$|history\.jsonl$|projects\/[^/]+\/(?!memory\/(?!MEMORY\.md$)))/i;
+  /(?:^|\/)\.claude\/(?:(?:echoes|memories|rules|agent-memory(?:-local)?|plans|todos|tasks|plugins|shell-snapshots|statsig|ide|debug|file-history|session-env|paste-cache|telemetry)(?:\/|$)|(?:EPHEMERAL|ARCHIVE)\.md$|history\.jsonl$|projects\/[^/]+\/(?!memory\/(?!MEMORY\.md$)))/i;
 
 /**
  * A file worth naming: the project's own (relative to it), or one the work keeps reaching outside it (a
