@@ -1,2 +1,0 @@
-import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
-import{h as b,i as c,j as d,k as e,l as f,m as g,n as h,o as i}from"./chunk-4OEZ3QYG.mjs";import{o as a}from"./chunk-F4HQDUTX.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-2N6JHGAI.mjs";import"./chunk-ZC56W3P3.mjs";export{b as SCHEMA_HEADER,g as asStored,a as countLines,f as documentEntries,c as handWrittenBlocks,i as newMemoryDocumentText,d as parseEchoDocument,h as renderEntry,e as serializeEchoDocument};
