@@ -551,7 +551,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // A program that only failed is known by its name: what it was asked (`curl -s http://127.0.0.1:9222/…`) says where.
     const what =
       timedOut ?? (hook ? `hook ${hook}` : isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
-    next = noteError(next, error, what, checks && !hook);
+    next = noteError(next, error, what, checks);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background. What a hook blocked
     // waits for no fix: another command that passed says nothing of the next one the hook will block.
     if (timedOut === null && hook === null && !next.open.some((f) => f.key === key))

@@ -5,6 +5,7 @@
 // errors by it. Pure: text in, signature out.
 
 import { clip, oneLine, withoutEscapes } from '../text.ts';
+import { SEPARATORS, shellWords } from '../transcript/shell-effects.ts';
 
 export interface ErrorSignature {
   /** The distinctive line as printed (colours stripped, one line, clipped). */
@@ -167,6 +168,8 @@ const HOOK_NAME = /^[\w.@+[\]-]{1,64}$/;
  * record, or the hook's command shows no plain name (a setting or a flag is never taken for one).
  */
 export function blockingHook(output: string): { line: string; key: string } | null {
+  // Every failed call's output passes here: most hold no such record, and are not read further.
+  if (!output.includes(' hook error: [')) return null;
   const first =
     withoutEscapes(output)
       .replace(/<\/?tool_use_error>/g, '')
@@ -174,15 +177,16 @@ export function blockingHook(output: string): { line: string; key: string } | nu
       .split(/\r?\n/)[0] ?? '';
   const m = HOOK_BLOCKED.exec(first);
   if (!m) return null;
-  // Quoted words whole (`"C:/Program Files/nodejs/node.exe" guard.js`); settings and flags are not the hook.
-  const all = m[3]!.match(/"[^"]*"|'[^']*'|\S+/g) ?? [];
-  // A hook written inline (`jq … | grep -q … && exit 2`, `if …; then …; fi`) has no name of its own.
-  if (all.some((w) => /^(?:\||\|\||&&|;|if|then|fi)$|;$/.test(w))) return null;
-  const words = all.filter((w) => !w.includes('=') && !w.startsWith('-'));
+  // The hook's command as the shell reads it (`"C:/Program Files/nodejs/node.exe" guard.js` is two words). One
+  // written inline (`jq … | grep -q … && exit 2`, `if …; then …; fi`) has no name of its own.
+  const all = shellWords(m[3]!);
+  if (all.some((w) => w.op && SEPARATORS.has(w.text))) return null;
+  // Settings and flags are not the hook.
+  const words = all.filter((w) => !w.op && !w.text.includes('=') && !w.text.startsWith('-')).map((w) => w.text);
   // The script a program runs (`node …/guard.js`, `bash ~/.claude/hooks/check.sh`), or a program run alone;
   // else (`npx -y @acme/guard`, `python3 -m hooks.guard`) no name is sure, and the line is read as any other.
-  const script = words.find((w, i) => i > 0 && /\.\w{1,4}["']?$/.test(w)) ?? (words.length === 1 ? words[0]! : '');
-  const name = script.replace(/["']/g, '').split(/[\\/]/).pop() ?? '';
+  const script = words.find((w, i) => i > 0 && /\.\w{1,4}$/.test(w)) ?? (words.length === 1 ? words[0]! : '');
+  const name = script.split(/[\\/]/).pop() ?? '';
   if (!HOOK_NAME.test(name)) return null;
   return { line: first.trim(), key: `${m[1]}:${m[2]} hook ${name} blocked`.toLowerCase() };
 }

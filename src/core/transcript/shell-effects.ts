@@ -25,7 +25,8 @@ interface Word {
   op: boolean;
 }
 
-const SEPARATORS = new Set(['&&', '||', ';', '|', '&']);
+/** What ends one step of a shell line and begins another. */
+export const SEPARATORS = new Set(['&&', '||', ';', '|', '&']);
 // Sticky: matched where the scan stands, never by copying the rest of the line.
 const OPERATOR = /&&|\|\||>>|&>|<<-?|[0-9]?>&?[0-9-]?|[;|&<>]/y;
 
