@@ -11,7 +11,7 @@ import { consolidateAll } from '../store/memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../store/memory/entry-cache.ts';
 import { autoPruneBudget, spendAutoPrune } from '../store/memory/prune-budget.ts';
 import { digestKey, type PreparedDigest, prepareDigest, readDigestCache } from '../store/recall/digest-cache.ts';
-import { addGiven, givenHandOff, keepGivenHandOff, readGiven, resetGiven } from '../store/recall/session-given.ts';
+import { addGiven, fileGivenKey, givenHandOff, keepGivenHandOff, readGiven, resetGiven } from '../store/recall/session-given.ts';
 import { latestLogSince } from '../store/session/archive-logs.ts';
 import type { RecoveredSession } from '../store/session/session-recovery.ts';
 import { ephemeralLockOptions, givenFile, scanSessions } from '../store/session/session-state.ts';
@@ -160,7 +160,11 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
     await guarded(
       ctx,
       'given entries',
-      () => (held ? addGiven(paths, sessionId, digest.injectedKeys) : resetGiven(paths, sessionId, digest.injectedKeys, now)),
+      () => {
+        // And the files its line named: a prompt naming one of them is not told it again.
+        const keys = [...digest.injectedKeys, ...(digest.namedFiles ?? []).map(fileGivenKey)];
+        return held ? addGiven(paths, sessionId, keys) : resetGiven(paths, sessionId, keys, now);
+      },
       undefined,
     );
   // An empty store gives nothing: no wrapper, no pointer, no usage line.

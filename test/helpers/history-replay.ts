@@ -20,6 +20,7 @@ import { errorSignature } from '../../src/core/capture/error-signature.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { splitUsageKey } from '../../src/core/lifecycle/usage-events.ts';
+import { NAMED_FILES_LEAD } from '../../src/core/recall/recall-render.ts';
 import { didWork } from '../../src/core/session/session-work.ts';
 import { commandFamily, isInspection, mainStep, normalizeCommand, unwrapCommand } from '../../src/core/session/summary-commands.ts';
 import { estimateTokens } from '../../src/core/text.ts';
@@ -409,6 +410,12 @@ function injectedKeys(usageLog: string, session: string): string[][] {
 }
 
 /** The last session's hand-off inside a SessionStart text: from its title to the lessons or the footer ('' when none). */
+/** The files a prompt's recall named by their paths (its last line, core/recall/recall-render.ts). */
+export function namedFilesOf(text: string): string[] {
+  const line = text.split('\n').find((l) => l.replace(/^· /, '').startsWith(NAMED_FILES_LEAD));
+  return line ? line.replace(/^· /, '').slice(NAMED_FILES_LEAD.length).trim().split(', ') : [];
+}
+
 export function handOffPart(text: string): string {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => /^(?:#+\s*)?(?:last|this) session\b/i.test(l));
@@ -503,7 +510,8 @@ export async function replayHistory(dir: string, opts: ReplayOptions = {}): Prom
           return e ? [{ key: e.key, id: e.id, title: e.title, text: e.text }] : [];
         });
         const recall = via === 'prompt' || via === 'failure';
-        injections.push({ at, via, text, handOff: recall ? '' : handOffPart(text), entries });
+        const files = via === 'prompt' ? namedFilesOf(text) : [];
+        injections.push({ at, via, text, handOff: recall ? '' : handOffPart(text), entries, ...(files.length > 0 ? { files } : {}) });
         (via === 'prompt' ? tokens.prompts : via === 'failure' ? tokens.failures : tokens.start).push(estimateTokens(text));
       };
       // A resumed session opens with its copied past already in the transcript.

@@ -36,6 +36,8 @@ export interface Injection {
   /** The part of a SessionStart text that is the last session's hand-off ('' when none). */
   handOff: string;
   entries: InjectedEntry[];
+  /** The files a prompt's recall named by their paths (its line of files the prompt names). */
+  files?: string[];
 }
 
 export interface SessionTrace {
@@ -170,10 +172,10 @@ export function coverageSummary(items: readonly NeedItem[]): CoverageSummary {
 
 export interface UseItem {
   session: string;
-  group: 'lesson' | 'hand-off';
+  group: 'lesson' | 'hand-off' | 'file';
   /** The hook that gave it (the first time this session). */
   via: Injection['via'];
-  /** The entry key, or `file:…` / `command:…` of a hand-off. */
+  /** The entry key, or `file:…` / `command:…` of a hand-off or of a file a prompt named. */
   name: string;
   used: boolean;
 }
@@ -214,6 +216,12 @@ export function useItems(sessions: readonly SessionTrace[]): UseItem[] {
         const used = after.some((u) => mentions(e.text, u)) || s.said.some((x) => x.at > inj.at && namesEntry(x.text, e));
         out.push({ session: s.id, group: 'lesson', via: inj.via, name: e.key, used });
       }
+      for (const path of inj.files ?? []) {
+        const name = useKey({ kind: 'file', key: path });
+        if (seenEntry.has(name)) continue;
+        seenEntry.add(name);
+        out.push({ session: s.id, group: 'file', via: inj.via, name, used: after.some((u) => useKey(u) === name) });
+      }
       if (!inj.handOff) continue;
       for (const item of handOffItems(inj.handOff, known.values())) {
         const name = useKey(item);
@@ -227,8 +235,12 @@ export function useItems(sessions: readonly SessionTrace[]): UseItem[] {
   return out;
 }
 
-export function useSummary(items: readonly UseItem[]): { lessons: Share; handOff: Share } {
+export function useSummary(items: readonly UseItem[]): { lessons: Share; handOff: Share; files: Share } {
   return {
+    files: count(
+      items.filter((i) => i.group === 'file'),
+      (i) => i.used,
+    ),
     lessons: count(
       items.filter((i) => i.group === 'lesson'),
       (i) => i.used,

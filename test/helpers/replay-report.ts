@@ -65,6 +65,8 @@ export interface HistoryReport {
   use: UseItem[];
   lessonsUsed: Share;
   handOffUsed: Share;
+  /** Files a prompt named by their paths that the session then used. */
+  filesUsed: Share;
   /** Each session in the order replayed: what it was, and the tokens injected into it. */
   perSession: Array<{
     history: string;
@@ -120,6 +122,7 @@ export function historyReport(r: HistoryResult, labels: CaptureLabels | null): H
     use,
     lessonsUsed: uses.lessons,
     handOffUsed: uses.handOff,
+    filesUsed: uses.files,
     perSession: r.sessions.map((s) => ({
       history: r.history.name,
       id: s.id,
@@ -174,6 +177,7 @@ export function pooledReport(reports: readonly HistoryReport[]): HistoryReport {
     use,
     lessonsUsed: uses.lessons,
     handOffUsed: uses.handOff,
+    filesUsed: uses.files,
     perSession: reports.flatMap((r) => r.perSession),
     tokens: {
       perSession: reports.flatMap((r) => r.tokens.perSession),

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
+import { emptyWorkedFiles, updateWorkedFiles } from '../../src/core/recall/worked-files.ts';
 import { estimateTokens } from '../../src/core/text.ts';
 import { echoesPath, hookProject, protocol } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
@@ -505,4 +506,51 @@ test('an entry given at three prompts since it was last used needs a plainer mat
   );
   worked('s5', ['reviewer#retry-backoff-jitter']);
   assert.ok(given(loose, 's6'), 'used again: a loose match gives it again');
+});
+
+/** A worked-files ledger as capture leaves it: each list one working session's files. */
+function ledger(dir: string, ...sessions: string[][]): void {
+  let l = emptyWorkedFiles();
+  sessions.forEach((files, i) => {
+    l = updateWorkedFiles(l, files, `w${i}`);
+  });
+  mkdirSync(echoesPath(dir, '.state'), { recursive: true });
+  writeFileSync(echoesPath(dir, '.state', 'worked-files.json'), JSON.stringify(l));
+}
+
+test('a prompt naming a file an earlier session worked on gets its path, once per session, alone or after the items', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  ledger(dir, ['services/twin_service.py', 'src/payments/retry.ts'], ['docs/runbook.md']);
+  const alone = context(prompt(dir, env, 'add logging to the twin service'));
+  assert.ok(alone);
+  assertWrapper(alone);
+  assert.match(alone, /\n- Files earlier sessions here worked on that this prompt names: services\/twin_service\.py\n<\/rune-echoes>$/);
+  assert.equal(context(prompt(dir, env, 'the twin service again')), null, 'never named twice in a session');
+  assert.deepEqual(usageLines(dir), [], 'a file is no entry: nothing in the usage log');
+  const both = context(prompt(dir, env, 'The payment retry backoff in retry.ts seems too aggressive, should we raise the cap?', 's2'));
+  assert.ok(both);
+  const lines = both.split('\n');
+  assert.match(lines[1]!, /Payment retries use jittered backoff/);
+  assert.equal(lines.at(-2), '- Files earlier sessions here worked on that this prompt names: src/payments/retry.ts');
+  assert.equal(context(prompt(dir, env, 'what is the weather like')), null, 'a prompt naming no file gets nothing');
+});
+
+test('a file the start named on its line of files the work keeps coming back to is not named again at a prompt', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  ledger(dir, ['services/twin_service.py', 'docs/runbook.md'], ['services/twin_service.py']);
+  const start = runHookSync(
+    'session-start',
+    { session_id: 's9', transcript_path: join(dir, 's9.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
+    { cwd: dir, env },
+  );
+  const given = (protocol(start) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
+  assert.match(given, /Files the work keeps coming back to: services\/twin_service\.py/);
+  assert.equal(context(prompt(dir, env, 'add logging to the twin service', 's9')), null, 'the start named it');
+  assert.match(
+    context(prompt(dir, env, 'update the runbook', 's9')) ?? '',
+    /names: docs\/runbook\.md\n/,
+    'one session touched it: the start did not',
+  );
 });

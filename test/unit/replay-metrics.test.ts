@@ -113,7 +113,7 @@ test('a session uses each thing once: only its first use counts, and a first ses
   assert.deepEqual(needItems([session('a', [use('file', 'x.ts', 1)])]), []);
 });
 
-test('injection use: a lesson is used when the session then uses what it names or names it; a hand-off item when the session uses it', () => {
+test('injection use: a lesson is used when the session then uses what it names or names it; a hand-off item or a file a prompt named when the session uses it', () => {
   const lesson = {
     key: 'team#build-first',
     id: 'build-first',
@@ -129,7 +129,8 @@ test('injection use: a lesson is used when the session then uses what it names o
       [use('command', 'npm run build', 5), use('file', 'src/x.ts', 6)],
       [
         inject(-1, 'digest', { entries: [lesson, other, named], handOff: 'Files:\n- edited: README.md\nCommands:\n- `npm run build`' }),
-        inject(3, 'recall', { entries: [lesson] }),
+        inject(3, 'recall', { entries: [lesson], files: ['src/x.ts', 'src/y.ts'] }),
+        inject(4, 'recall', { files: ['src/x.ts'] }),
       ],
       true,
       [{ at: 7, text: 'As deploy-notes says, deploy from main.' }],
@@ -144,9 +145,12 @@ test('injection use: a lesson is used when the session then uses what it names o
       'lesson team#deploy-notes true',
       'hand-off file:README.md false',
       'hand-off command:npm run build true',
+      'file file:src/x.ts true',
+      'file file:src/y.ts false',
     ],
+    'a file a prompt named counts once, used when the session then reads or edits it',
   );
-  assert.deepEqual(useSummary(items), { lessons: { hit: 2, of: 3 }, handOff: { hit: 1, of: 2 } });
+  assert.deepEqual(useSummary(items), { lessons: { hit: 2, of: 3 }, handOff: { hit: 1, of: 2 }, files: { hit: 1, of: 2 } });
 });
 
 test('captured entries are judged against the labels: a must-not wins, unmatched ones count against precision', () => {

@@ -51,6 +51,8 @@ export interface Digest {
   tokens: number;
   /** The same digest without its last-session block, for a resumed session whose own summary that is. */
   withoutSession?: { text: string; tokens: number };
+  /** The files its line of files the work keeps coming back to named (prompt-time recall names them no more). */
+  namedFiles?: string[];
 }
 
 /** At most this many inscribed lessons in a digest; the rest are a search away. */
@@ -339,16 +341,16 @@ export const WORKED_LINE = 640;
 /** The line naming the files is longer: a path of a deep project takes sixty characters or more. */
 export const WORKED_FILES_LINE = 960;
 
-/** The line naming the files sessions keep coming back to, whole names as many as fit. */
-function workedFilesLine(files: readonly string[]): string | null {
+/** The line naming the files sessions keep coming back to, whole names as many as fit, and how many it names. */
+function workedFilesLine(files: readonly string[]): { line: string; named: number } | null {
   if (files.length === 0) return null;
   let line = 'Files the work keeps coming back to:';
   for (const [i, f] of files.entries()) {
     const next = `${line}${i ? ',' : ''} ${clipMiddle(oneLine(f), MAX_NAME)}`;
-    if (next.length > WORKED_FILES_LINE) return i === 0 ? null : line;
+    if (next.length > WORKED_FILES_LINE) return i === 0 ? null : { line, named: i };
     line = next;
   }
-  return line;
+  return { line, named: files.length };
 }
 
 /** The line naming the commands sessions keep running, whole as many as fit. */
@@ -389,9 +391,8 @@ export function buildDigest(input: DigestInput): Digest {
   const writer = lineWriter(room);
   const { parts, take } = writer;
   const injected: DigestEntry[] = [];
-  const worked = [workedFilesLine(input.workedFiles ?? []), workedCommandsLine(input.workedCommands ?? [])].filter(
-    (l): l is string => l !== null,
-  );
+  const filesLine = workedFilesLine(input.workedFiles ?? []);
+  const worked = [filesLine?.line ?? null, workedCommandsLine(input.workedCommands ?? [])].filter((l): l is string => l !== null);
   const errorLines = toolErrorLines(input.toolErrors ?? []);
 
   // Facts, lessons and the ledgers' lines keep their room (up to 55% of the budget); the last
@@ -410,7 +411,11 @@ export function buildDigest(input: DigestInput): Digest {
   }
 
   // Where the work lives and what it runs: named after the last session, before the lessons, a short line each.
-  for (const line of [...worked, ...errorLines]) if (!take(line)) break;
+  let filesNamed = false;
+  for (const line of [...worked, ...errorLines]) {
+    if (!take(line)) break;
+    if (line === filesLine?.line) filesNamed = true;
+  }
 
   const sessionParts = parts.length;
 
@@ -433,6 +438,7 @@ export function buildDigest(input: DigestInput): Digest {
     injectedKeys: injected.map((d) => usageKey(d.role, d.entry.id)),
     tokens: estimateTokens(text),
     ...(sessionFree !== null ? { withoutSession: { text: sessionFree, tokens: estimateTokens(sessionFree) } } : {}),
+    ...(filesNamed && filesLine ? { namedFiles: (input.workedFiles ?? []).slice(0, filesLine.named) } : {}),
   };
 }
 

@@ -30,7 +30,27 @@ export interface RenderedRecall {
   text: string;
   /** How many of the items (in order) made it into the text. */
   shown: number;
+  /** How many of the files (in order) its last line names. */
+  files: number;
   tokens: number;
+}
+
+/** How the line naming the files a prompt names begins. */
+export const NAMED_FILES_LEAD = '- Files earlier sessions here worked on that this prompt names:';
+/** The line naming files the prompt names is at most this long. */
+const FILES_LINE = 600;
+
+/** The line naming the files a prompt names (file-recall.ts): whole paths, as many as `max` characters hold. */
+function namedFilesLine(files: readonly string[], max: number): { line: string; shown: number } | null {
+  let line = NAMED_FILES_LEAD;
+  let shown = 0;
+  for (const f of files) {
+    const next = `${line}${shown ? ',' : ''} ${oneLine(f)}`;
+    if (next.length > max) break;
+    line = next;
+    shown++;
+  }
+  return shown > 0 ? { line: neutraliseTags(line), shown } : null;
 }
 
 /** An item shorter than this after cutting is not worth its place. */
@@ -133,10 +153,18 @@ function itemLine(item: RecallItem, max: number): string {
  * The items in rank order, each one line, until the budget is spent (an item
  * that no longer fits in a useful length ends the list). Null when none fits.
  */
-export function renderRecall(items: readonly RecallItem[], maxTokens: number, note = RECALL_NOTE): RenderedRecall | null {
+export function renderRecall(
+  items: readonly RecallItem[],
+  maxTokens: number,
+  note = RECALL_NOTE,
+  /** Files the prompt names, named by their paths on a last line that takes its room first. */
+  files: readonly string[] = [],
+): RenderedRecall | null {
   const open = `<rune-echoes note="${note}">`;
   const close = '</rune-echoes>';
   let room = maxTokens * 4 - open.length - close.length - 2;
+  const filesLine = namedFilesLine(files, Math.min(room, FILES_LINE));
+  if (filesLine) room -= filesLine.line.length + 1;
   const lines: string[] = [];
   let tail = '';
   let shown = 0;
@@ -153,7 +181,10 @@ export function renderRecall(items: readonly RecallItem[], maxTokens: number, no
     room -= line.length + 1;
     shown++;
   }
-  if (shown === 0) return null;
-  const text = [open, ...lines, close].join('\n');
-  return { text, shown, tokens: estimateTokens(text) };
+  if (shown === 0 && !filesLine) return null;
+  // A files line after a line that left a tag open is broken up as the items are.
+  const last =
+    filesLine && neutraliseTags(`${tail}\n${filesLine.line}`) !== `${tail}\n${filesLine.line}` ? `· ${filesLine.line}` : filesLine?.line;
+  const text = [open, ...lines, ...(last ? [last] : []), close].join('\n');
+  return { text, shown, files: filesLine?.shown ?? 0, tokens: estimateTokens(text) };
 }

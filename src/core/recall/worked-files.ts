@@ -139,7 +139,7 @@ export function ranCommands(commands: readonly SummaryCommand[]): RanCommand[] {
 }
 
 /** The weight `f` has now, at the ledger's session number `seq`. */
-const weightAt = (f: WorkedFile, seq: number): number => f.weight * DECAY ** Math.max(0, seq - f.seq);
+export const weightAt = (f: WorkedFile, seq: number): number => f.weight * DECAY ** Math.max(0, seq - f.seq);
 
 /**
  * `records` after `session` touched each key (with what its record holds beyond the counts: a command's

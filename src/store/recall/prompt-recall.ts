@@ -10,6 +10,7 @@ import { isAbsolute, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
+import { filesThePromptNames } from '../../core/recall/file-recall.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
 import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
@@ -18,6 +19,8 @@ import type { EchoPaths } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { type Manifest, openSegments, readManifest } from './search-index.ts';
 import { displayPath, roleFolderNames, sameMemoryFolders, stampOf } from './search-sources.ts';
+import { fileGivenKey, givenHandOff, readGiven } from './session-given.ts';
+import { readWorkedFiles } from './worked-files-ledger.ts';
 
 /** What recall may give from the memory tier: live memory, knowledge and solutions; never archives. */
 export const RECALL_SOURCES: readonly DocSource[] = ['memory', 'knowledge', 'topic', 'solution'];
@@ -31,6 +34,8 @@ export interface PromptRecall {
   text: string;
   /** What was given: usage keys of entries, `path:line` of other items. */
   keys: string[];
+  /** The files the prompt names that it gave by their paths (core/recall/file-recall.ts). */
+  files?: string[];
   tokens: number;
 }
 
@@ -66,6 +71,36 @@ export async function recallForPrompt(
   config: EchoesConfig,
   prompt: string,
   session: { id: string | undefined; now: Date; deadline?: Deadline },
+): Promise<PromptRecall | null> {
+  const files = filesToName(paths, config, prompt, session.id);
+  const items = await itemsForPrompt(paths, config, prompt, session, files);
+  if (items !== null || files.length === 0) return items;
+  // Nothing of memory clears the bar, but the prompt names files earlier sessions worked on.
+  const { giveFiles } = await import('./recall-give.ts');
+  return giveFiles(paths, config, files, session);
+}
+
+/**
+ * The files of the worked-files ledger the prompt names (core/recall/file-recall.ts), less those the
+ * session holds: its start named them (its hand-off, its line of files) or an earlier prompt did.
+ */
+function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: string, sessionId: string | undefined): string[] {
+  if (!config.capture.commands) return [];
+  const ledger = readWorkedFiles(paths);
+  if (Object.keys(ledger.files).length === 0 || filesThePromptNames(prompt, ledger, () => false).length === 0) return [];
+  if (!sessionId) return filesThePromptNames(prompt, ledger, () => false);
+  const given = readGiven(paths, sessionId);
+  const handOff = givenHandOff(paths, sessionId) ?? '';
+  return filesThePromptNames(prompt, ledger, (path) => given.has(fileGivenKey(path)) || handOff.includes(path));
+}
+
+/** The items of memory that clear the bar for the prompt, given with `files`; null when none does. */
+async function itemsForPrompt(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  prompt: string,
+  session: { id: string | undefined; now: Date; deadline?: Deadline },
+  files: readonly string[],
 ): Promise<PromptRecall | null> {
   const words = queryWords(prompt);
   if (words.of.length === 0 || (words.of[words.of.length - 1]! < 1 && !words.exact.includes(true))) return null;
@@ -124,5 +159,5 @@ export async function recallForPrompt(
   // Something clears the bar (a few prompts): what reads, filters, renders and logs it loads only now.
   const { giveRecall } = await import('./recall-give.ts');
   const byTier = tiers.map((ranked, i) => ({ ranked, threshold: bars[i]! }));
-  return giveRecall(paths, config, m, segments, byTier, logRule?.withLessons === true, session);
+  return giveRecall(paths, config, m, segments, byTier, logRule?.withLessons === true, session, files);
 }

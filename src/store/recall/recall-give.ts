@@ -8,7 +8,7 @@
 // again since it was last used needs a plainer match (twice the bar).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { isWorn, relevanceIndex, type UsageTotals } from '../../core/lifecycle/usage-events.ts';
-import { renderRecall } from '../../core/recall/recall-render.ts';
+import { RECALL_NOTE, renderRecall } from '../../core/recall/recall-render.ts';
 import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
 import type { StoredDoc } from '../../core/recall/search-segment.ts';
@@ -19,7 +19,7 @@ import { appendUsage, readUsage } from '../usage/usage-log.ts';
 import { givenKey, type PromptRecall } from './prompt-recall.ts';
 import { type Manifest, type OpenSegment, readStored, retiredKeys } from './search-index.ts';
 import { heldChecker } from './search-indexer.ts';
-import { addGiven, readGiven } from './session-given.ts';
+import { addGiven, fileGivenKey, readGiven } from './session-given.ts';
 
 /** How much more plainly a worn entry (usage-events.ts) must match a prompt: this many times the bar. */
 const WORN_BAR = 2;
@@ -33,6 +33,8 @@ export function giveRecall(
   /** Items of every tier by score (a prompt continuing earlier work); else tier by tier, lessons first. */
   byScore: boolean,
   session: { id: string | undefined; now: Date; deadline?: Deadline },
+  /** Files the prompt names, given by their paths after the items. */
+  files: readonly string[] = [],
 ): PromptRecall | null {
   const retired = retiredKeys(m);
   const given = session.id ? readGiven(paths, session.id) : new Set<string>();
@@ -82,12 +84,13 @@ export function giveRecall(
     const since = stale.get(d.key);
     picked.push({ ...d, ...(since ? { staleSince: since } : {}) });
   }
-  if (picked.length === 0) return null;
-  const rendered = renderRecall(picked, config.recall.maxTokens);
+  if (picked.length === 0) return files.length > 0 ? giveFiles(paths, config, files, session) : null;
+  const rendered = renderRecall(picked, config.recall.maxTokens, RECALL_NOTE, files);
   if (rendered === null) return null;
   const keys = picked.slice(0, rendered.shown).map((p) => p.key);
+  const named = files.slice(0, rendered.files);
   if (session.id) {
-    addGiven(paths, session.id, keys);
+    addGiven(paths, session.id, [...keys, ...named.map(fileGivenKey)]);
     appendUsage(
       paths,
       {
@@ -101,5 +104,19 @@ export function giveRecall(
       session.deadline,
     );
   }
-  return { text: rendered.text, keys, tokens: rendered.tokens };
+  return { text: rendered.text, keys, ...(named.length > 0 ? { files: named } : {}), tokens: rendered.tokens };
+}
+
+/** Only the files the prompt names (no item of memory cleared the bar), noted as given. */
+export function giveFiles(
+  paths: EchoPaths,
+  config: EchoesConfig,
+  files: readonly string[],
+  session: { id: string | undefined },
+): PromptRecall | null {
+  const rendered = renderRecall([], config.recall.maxTokens, RECALL_NOTE, files);
+  if (rendered === null) return null;
+  const named = files.slice(0, rendered.files);
+  if (session.id) addGiven(paths, session.id, named.map(fileGivenKey));
+  return { text: rendered.text, keys: [], files: named, tokens: rendered.tokens };
 }

@@ -52,6 +52,9 @@ export function exportedToAutoMemory(paths: EchoPaths): Set<string> {
   return keys;
 }
 
+/** The key under which a file named to the session (its start's line of files, a prompt's) is held. */
+export const fileGivenKey = (path: string): string => `file:${path}`;
+
 /** Notes items just given to the session. */
 export function addGiven(paths: EchoPaths, sessionId: string, keys: readonly string[]): void {
   if (keys.length === 0) return;
