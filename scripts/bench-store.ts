@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { failureSignature } from '../src/core/capture/failure-key.ts';
 import { renderEntry } from '../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../src/core/entry/echo-entry.ts';
+import { ledgerNames } from '../src/core/recall/file-names.ts';
+import { emptyWorkedFiles, updateWorkedFiles } from '../src/core/recall/worked-files.ts';
 import { outputWindow } from '../src/core/transcript/result-window.ts';
 
 /** Errors the typical store's captured lessons know (a failed command printing one gets its lesson). */
@@ -126,7 +128,19 @@ export function typicalStore(dir: string): void {
     join(e, 'EPHEMERAL.md'),
     '# Last session — 2026-11-21 10:00 → 11:00\n## Asked\n- Fix the payment retry backoff\n## Files\n- edited: src/payments.ts\n',
   );
+  // The worked-files ledger of 25 working sessions: the few hundred files it keeps, one of them the webhook handler.
+  let ledger = emptyWorkedFiles();
+  for (let s = 0; s < 25; s++) {
+    const files = Array.from({ length: 14 }, (_, i) => `src/module${(s + i) % 9}/file${s * 14 + i}.ts`);
+    ledger = updateWorkedFiles(ledger, s === 20 ? [...files, WEBHOOK_HANDLER] : files, `s${s}`);
+  }
+  mkdirSync(join(e, '.state'), { recursive: true });
+  writeFileSync(join(e, '.state', 'worked-files.json'), JSON.stringify(ledger));
+  writeFileSync(join(e, '.state', 'worked-names.txt'), ledgerNames(Object.keys(ledger.files)));
 }
+
+/** A file of the typical store's worked-files ledger, named by a benchmark prompt by its name alone. */
+export const WEBHOOK_HANDLER = 'src/payments/webhook-handler.ts';
 
 /**
  * A store after months of use: every role's MEMORY.md at its 150-line limit, a

@@ -81,6 +81,8 @@ const LIVE_SESSION_HOOKS = new Set(['session-start', 'user-prompt-submit', 'stop
 const UNKNOWN_ERROR = 'Exit code 1\ncat: missing.json: No such file or directory';
 const PROMPT_MISS = 'Add a dark mode toggle to the settings page and keep it in local storage.';
 const PROMPT_HIT = 'Learning 203 is about src/module5/file203.ts, and the check there fails again: what did we learn?';
+/** Names a file of the ledger by its name alone (scripts/bench-store.ts, WEBHOOK_HANDLER): its path is given. */
+const PROMPT_FILE = 'Stripe events get dropped somewhere in the webhook handler, can you check it?';
 
 const lines: string[] = [];
 const say = (s: string) => {
@@ -178,6 +180,7 @@ try {
         ['session-start', (s) => input(s, 'SessionStart', { source: 'startup' })],
         ['user-prompt-submit (no match)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_MISS }), 'user-prompt-submit'],
         ['user-prompt-submit (recall)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_HIT }), 'user-prompt-submit'],
+        ['user-prompt-submit (names a file)', (s) => input(s, 'UserPromptSubmit', { prompt: PROMPT_FILE }), 'user-prompt-submit'],
         [
           'tool-failure (an error no lesson knows)',
           (s) => input(s, 'PostToolUseFailure', { tool_name: 'Bash', tool_input: { command: 'cat missing.json' }, error: UNKNOWN_ERROR }),
@@ -283,6 +286,11 @@ try {
       [
         'user-prompt-submit (recall)',
         (i) => input('UserPromptSubmit', { prompt: PROMPT_HIT }).replace('"bench-i"', `"bench-i-r${i}"`),
+        'user-prompt-submit',
+      ],
+      [
+        'user-prompt-submit (names a file)',
+        (i) => input('UserPromptSubmit', { prompt: PROMPT_FILE }).replace('"bench-i"', `"bench-i-f${i}"`),
         'user-prompt-submit',
       ],
       [

@@ -161,8 +161,9 @@ export async function sessionStart(ctx: HookContext): Promise<HookResult> {
       ctx,
       'given entries',
       () => {
-        // And the files its line named: a prompt naming one of them is not told it again.
-        const keys = [...digest.injectedKeys, ...(digest.namedFiles ?? []).map(fileGivenKey)];
+        // And the files its lines named: a prompt naming one of them is not told it again (a resumed
+        // session given the digest without its hand-off is given neither line).
+        const keys = [...digest.injectedKeys, ...(own ? [] : (digest.namedFiles ?? [])).map(fileGivenKey)];
         return held ? addGiven(paths, sessionId, keys) : resetGiven(paths, sessionId, keys, now);
       },
       undefined,

@@ -204,3 +204,40 @@ describe("the user's hook that blocked commands in two sessions reaches the next
     assert.deepEqual(errorLogLines(project), []);
   });
 });
+
+describe('files earlier sessions read reach later ones: the start names the last few sessions’ others, a prompt naming an older one gets its path', () => {
+  let project: ScenarioProject;
+  let fifth: RuneRun;
+  const files = ['services/twin_service.py', 'docs/setup-guide.md', 'src/billing/invoice_totals.py', 'src/api/routes-table.ts'];
+
+  before(async () => {
+    project = await suite.project('capture-files');
+    await project.write(Object.fromEntries(files.map((f) => [f, `# ${f}\n`])));
+    // Four working sessions, each reading one file.
+    for (const f of files) {
+      await suite.rune(project, ['--allowedTools', 'Read'], {
+        turns: [`Look at ${f} for me.\nTOOL: Read {"file_path":"${project.dir}/${f}"}`],
+      });
+      waitForWorkers(project.dir);
+    }
+    fifth = await suite.rune(project, ['-p', 'Add logging to the twin service, please.']);
+  });
+
+  test('the start names the files of the two sessions before the last one that no other line names', { timeout: testTimeout }, () => {
+    const digest = runeEchoesBlocks(fifth.calls[0]!.systemMessagesText).find((b) => !b.includes('matches this prompt')) ?? '';
+    assert.match(digest, /routes-table\.ts/, 'the last session, in its hand-off');
+    const line = /^Other files the last few sessions worked on: (.*)$/m.exec(digest)?.[1] ?? '';
+    assert.equal(line, 'src/billing/invoice_totals.py, docs/setup-guide.md', digest);
+  });
+
+  test('the prompt that names the oldest one by its name gets its path from the prompt hook', { timeout: testTimeout }, () => {
+    const recall = runeEchoesBlocks(fifth.calls[0]!.systemMessagesText).find((b) => b.includes('matches this prompt')) ?? '';
+    assert.match(recall, /^- Files earlier sessions here worked on that this prompt names: `services\/twin_service\.py`$/m, recall);
+    const names = project.read('.claude/echoes/.state/worked-names.txt') ?? '';
+    assert.match(names, / twinservice /, 'capture wrote the names beside the ledger');
+  });
+
+  test('no hook logged an error', { timeout: testTimeout }, () => {
+    assert.deepEqual(errorLogLines(project), []);
+  });
+});

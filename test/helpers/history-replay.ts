@@ -20,7 +20,7 @@ import { errorSignature } from '../../src/core/capture/error-signature.ts';
 import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { parseEchoDocument } from '../../src/core/entry/echo-document.ts';
 import { splitUsageKey } from '../../src/core/lifecycle/usage-events.ts';
-import { NAMED_FILES_LEAD } from '../../src/core/recall/recall-render.ts';
+import { filesOfLine } from '../../src/core/recall/files-line.ts';
 import { didWork } from '../../src/core/session/session-work.ts';
 import { commandFamily, isInspection, mainStep, normalizeCommand, unwrapCommand } from '../../src/core/session/summary-commands.ts';
 import { estimateTokens } from '../../src/core/text.ts';
@@ -409,13 +409,12 @@ function injectedKeys(usageLog: string, session: string): string[][] {
   return out;
 }
 
-/** The last session's hand-off inside a SessionStart text: from its title to the lessons or the footer ('' when none). */
-/** The files a prompt's recall named by their paths (its last line, core/recall/recall-render.ts). */
+/** The files a prompt's recall named by their paths (its last line, core/recall/file-recall.ts). */
 export function namedFilesOf(text: string): string[] {
-  const line = text.split('\n').find((l) => l.replace(/^· /, '').startsWith(NAMED_FILES_LEAD));
-  return line ? line.replace(/^· /, '').slice(NAMED_FILES_LEAD.length).trim().split(', ') : [];
+  return text.split('\n').flatMap(filesOfLine);
 }
 
+/** The last session's hand-off inside a SessionStart text: from its title to the lessons or the footer ('' when none). */
 export function handOffPart(text: string): string {
   const lines = text.split('\n');
   const start = lines.findIndex((l) => /^(?:#+\s*)?(?:last|this) session\b/i.test(l));

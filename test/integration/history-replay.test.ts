@@ -85,7 +85,7 @@ function checkHarness({ result, report }: { result: HistoryResult; report: Histo
     const before = result.sessions.slice(0, at).some((s) => s.trace.uses.some((u) => u.kind === item.kind && u.key === item.key));
     assert.ok(before, `${name}: ${item.kind} ${item.key} needed in ${item.session} was used before`);
   }
-  assert.equal(report.lessonsUsed.of + report.handOffUsed.of, report.use.length);
+  assert.equal(report.lessonsUsed.of + report.handOffUsed.of + report.filesUsed.of, report.use.length);
   assert.equal(report.tokens.perSession.length, result.sessions.length);
 }
 

@@ -525,32 +525,41 @@ test('a prompt naming a file an earlier session worked on gets its path, once pe
   const alone = context(prompt(dir, env, 'add logging to the twin service'));
   assert.ok(alone);
   assertWrapper(alone);
-  assert.match(alone, /\n- Files earlier sessions here worked on that this prompt names: services\/twin_service\.py\n<\/rune-echoes>$/);
+  assert.match(alone, /\n- Files earlier sessions here worked on that this prompt names: `services\/twin_service\.py`\n<\/rune-echoes>$/);
   assert.equal(context(prompt(dir, env, 'the twin service again')), null, 'never named twice in a session');
   assert.deepEqual(usageLines(dir), [], 'a file is no entry: nothing in the usage log');
   const both = context(prompt(dir, env, 'The payment retry backoff in retry.ts seems too aggressive, should we raise the cap?', 's2'));
   assert.ok(both);
   const lines = both.split('\n');
   assert.match(lines[1]!, /Payment retries use jittered backoff/);
-  assert.equal(lines.at(-2), '- Files earlier sessions here worked on that this prompt names: src/payments/retry.ts');
+  assert.equal(lines.at(-2), '- Files earlier sessions here worked on that this prompt names: `src/payments/retry.ts`');
   assert.equal(context(prompt(dir, env, 'what is the weather like')), null, 'a prompt naming no file gets nothing');
 });
 
-test('a file the start named on its line of files the work keeps coming back to is not named again at a prompt', (t) => {
+test('a file the start named, on its line of files the work keeps coming back to or of the last few sessions, is not named again at a prompt', (t) => {
   const { dir, env } = hookProject(t);
   seed(dir);
-  ledger(dir, ['services/twin_service.py', 'docs/runbook.md'], ['services/twin_service.py']);
+  ledger(
+    dir,
+    ['docs/release-notes.md'],
+    ['src/a-module.ts'],
+    ['src/b-module.ts'],
+    ['services/twin_service.py', 'docs/runbook.md'],
+    ['services/twin_service.py'],
+  );
   const start = runHookSync(
     'session-start',
     { session_id: 's9', transcript_path: join(dir, 's9.jsonl'), cwd: dir, hook_event_name: 'SessionStart', source: 'startup' },
     { cwd: dir, env },
   );
   const given = (protocol(start) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
-  assert.match(given, /Files the work keeps coming back to: services\/twin_service\.py/);
+  assert.match(given, /Files the work keeps coming back to: services\/twin_service\.py\n/);
+  assert.match(given, /Other files the last few sessions worked on: docs\/runbook\.md, src\/b-module\.ts\n/);
   assert.equal(context(prompt(dir, env, 'add logging to the twin service', 's9')), null, 'the start named it');
+  assert.equal(context(prompt(dir, env, 'update runbook.md', 's9')), null, 'and this one');
   assert.match(
-    context(prompt(dir, env, 'update the runbook', 's9')) ?? '',
-    /names: docs\/runbook\.md\n/,
-    'one session touched it: the start did not',
+    context(prompt(dir, env, 'update release-notes.md', 's9')) ?? '',
+    /names: `docs\/release-notes\.md`\n/,
+    'touched four sessions before the last: the start did not',
   );
 });

@@ -3,7 +3,9 @@
 // short names, common words and numbers never match; what the session holds is not given again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { filesThePromptNames, MAX_FILES, nameKey, promptNames } from '../../src/core/recall/file-recall.ts';
+import { ledgerNames, ledgerNamesOfText, mayName, nameKey, promptNames } from '../../src/core/recall/file-names.ts';
+import { filesThePromptNames, holdsPath, MAX_FILES, severalWords } from '../../src/core/recall/file-recall.ts';
+import { filesOfLine, filesOnlyRecall } from '../../src/core/recall/files-line.ts';
 import { renderRecall } from '../../src/core/recall/recall-render.ts';
 import { emptyWorkedFiles, updateWorkedFiles, type WorkedFiles } from '../../src/core/recall/worked-files.ts';
 
@@ -40,8 +42,33 @@ test('a file named by its name, in words or as written, is given by its path; on
   assert.deepEqual(filesThePromptNames('Twin_Service: log the call', ledger, none), ['services/twin_service.py']);
   assert.deepEqual(filesThePromptNames('rename the service layer', ledger, none), [], 'one word of a longer name is not the name');
   assert.deepEqual(filesThePromptNames('привет, как дела?', ledger, none), []);
+  assert.deepEqual(
+    filesThePromptNames('修复twin_service的事务问题', ledger, none),
+    ['services/twin_service.py'],
+    'a name typed among Han characters',
+  );
+  assert.deepEqual(filesThePromptNames('看一下providers.ts文件', ledger, none), ['src/lib/ai/providers.ts']);
+  assert.deepEqual(filesThePromptNames('看一下providers文件', ledger, none), [], 'one word alone is a word, not a file');
   assert.deepEqual(filesThePromptNames('see services/twin_service.py', ledger, none), [], 'the prompt spells the path out');
   assert.deepEqual(filesThePromptNames('see /home/me/app/services/twin_service.py', ledger, none), []);
+});
+
+test('a name of one word counts only written with its extension; a name written so is that file, not its namesake', () => {
+  const ledger = ledgerOf([
+    'C:/Users/me/AppData/Roaming/Code/User/settings.json',
+    'docs/DESIGN.md',
+    'site/products.html',
+    'scripts/launch_chrome.js',
+    'tools/_launch_chrome.bat',
+  ]);
+  assert.deepEqual(filesThePromptNames('update the settings for the user', ledger, none), []);
+  assert.deepEqual(filesThePromptNames('the design of the products page', ledger, none), []);
+  assert.deepEqual(filesThePromptNames('see DESIGN.md first', ledger, none), ['docs/DESIGN.md']);
+  assert.deepEqual(filesThePromptNames('run launch_chrome.js again', ledger, none), ['scripts/launch_chrome.js']);
+  assert.deepEqual(filesThePromptNames('launch chrome with the profile', ledger, none).sort(), [
+    'scripts/launch_chrome.js',
+    'tools/_launch_chrome.bat',
+  ]);
 });
 
 test('a name many files share is matched by its folder; a folder many of them share matches none', () => {
@@ -59,7 +86,10 @@ test('a name many files share is matched by its folder; a folder many of them sh
   assert.deepEqual(filesThePromptNames('the chat route returns 500', ledger, none), ['src/app/api/chat/route.ts']);
   assert.deepEqual(filesThePromptNames('run the bug-analysis skill on this crash', ledger, none), ['.claude/skills/bug-analysis/SKILL.md']);
   assert.deepEqual(filesThePromptNames('improve this skill', ledger, none), [], '`skill` stands for none of three');
-  assert.deepEqual(filesThePromptNames('the route for users', ledger, none), ['src/app/api/users/route.ts']);
+  assert.deepEqual(filesThePromptNames('the users route', ledger, none), ['src/app/api/users/route.ts']);
+  assert.deepEqual(filesThePromptNames('see users/route.ts', ledger, none), ['src/app/api/users/route.ts']);
+  assert.deepEqual(filesThePromptNames('the route for users', ledger, none), [], 'the folder, then the name');
+  assert.deepEqual(filesThePromptNames('add the users to the billing report', ledger, none), [], 'a folder’s name alone is not its file');
   assert.deepEqual(filesThePromptNames('export it from the src index', ledger, none), [], 'a folder all of them share names none');
 });
 
@@ -89,7 +119,7 @@ test('the files line comes after the items, whole paths, and alone when no item 
   assert.equal(alone.files, 2);
   assert.match(
     alone.text,
-    /^<rune-echoes note="[^"]+">\n- Files earlier sessions here worked on that this prompt names: services\/twin_service\.py, src\/lib\/ai\/providers\.ts\n<\/rune-echoes>$/,
+    /^<rune-echoes note="[^"]+">\n- Files earlier sessions here worked on that this prompt names: `services\/twin_service\.py`, `src\/lib\/ai\/providers\.ts`\n<\/rune-echoes>$/,
   );
   const item = {
     source: 'memory',
@@ -104,7 +134,62 @@ test('the files line comes after the items, whole paths, and alone when no item 
   assert.equal(both.shown, 1);
   const lines = both.text.split('\n');
   assert.match(lines[1]!, /Retry cap/);
-  assert.match(lines[2]!, /twin_service\.py$/);
+  assert.match(lines[2]!, /`services\/twin_service\.py`$/);
   assert.equal(renderRecall([], 300, undefined, []), null);
-  assert.match(renderRecall([], 300, undefined, ['docs/<system>.md'])!.text, /: docs\/‹system›\.md\n/, 'a tag in a path is neutralised');
+  assert.match(renderRecall([], 300, undefined, ['docs/<system>.md'])!.text, /: `docs\/‹system›\.md`\n/, 'a tag in a path is neutralised');
+});
+
+test('names are read within a sentence, after the slash command a prompt opens with', () => {
+  const ledger = ledgerOf(['src/user-profile.tsx', '.claude/commands/review-pr.md', 'docs/release-notes.md']);
+  assert.deepEqual(filesThePromptNames('Check the user. Profile photos are blurry', ledger, none), [], 'not across a full stop');
+  assert.deepEqual(filesThePromptNames('the user\nprofile', ledger, none), [], 'nor a line break');
+  assert.deepEqual(filesThePromptNames('fix the user profile card', ledger, none), ['src/user-profile.tsx']);
+  assert.deepEqual(filesThePromptNames('/review-pr 123', ledger, none), [], 'Claude Code expands the command itself');
+  assert.deepEqual(filesThePromptNames('/loop update release-notes.md', ledger, none), ['docs/release-notes.md']);
+  assert.ok(severalWords('PLXPPollingManager') && severalWords('v2-notes') && severalWords('notes2') && !severalWords('settings'));
+});
+
+test('a path is held or spelled out only whole, never as a piece of a longer name', () => {
+  assert.ok(holdsPath('edited: src/app-settings.js, src/b.ts', 'src/app-settings.js'));
+  assert.ok(!holdsPath('edited: src/app-settings.json', 'src/app-settings.js'));
+  assert.ok(!holdsPath('edited: lib/src/app.ts', 'b/src/app.ts'));
+  assert.ok(holdsPath('read /home/me/proj/src/app.ts.', 'src/app.ts'), 'an absolute path ends in it');
+  const ledger = ledgerOf(['src/app-settings.js']);
+  assert.deepEqual(filesThePromptNames('load app-settings.js from src/app-settings.json', ledger, none), ['src/app-settings.js']);
+});
+
+test('the files line reads back whole paths, commas and spaces in them too', () => {
+  const files = ['a, b/user_profile.py', 'docs/my notes.md'];
+  const r = filesOnlyRecall(files, 300)!;
+  assert.equal(r.files, 2);
+  assert.deepEqual(filesOfLine(r.text.split('\n')[1]!), files);
+  assert.equal(filesOnlyRecall([], 300), null);
+  assert.ok(filesOnlyRecall(files, 300)!.tokens <= 300);
+});
+
+test('the files line takes a quarter of the room at most: the items that cleared the bar come first', () => {
+  const item = (i: number) => ({
+    source: 'memory',
+    title: `Lesson ${i} about the importer`,
+    role: 'team',
+    id: `lesson-${i}`,
+    path: '.claude/echoes/team/MEMORY.md',
+    line: i,
+    text: `The importer's step ${i} must run after the schema migration; running it first leaves orphaned rows behind.`,
+  });
+  const paths = [1, 2, 3, 4].map((i) => `packages/service-${i}/src/modules/importer/handlers/row-importer-step-${i}.ts`);
+  const r = renderRecall([item(1), item(2), item(3)], 300, undefined, paths)!;
+  assert.equal(r.shown, 3, 'every item that cleared the bar');
+  assert.ok(r.files >= 1 && r.files < 4, `${r.files} files`);
+  assert.ok(r.tokens <= 300);
+});
+
+test('most prompts stop before the ledger is parsed: none of their names is in its text', () => {
+  const files = ledgerOf(['services/twin_service.py', 'src/Landing-Page.tsx']);
+  const ledger = ledgerNamesOfText(JSON.stringify(files));
+  assert.equal(ledger, ledgerNames(Object.keys(files.files)), 'read from the ledger as capture writes them beside it');
+  assert.equal(mayName(promptNames('add a dark mode toggle to the settings page'), ledger), false);
+  assert.equal(mayName(promptNames('the twin service drops events'), ledger), true);
+  assert.equal(mayName(promptNames('the landing page'), ledger), true);
+  assert.equal(mayName(promptNames('the weight of it'), ledger), false, 'a common word never');
 });

@@ -9,8 +9,10 @@ import {
   countsAsWorked,
   emptyWorkedFiles,
   filesComingBack,
+  filesOfRecentSessions,
   MAX_COMMANDS,
   MAX_NAMED,
+  MAX_RECENT,
   namesCommand,
   parseWorkedFiles,
   ranCommands,
@@ -68,6 +70,8 @@ test('recent sessions weigh more than old ones; deleted files leave; system, tem
     'CLAUDE.md',
     'docs/CLAUDE.md',
     '.claude/CLAUDE.md',
+    'src/a\nteam#retry-cap\n/twin_service.py',
+    'src/tab\there.ts',
   ])
     assert.equal(countsAsWorked(p), false, p);
   // The work may live beside the project (a sibling folder, a home config): named as it was spelled. So may a
@@ -123,6 +127,47 @@ test('the digest names them in one line after the last session, whole names as m
   assert.ok(line.length <= WORKED_FILES_LINE);
   assert.ok(digest.text.indexOf('fix the importer') < digest.text.indexOf(line), 'after the last session');
   assert.equal(digest.withoutSession?.text.includes('keeps coming back'), false, 'a resumed session had them already');
+});
+
+test('the other files of the last few sessions: not named by the hand-off or the line of files coming back, the latest first, in room left', () => {
+  let ledger = emptyWorkedFiles();
+  ledger = updateWorkedFiles(ledger, ['src/old.ts', 'src/shared.ts'], 's1');
+  ledger = updateWorkedFiles(ledger, ['src/two-back.ts', 'src/shared.ts', 'src/also-two-back.ts'], 's2');
+  ledger = updateWorkedFiles(ledger, ['src/one-back.ts'], 's3');
+  ledger = updateWorkedFiles(ledger, ['src/last.ts', 'src/last-unnamed.ts'], 's4');
+  const coming = filesComingBack(ledger, none);
+  assert.deepEqual(coming, ['src/shared.ts']);
+  const handOff = (p: string) => p === 'src/last.ts';
+  assert.deepEqual(filesOfRecentSessions(ledger, handOff, coming), [
+    'src/last-unnamed.ts',
+    'src/one-back.ts',
+    'src/also-two-back.ts',
+    'src/two-back.ts',
+  ]);
+  assert.ok(!filesOfRecentSessions(ledger, handOff, coming).includes('src/old.ts'), 'three sessions before the last: too old');
+  const many = Array.from({ length: 20 }, (_, i) => `src/file-${i}.ts`);
+  assert.equal(filesOfRecentSessions(updateWorkedFiles(ledger, many, 's5'), none, []).length, MAX_RECENT);
+
+  const input = {
+    lastSession: '# Last session — 2026-11-27\n## Asked\n- fix the importer',
+    etched: [],
+    lessons: [],
+    counts: { entries: 0, archiveLogs: 1, solutions: 0 },
+    budgetTokens: 1500,
+    workedFiles: ['src/shared.ts'],
+    recentFiles: ['src/one-back.ts', 'src/two-back.ts'],
+  };
+  const digest = buildDigest(input);
+  const line = digest.text.split('\n').find((l) => l.startsWith('Other files the last few sessions worked on:'));
+  assert.equal(line, 'Other files the last few sessions worked on: src/one-back.ts, src/two-back.ts');
+  assert.deepEqual(digest.namedFiles, ['src/shared.ts', 'src/one-back.ts', 'src/two-back.ts'], 'prompt recall names them no more');
+  assert.equal(digest.withoutSession?.text.includes('Other files'), false, 'a resumed session had them already');
+  const full = buildDigest({
+    ...input,
+    lastSession: `# Last session — 2026-11-27\n## Asked\n${'- a long request about the importer and its tests\n'.repeat(200)}`,
+    budgetTokens: 400,
+  });
+  assert.ok(!full.text.includes('Other files'), 'no room left: the line gives way, never the hand-off');
 });
 
 const cmd = (command: string, failed = false): SummaryCommand => ({ command, failed, count: 1 });

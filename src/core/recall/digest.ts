@@ -36,6 +36,8 @@ export interface DigestInput {
   budgetTokens: number;
   /** Files earlier sessions kept coming back to that the last session does not name (worked-files.ts). */
   workedFiles?: readonly string[];
+  /** Other files the last few sessions touched that neither the last session nor workedFiles names (worked-files.ts); given only in room left. */
+  recentFiles?: readonly string[];
   /** Commands earlier sessions kept running (and that passed) that the last session does not name, each by its latest run. */
   workedCommands?: readonly string[];
   /** Claude Code tool errors sessions here met again and again (capture's sightings). */
@@ -342,9 +344,9 @@ export const WORKED_LINE = 640;
 export const WORKED_FILES_LINE = 960;
 
 /** The line naming the files sessions keep coming back to, whole names as many as fit, and how many it names. */
-function workedFilesLine(files: readonly string[]): { line: string; named: number } | null {
+function workedFilesLine(files: readonly string[], lead = 'Files the work keeps coming back to:'): { line: string; named: number } | null {
   if (files.length === 0) return null;
-  let line = 'Files the work keeps coming back to:';
+  let line = lead;
   for (const [i, f] of files.entries()) {
     const next = `${line}${i ? ',' : ''} ${clipMiddle(oneLine(f), MAX_NAME)}`;
     if (next.length > WORKED_FILES_LINE) return i === 0 ? null : { line, named: i };
@@ -422,10 +424,16 @@ export function buildDigest(input: DigestInput): Digest {
   // The best few lessons: not as many as fit.
   injected.push(...takeEntries(take, input.etched, input.lessons, MAX_LESSONS, 'Etched (permanent project facts):', clean));
 
+  // The last few sessions' other files, in what room is left: they never take the hand-off's or a lesson's.
+  const recentLine = workedFilesLine(input.recentFiles ?? [], 'Other files the last few sessions worked on:');
+  const recentNamed = recentLine !== null && parts.length > 0 && take(recentLine.line);
+  const recentAt = recentNamed ? parts.length - 1 : -1;
+
   // An empty store (no hand-off, no entry, no log, no solution) has nothing to recall, not even a pointer.
   if (parts.length === 0 && entries + archiveLogs + solutions === 0) return { text: '', injectedIds: [], injectedKeys: [], tokens: 0 };
   const text = [open, ...parts, footer, close].join('\n');
-  const rest = parts.slice(sessionParts);
+  // A resumed session was given the lines of where the work lives at its start: only lessons and facts again.
+  const rest = parts.filter((_, i) => i >= sessionParts && i !== recentAt);
   const sessionFree =
     sessionParts === 0
       ? null
@@ -438,7 +446,14 @@ export function buildDigest(input: DigestInput): Digest {
     injectedKeys: injected.map((d) => usageKey(d.role, d.entry.id)),
     tokens: estimateTokens(text),
     ...(sessionFree !== null ? { withoutSession: { text: sessionFree, tokens: estimateTokens(sessionFree) } } : {}),
-    ...(filesNamed && filesLine ? { namedFiles: (input.workedFiles ?? []).slice(0, filesLine.named) } : {}),
+    ...(filesNamed || recentNamed
+      ? {
+          namedFiles: [
+            ...(filesNamed && filesLine ? (input.workedFiles ?? []).slice(0, filesLine.named) : []),
+            ...(recentNamed && recentLine ? (input.recentFiles ?? []).slice(0, recentLine.named) : []),
+          ],
+        }
+      : {}),
   };
 }
 

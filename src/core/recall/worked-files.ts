@@ -52,6 +52,10 @@ export const MIN_SESSIONS = 2;
 export const MAX_NAMED = 24;
 /** Most commands a start names. */
 export const MAX_COMMANDS = 10;
+/** Most files a start names of the last few sessions that no other line names. */
+export const MAX_RECENT = 8;
+/** How many sessions back from the last those files are looked for. */
+export const RECENT_BACK = 2;
 
 export const emptyWorkedFiles = (): WorkedFiles => ({ seq: 0, files: {} });
 
@@ -70,7 +74,8 @@ const CLAUDE_OWN =
  * temporary one, the plugin's memory, or what Claude Code loads by itself (a CLAUDE.md, the auto-memory index).
  */
 export function countsAsWorked(path: string): boolean {
-  if (!path || NOT_WORK.test(path) || CLAUDE_OWN.test(path) || path.includes('\\')) return false;
+  // A name with a line break or another control character in it (git allows them) is no one's work.
+  if (!path || NOT_WORK.test(path) || CLAUDE_OWN.test(path) || path.includes('\\') || /[\u0000-\u001f\u007f]/.test(path)) return false;
   return !/(?:^|\/)CLAUDE(?:\.local)?\.md$/i.test(path);
 }
 
@@ -216,6 +221,21 @@ export function filesComingBack(ledger: WorkedFiles, named: (path: string) => bo
     .map(([path]) => path)
     .filter((path) => !named(path))
     .slice(0, MAX_NAMED);
+}
+
+/**
+ * The files the last few sessions touched (the last one and RECENT_BACK before it) that neither the
+ * hand-off (`named`) nor the line of files coming back (`shown`) names: the latest session's first, then
+ * the most touched, at most MAX_RECENT. Work often goes back to what was open two sessions ago, when the
+ * session between was about something else.
+ */
+export function filesOfRecentSessions(ledger: WorkedFiles, named: (path: string) => boolean, shown: readonly string[]): string[] {
+  const skip = new Set(shown);
+  return Object.entries(ledger.files)
+    .filter(([path, f]) => f.seq >= ledger.seq - RECENT_BACK && !skip.has(path) && countsAsWorked(path) && !named(path))
+    .sort(([a, x], [b, y]) => y.seq - x.seq || y.sessions - x.sessions || compareText(a, b))
+    .map(([path]) => path)
+    .slice(0, MAX_RECENT);
 }
 
 /**

@@ -173,6 +173,10 @@ export function isTrackedInStore(paths: EchoPaths, abs: string): boolean {
  * writes them again. Relative to the store, with `/`.
  */
 export const fromGitFile = (paths: EchoPaths) => join(paths.stateDir, 'from-git.json');
+/** The worked-files ledger (store/recall/worked-files-ledger.ts): personal, never committed. */
+export const workedFilesFile = (paths: EchoPaths): string => join(paths.stateDir, 'worked-files.json');
+/** The names the ledger's files can be named by (core/recall/file-names.ts, ledgerNames), written with it. */
+export const workedNamesFile = (paths: EchoPaths): string => join(paths.stateDir, 'worked-names.txt');
 /** The folder and the `role/id` keys `export --to auto-memory` last left there (the digest does not give them again). */
 export const autoMemoryExportFile = (paths: EchoPaths) => join(paths.stateDir, 'auto-memory-export.json');
 export type FromGit = Record<string, [size: number, mtimeMs: number, ino: number]>;

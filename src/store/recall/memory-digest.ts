@@ -4,7 +4,7 @@ import { recurringToolErrors } from '../../core/capture/lesson-candidates.ts';
 import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
-import { commandsComingBack, filesComingBack, namesCommand } from '../../core/recall/worked-files.ts';
+import { commandsComingBack, filesComingBack, filesOfRecentSessions, namesCommand } from '../../core/recall/worked-files.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
 import { readSightings } from '../capture/error-sightings.ts';
 import { type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
@@ -49,6 +49,8 @@ export function digestFromStore(
   // Files sessions kept coming back to, less those the last session names (deleted and moved ones left the ledger).
   const ledger = config.capture.commands ? readWorkedFiles(paths) : null;
   const workedFiles = ledger ? filesComingBack(ledger, (path) => lastSession.includes(path)) : [];
+  // And the other files of the last few sessions, for what room is left.
+  const recentFiles = ledger ? filesOfRecentSessions(ledger, (path) => lastSession.includes(path), workedFiles) : [];
   // And the commands they kept running, less those the last session names.
   const coming = ledger ? commandsComingBack(ledger, (key) => namesCommand(lastSession, key)) : [];
   // The ledger is personal and filtered as it is written; a hand edit could still put a key in it.
@@ -58,6 +60,7 @@ export function digestFromStore(
   const digest = buildDigest({
     lastSession,
     workedFiles,
+    recentFiles,
     workedCommands,
     toolErrors,
     etched,

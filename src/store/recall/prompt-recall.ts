@@ -10,17 +10,17 @@ import { isAbsolute, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
-import { filesThePromptNames } from '../../core/recall/file-recall.ts';
+import { ledgerNamesOfText, mayName, promptNames } from '../../core/recall/file-names.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
 import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
 import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { readTextOrNull } from '../fs/atomic-file.ts';
+import { type EchoPaths, workedFilesFile, workedNamesFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { type Manifest, openSegments, readManifest } from './search-index.ts';
 import { displayPath, roleFolderNames, sameMemoryFolders, stampOf } from './search-sources.ts';
-import { fileGivenKey, givenHandOff, readGiven } from './session-given.ts';
-import { readWorkedFiles } from './worked-files-ledger.ts';
+import { addGiven, fileGivenKey, givenHandOff, readGiven } from './session-given.ts';
 
 /** What recall may give from the memory tier: live memory, knowledge and solutions; never archives. */
 export const RECALL_SOURCES: readonly DocSource[] = ['memory', 'knowledge', 'topic', 'solution'];
@@ -72,26 +72,68 @@ export async function recallForPrompt(
   prompt: string,
   session: { id: string | undefined; now: Date; deadline?: Deadline },
 ): Promise<PromptRecall | null> {
-  const files = filesToName(paths, config, prompt, session.id);
+  const files = await filesToName(paths, config, prompt, session.id);
   const items = await itemsForPrompt(paths, config, prompt, session, files);
   if (items !== null || files.length === 0) return items;
   // Nothing of memory clears the bar, but the prompt names files earlier sessions worked on.
-  const { giveFiles } = await import('./recall-give.ts');
-  return giveFiles(paths, config, files, session);
+  const { filesOnlyRecall } = await import('../../core/recall/files-line.ts');
+  return giveFilesOnly(paths, files, session, filesOnlyRecall(files, config.recall.maxTokens));
 }
 
 /**
  * The files of the worked-files ledger the prompt names (core/recall/file-recall.ts), less those the
- * session holds: its start named them (its hand-off, its line of files) or an earlier prompt did.
+ * session holds: its start named them (its hand-off, its lines of files) or an earlier prompt did.
+ * The ledger is read on every prompt; what the session holds, only when the prompt names a file.
  */
-function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: string, sessionId: string | undefined): string[] {
+async function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: string, sessionId: string | undefined): Promise<string[]> {
   if (!config.capture.commands) return [];
-  const ledger = readWorkedFiles(paths);
-  if (Object.keys(ledger.files).length === 0 || filesThePromptNames(prompt, ledger, () => false).length === 0) return [];
-  if (!sessionId) return filesThePromptNames(prompt, ledger, () => false);
-  const given = readGiven(paths, sessionId);
-  const handOff = givenHandOff(paths, sessionId) ?? '';
-  return filesThePromptNames(prompt, ledger, (path) => given.has(fileGivenKey(path)) || handOff.includes(path));
+  let names: string | null;
+  try {
+    // The names written beside the ledger; for a ledger from before them, read from the ledger itself.
+    names = readTextOrNull(paths, workedNamesFile(paths));
+    if (names === null) {
+      const ledgerText = readTextOrNull(paths, workedFilesFile(paths));
+      names = ledgerText === null ? null : ledgerNamesOfText(ledgerText);
+    }
+  } catch {
+    return [];
+  }
+  const named = names === null ? new Set<string>() : promptNames(prompt);
+  if (names === null || !mayName(named, names)) return [];
+  let text: string | null;
+  try {
+    text = readTextOrNull(paths, workedFilesFile(paths));
+  } catch {
+    return [];
+  }
+  if (text === null) return [];
+  // A name of the prompt is in the ledger's text: only now the matching is loaded and the ledger parsed.
+  const { filesThePromptNames, holdsPath } = await import('../../core/recall/file-recall.ts');
+  const { parseWorkedFiles } = await import('../../core/recall/worked-files.ts');
+  const ledger = parseWorkedFiles(text);
+  let holds: ((path: string) => boolean) | null = null;
+  const held = (path: string) => {
+    if (holds === null) {
+      const given = sessionId ? readGiven(paths, sessionId) : new Set<string>();
+      const handOff = (sessionId ? givenHandOff(paths, sessionId) : null) ?? '';
+      holds = (p) => given.has(fileGivenKey(p)) || holdsPath(handOff, p);
+    }
+    return holds(path);
+  };
+  return filesThePromptNames(prompt, ledger, held, named);
+}
+
+/** Only the files the prompt names, rendered (files-line.ts, filesOnlyRecall), noted as given to the session. */
+export function giveFilesOnly(
+  paths: EchoPaths,
+  files: readonly string[],
+  session: { id: string | undefined },
+  r: { text: string; files: number; tokens: number } | null,
+): PromptRecall | null {
+  if (r === null) return null;
+  const named = files.slice(0, r.files);
+  if (session.id) addGiven(paths, session.id, named.map(fileGivenKey));
+  return { text: r.text, keys: [], files: named, tokens: r.tokens };
 }
 
 /** The items of memory that clear the bar for the prompt, given with `files`; null when none does. */

@@ -8,6 +8,7 @@
 // again since it was last used needs a plainer match (twice the bar).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { isWorn, relevanceIndex, type UsageTotals } from '../../core/lifecycle/usage-events.ts';
+import { filesOnlyRecall } from '../../core/recall/files-line.ts';
 import { RECALL_NOTE, renderRecall } from '../../core/recall/recall-render.ts';
 import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
@@ -16,7 +17,7 @@ import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readStaleEntries } from '../memory/stale-entries.ts';
 import { appendUsage, readUsage } from '../usage/usage-log.ts';
-import { givenKey, type PromptRecall } from './prompt-recall.ts';
+import { giveFilesOnly, givenKey, type PromptRecall } from './prompt-recall.ts';
 import { type Manifest, type OpenSegment, readStored, retiredKeys } from './search-index.ts';
 import { heldChecker } from './search-indexer.ts';
 import { addGiven, fileGivenKey, readGiven } from './session-given.ts';
@@ -84,13 +85,15 @@ export function giveRecall(
     const since = stale.get(d.key);
     picked.push({ ...d, ...(since ? { staleSince: since } : {}) });
   }
-  if (picked.length === 0) return files.length > 0 ? giveFiles(paths, config, files, session) : null;
+  if (picked.length === 0)
+    return files.length > 0 ? giveFilesOnly(paths, files, session, filesOnlyRecall(files, config.recall.maxTokens)) : null;
   const rendered = renderRecall(picked, config.recall.maxTokens, RECALL_NOTE, files);
   if (rendered === null) return null;
   const keys = picked.slice(0, rendered.shown).map((p) => p.key);
   const named = files.slice(0, rendered.files);
-  if (session.id) {
-    addGiven(paths, session.id, [...keys, ...named.map(fileGivenKey)]);
+  if (session.id) addGiven(paths, session.id, [...keys, ...named.map(fileGivenKey)]);
+  // A usage line names the entries given: none when only the files fitted.
+  if (session.id && keys.length > 0) {
     appendUsage(
       paths,
       {
@@ -105,18 +108,4 @@ export function giveRecall(
     );
   }
   return { text: rendered.text, keys, ...(named.length > 0 ? { files: named } : {}), tokens: rendered.tokens };
-}
-
-/** Only the files the prompt names (no item of memory cleared the bar), noted as given. */
-export function giveFiles(
-  paths: EchoPaths,
-  config: EchoesConfig,
-  files: readonly string[],
-  session: { id: string | undefined },
-): PromptRecall | null {
-  const rendered = renderRecall([], config.recall.maxTokens, RECALL_NOTE, files);
-  if (rendered === null) return null;
-  const named = files.slice(0, rendered.files);
-  if (session.id) addGiven(paths, session.id, named.map(fileGivenKey));
-  return { text: rendered.text, keys: [], files: named, tokens: rendered.tokens };
 }

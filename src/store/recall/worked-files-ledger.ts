@@ -2,14 +2,14 @@
 // committed): which files each working session read or edited and which
 // commands it ran that passed, counted by
 // the capture step of SessionEnd and PreCompact, read by the SessionStart digest.
-import { join } from 'node:path';
+import { ledgerNames } from '../../core/recall/file-names.ts';
 import { parseWorkedFiles, type RanCommand, updateWorkedFiles, type WorkedFiles } from '../../core/recall/worked-files.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import type { EchoPaths } from '../fs/echo-paths.ts';
+import { type EchoPaths, workedFilesFile, workedNamesFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
 
-export const workedFilesFile = (paths: EchoPaths): string => join(paths.stateDir, 'worked-files.json');
+export { workedFilesFile };
 
 /** The ledger, or an empty one when it cannot be read (bookkeeping never costs the digest). */
 export function readWorkedFiles(paths: EchoPaths): WorkedFiles {
@@ -44,7 +44,10 @@ export function noteWorkedFiles(
     () => {
       const before = readWorkedFiles(paths);
       const after = updateWorkedFiles(before, kept, session, files.gone, commands);
-      if (after !== before) writeFileAtomic(paths, workedFilesFile(paths), JSON.stringify(after), { durable: false });
+      if (after === before) return;
+      writeFileAtomic(paths, workedFilesFile(paths), JSON.stringify(after), { durable: false });
+      // What a prompt tests its names against (prompt recall of the files it names), without parsing the ledger.
+      writeFileAtomic(paths, workedNamesFile(paths), ledgerNames(Object.keys(after.files)), { durable: false });
     },
     { waitMs: 3000, deadline },
   );

@@ -1,0 +1,2 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{a,b,c,d,e,f,g,h,i,j}from"./chunk-ZEQDIZ33.mjs";import"./chunk-23JLQSAC.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-2N6JHGAI.mjs";import"./chunk-ZC56W3P3.mjs";export{f as autoMemoryDir,e as autoMemoryDirs,b as claudeConfigDir,a as claudeProjectSlug,h as findSources,j as namedSource,i as oldFormatRoleFiles,d as projectMemoryDirSettings,g as refOf,c as settingsMemoryDir};
