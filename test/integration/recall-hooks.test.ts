@@ -6,10 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import { renderEntry } from '../../src/core/entry/echo-document.ts';
 import type { EchoEntry } from '../../src/core/entry/echo-entry.ts';
 import { emptyWorkedFiles, updateWorkedFiles } from '../../src/core/recall/worked-files.ts';
+import { emptySummary } from '../../src/core/session/summary-model.ts';
 import { estimateTokens } from '../../src/core/text.ts';
+import { echoPaths } from '../../src/store/fs/echo-paths.ts';
+import { newSessionState, writeSessionState } from '../../src/store/session/session-state.ts';
 import { echoesPath, hookProject, protocol } from '../helpers/hook-process.ts';
 import { runHookSync } from '../helpers/run-bundle.ts';
 import { TranscriptBuilder } from '../helpers/transcript-builder.ts';
@@ -561,5 +565,21 @@ test('a file the start named, on its line of files the work keeps coming back to
     context(prompt(dir, env, 'update release-notes.md', 's9')) ?? '',
     /names: `docs\/release-notes\.md`\n/,
     'touched four sessions before the last: the start did not',
+  );
+});
+
+test('a file the session already read or edited is not named to it at a prompt', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  ledger(dir, ['services/twin_service.py', 'services/audit_log.py']);
+  const paths = echoPaths(dir, defaultConfig(), env.HOME);
+  writeSessionState(paths, {
+    ...newSessionState('s7', join(dir, 's7.jsonl'), new Date()),
+    draft: { ...emptySummary(), filesRead: ['services/twin_service.py'] },
+  });
+  assert.match(
+    context(prompt(dir, env, 'the twin service and the audit log both need the new field', 's7')) ?? '',
+    /names: `services\/audit_log\.py`\n/,
+    'the twin service was read already this session',
   );
 });

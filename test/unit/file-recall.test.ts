@@ -3,8 +3,16 @@
 // short names, common words and numbers never match; what the session holds is not given again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ledgerNames, ledgerNamesOfText, mayName, nameKey, promptNames } from '../../src/core/recall/file-names.ts';
-import { filesThePromptNames, holdsPath, MAX_FILES, severalWords } from '../../src/core/recall/file-recall.ts';
+import {
+  holdsPath,
+  ledgerNames,
+  ledgerPathsOfText,
+  mayName,
+  nameKey,
+  promptNames,
+  severalWords,
+} from '../../src/core/recall/file-names.ts';
+import { filesThePromptNames, MAX_FILES } from '../../src/core/recall/file-recall.ts';
 import { filesOfLine, filesOnlyRecall } from '../../src/core/recall/files-line.ts';
 import { renderRecall } from '../../src/core/recall/recall-render.ts';
 import { emptyWorkedFiles, updateWorkedFiles, type WorkedFiles } from '../../src/core/recall/worked-files.ts';
@@ -24,9 +32,13 @@ test('a name is one key in any spelling: kebab, snake, camel case and words', ()
   assert.equal(nameKey('LandingPage'), 'landingpage');
   assert.equal(nameKey('landing_page'), 'landingpage');
   const names = promptNames('Make the Landing Page load faster');
-  assert.ok(names.has('landingpage'));
-  assert.ok(names.has('landing'));
-  assert.ok(!names.has('the'), 'a common word alone is no name');
+  assert.ok(names.plain.has('landingpage'));
+  assert.ok(names.plain.has('landing'));
+  assert.ok(!names.plain.has('the'), 'a common word alone is no name');
+  const dotted = promptNames('see server.go, or the server go down').dotted;
+  assert.ok(dotted.has('servergo'), 'written with a dot');
+  assert.ok(![...dotted].some((k) => k.endsWith('servergo') && k !== 'servergo' && k !== 'seeservergo'), [...dotted].join(' '));
+  assert.ok(!promptNames('the server go down').dotted.has('servergo'), 'words, not a file name');
 });
 
 test('a file named by its name, in words or as written, is given by its path; one no prompt word names is not', () => {
@@ -185,11 +197,43 @@ test('the files line takes a quarter of the room at most: the items that cleared
 });
 
 test('most prompts stop before the ledger is parsed: none of their names is in its text', () => {
-  const files = ledgerOf(['services/twin_service.py', 'src/Landing-Page.tsx']);
-  const ledger = ledgerNamesOfText(JSON.stringify(files));
+  const files = ledgerOf(['services/twin_service.py', 'src/Landing-Page.tsx', 'src/settings.ts']);
+  const ledger = ledgerNames(ledgerPathsOfText(JSON.stringify(files)));
   assert.equal(ledger, ledgerNames(Object.keys(files.files)), 'read from the ledger as capture writes them beside it');
+  assert.equal(ledger.includes(' settings '), false, 'a one-word name is never a name the matcher takes');
   assert.equal(mayName(promptNames('add a dark mode toggle to the settings page'), ledger), false);
   assert.equal(mayName(promptNames('the twin service drops events'), ledger), true);
   assert.equal(mayName(promptNames('the landing page'), ledger), true);
   assert.equal(mayName(promptNames('the weight of it'), ledger), false, 'a common word never');
+});
+
+test('a whole name counts only written with its dot; a name may begin with a common word when joined; the opening slash command only', () => {
+  const ledger = ledgerOf(['internal/server.go', 'requirements.in', 'src/about-page.tsx', 'src/with-auth.tsx', 'src/landing-page.tsx']);
+  assert.deepEqual(filesThePromptNames('why does the server go down', ledger, none), []);
+  assert.deepEqual(filesThePromptNames('list the requirements in the readme', ledger, none), []);
+  assert.deepEqual(filesThePromptNames('see server.go', ledger, none), ['internal/server.go']);
+  assert.deepEqual(filesThePromptNames('fix about-page.tsx', ledger, none), ['src/about-page.tsx']);
+  assert.deepEqual(filesThePromptNames('the bug is in with_auth', ledger, none), ['src/with-auth.tsx']);
+  assert.deepEqual(filesThePromptNames('/landing-page.tsx is wrong', ledger, none), ['src/landing-page.tsx'], 'a path, not a command');
+});
+
+test('the names file never misses a file the matcher would name (random ledgers and prompts)', () => {
+  const words = ['twin', 'service', 'landing', 'page', 'route', 'chat', 'index', 'server', 'go', 'README', 'user', 'Profile', '报告', 'v2'];
+  let seed = 7;
+  const rand = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const pick = () => words[rand(words.length)]!;
+  for (let round = 0; round < 300; round++) {
+    const paths = Array.from({ length: 1 + rand(8) }, () => {
+      const sep = ['-', '_', '', '.'][rand(4)]!;
+      return `${pick()}/${pick()}${sep}${rand(2) ? pick() : ''}${['.ts', '.go', '', '.md'][rand(4)]}`;
+    });
+    const ledger = ledgerOf(paths);
+    const prompt = Array.from({ length: 2 + rand(6) }, () => `${pick()}${[' ', '.', '-', '/', ', '][rand(5)]}`).join('');
+    const got = filesThePromptNames(prompt, ledger, none);
+    if (got.length > 0)
+      assert.ok(mayName(promptNames(prompt), ledgerNames(Object.keys(ledger.files))), `${prompt} ${JSON.stringify(paths)}`);
+  }
 });

@@ -448,10 +448,11 @@ export function buildDigest(input: DigestInput): Digest {
     ...(sessionFree !== null ? { withoutSession: { text: sessionFree, tokens: estimateTokens(sessionFree) } } : {}),
     ...(filesNamed || recentNamed
       ? {
+          // Those shown whole: one shortened in its middle is still the prompt's to name.
           namedFiles: [
             ...(filesNamed && filesLine ? (input.workedFiles ?? []).slice(0, filesLine.named) : []),
             ...(recentNamed && recentLine ? (input.recentFiles ?? []).slice(0, recentLine.named) : []),
-          ],
+          ].filter((f) => clipMiddle(oneLine(f), MAX_NAME) === f),
         }
       : {}),
   };

@@ -23,7 +23,7 @@ import { givenFile } from '../session/session-state.ts';
 import { workedFilesFile } from './worked-files-ledger.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
-const CACHE_VERSION = 6;
+const CACHE_VERSION = 7;
 
 const cacheFile = (paths: EchoPaths) => join(paths.stateDir, 'digest-cache.json');
 

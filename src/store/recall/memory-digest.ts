@@ -4,6 +4,7 @@ import { recurringToolErrors } from '../../core/capture/lesson-candidates.ts';
 import { captureOn, type EchoesConfig } from '../../core/config/config-defaults.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { buildDigest, type Digest, digestCandidates } from '../../core/recall/digest.ts';
+import { holdsPath } from '../../core/recall/file-names.ts';
 import { commandsComingBack, filesComingBack, filesOfRecentSessions, namesCommand } from '../../core/recall/worked-files.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
 import { readSightings } from '../capture/error-sightings.ts';
@@ -48,9 +49,9 @@ export function digestFromStore(
   const { etched, lessons, live } = digestCandidates([...items, ...restored], readUsage(paths), now, config.relevanceWindow, staleSince);
   // Files sessions kept coming back to, less those the last session names (deleted and moved ones left the ledger).
   const ledger = config.capture.commands ? readWorkedFiles(paths) : null;
-  const workedFiles = ledger ? filesComingBack(ledger, (path) => lastSession.includes(path)) : [];
+  const workedFiles = ledger ? filesComingBack(ledger, (path) => holdsPath(lastSession, path)) : [];
   // And the other files of the last few sessions, for what room is left.
-  const recentFiles = ledger ? filesOfRecentSessions(ledger, (path) => lastSession.includes(path), workedFiles) : [];
+  const recentFiles = ledger ? filesOfRecentSessions(ledger, (path) => holdsPath(lastSession, path), workedFiles) : [];
   // And the commands they kept running, less those the last session names.
   const coming = ledger ? commandsComingBack(ledger, (key) => namesCommand(lastSession, key)) : [];
   // The ledger is personal and filtered as it is written; a hand edit could still put a key in it.

@@ -44,10 +44,17 @@ export function noteWorkedFiles(
     () => {
       const before = readWorkedFiles(paths);
       const after = updateWorkedFiles(before, kept, session, files.gone, commands);
-      if (after === before) return;
+      const names = (ledger: WorkedFiles) =>
+        writeFileAtomic(paths, workedNamesFile(paths), ledgerNames(Object.keys(ledger.files)), { durable: false });
+      if (after === before) {
+        if (readTextOrNull(paths, workedNamesFile(paths)) === null) names(before);
+        return;
+      }
+      // What a prompt tests its names against, without parsing the ledger: never short of the ledger's files,
+      // so the names of both ledgers go first, a process killed between the writes leaves a few names too many.
+      names({ ...after, files: { ...before.files, ...after.files } });
       writeFileAtomic(paths, workedFilesFile(paths), JSON.stringify(after), { durable: false });
-      // What a prompt tests its names against (prompt recall of the files it names), without parsing the ledger.
-      writeFileAtomic(paths, workedNamesFile(paths), ledgerNames(Object.keys(after.files)), { durable: false });
+      names(after);
     },
     { waitMs: 3000, deadline },
   );
