@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { makeClaudeHome, makeTempDir, runClaude } from '../test/e2e/claude-harness.ts';
 import { startFakeAnthropic } from '../test/e2e/fake-anthropic-server.ts';
 import { defaultRules } from '../test/e2e/script-rules.ts';
+import { waitForWorkers } from '../test/helpers/run-bundle.ts';
 
 interface Scenario {
   name: string;
@@ -129,7 +130,11 @@ export async function benchEndToEnd(repo: string, makeStore: StoreMaker, runs: n
     for (const row of table) say(`| ${row.join(' | ')} |`);
   } finally {
     await server.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    for (const d of dirs) {
+      // SessionEnd's background worker may still be writing the store when the last run exits.
+      waitForWorkers(d);
+      rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    }
   }
 }
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { makeClaudeHome, makeTempDir, runClaude } from '../test/e2e/claude-harness.ts';
 import { collectToolResults, startFakeAnthropic } from '../test/e2e/fake-anthropic-server.ts';
 import { defaultRules } from '../test/e2e/script-rules.ts';
+import { waitForWorkers } from '../test/helpers/run-bundle.ts';
 import type { StoreMaker } from './bench-e2e.ts';
 
 const START = '<!-- tools-benchmark:start -->';
@@ -175,7 +176,11 @@ export async function benchTools(repo: string, makeStore: StoreMaker, runs: numb
     say(END);
   } finally {
     await server.close();
-    for (const d of dirs) rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    for (const d of dirs) {
+      // SessionEnd's background worker may still be writing the store when the last run exits.
+      waitForWorkers(d);
+      rmSync(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    }
   }
 }
 
