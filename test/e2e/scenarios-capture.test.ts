@@ -234,7 +234,7 @@ describe('files earlier sessions read reach later ones: the start names the last
     const recall = runeEchoesBlocks(fifth.calls[0]!.systemMessagesText).find((b) => b.includes('matches this prompt')) ?? '';
     assert.match(recall, /^- Files earlier sessions here worked on that this prompt names: `services\/twin_service\.py`$/m, recall);
     const names = project.read('.claude/echoes/.state/worked-names.txt') ?? '';
-    assert.match(names, / twinservice /, 'capture wrote the names beside the ledger');
+    assert.match(names, /^twinservice\tservices\/twin_service\.py$/m, 'capture wrote the names beside the ledger');
   });
 
   test('no hook logged an error', { timeout: testTimeout }, () => {

@@ -200,11 +200,16 @@ test('most prompts stop before the ledger is parsed: none of their names is in i
   const files = ledgerOf(['services/twin_service.py', 'src/Landing-Page.tsx', 'src/settings.ts']);
   const ledger = ledgerNames(ledgerPathsOfText(JSON.stringify(files)));
   assert.equal(ledger, ledgerNames(Object.keys(files.files)), 'read from the ledger as capture writes them beside it');
-  assert.equal(ledger.includes(' settings '), false, 'a one-word name is never a name the matcher takes');
-  assert.equal(mayName(promptNames('add a dark mode toggle to the settings page'), ledger), false);
-  assert.equal(mayName(promptNames('the twin service drops events'), ledger), true);
-  assert.equal(mayName(promptNames('the landing page'), ledger), true);
-  assert.equal(mayName(promptNames('the weight of it'), ledger), false, 'a common word never');
+  assert.equal(ledger.includes('settings\t'), false, 'a one-word name is never a name the matcher takes');
+  assert.equal(
+    mayName(promptNames('see services/twin_service.py'), ledger, 'see services/twin_service.py'),
+    false,
+    'a path spelled out whole',
+  );
+  assert.equal(mayName(promptNames('add a dark mode toggle to the settings page'), ledger, ''), false);
+  assert.equal(mayName(promptNames('the twin service drops events'), ledger, ''), true);
+  assert.equal(mayName(promptNames('the landing page'), ledger, ''), true);
+  assert.equal(mayName(promptNames('the weight of it'), ledger, ''), false, 'a common word never');
 });
 
 test('a whole name counts only written with its dot; a name may begin with a common word when joined; the opening slash command only', () => {
@@ -234,6 +239,6 @@ test('the names file never misses a file the matcher would name (random ledgers 
     const prompt = Array.from({ length: 2 + rand(6) }, () => `${pick()}${[' ', '.', '-', '/', ', '][rand(5)]}`).join('');
     const got = filesThePromptNames(prompt, ledger, none);
     if (got.length > 0)
-      assert.ok(mayName(promptNames(prompt), ledgerNames(Object.keys(ledger.files))), `${prompt} ${JSON.stringify(paths)}`);
+      assert.ok(mayName(promptNames(prompt), ledgerNames(Object.keys(ledger.files)), prompt), `${prompt} ${JSON.stringify(paths)}`);
   }
 });

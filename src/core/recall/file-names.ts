@@ -152,9 +152,15 @@ export function fileKeys(paths: readonly string[]): Map<string, string[]> {
   return out;
 }
 
-/** The names file: every key the files at `paths` can be named by, space-separated (written by capture beside the ledger). */
+/**
+ * The names file: a line for each key a file at `paths` can be named by, the key and the path with a tab
+ * between (written by capture beside the ledger). A path with a control character in it is no one's work.
+ */
 export function ledgerNames(paths: readonly string[]): string {
-  return ` ${[...new Set([...fileKeys(paths).values()].flat())].join(' ')} `;
+  const lines: string[] = [];
+  for (const [path, keys] of fileKeys(paths.filter((p) => !/[\u0000-\u001f\u007f]/.test(p))))
+    for (const key of keys) lines.push(`${key}\t${path}`);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
 /** The paths of a ledger read from its text as it is (a ledger written before the names file was kept beside it). */
@@ -168,10 +174,16 @@ export function ledgerPathsOfText(ledgerText: string): string[] {
   return [...files.matchAll(/"((?:[^"\\]|\\.)*)":\{/g)].map((m) => m[1]!);
 }
 
-/** False when the prompt says none of the names file's keys (ledgerNames): most prompts end here. */
-export function mayName(named: PromptNames, names: string): boolean {
+/**
+ * False when the prompt says none of the names file's keys (ledgerNames), or only those of paths it spells
+ * out whole: most prompts end here, before the ledger is parsed.
+ */
+export function mayName(named: PromptNames, names: string, prompt: string): boolean {
   if (named.plain.size === 0) return false;
-  for (const key of names.split(' ')) if (key !== '' && says(named, key)) return true;
+  for (const line of names.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0 && says(named, line.slice(0, tab)) && !holdsPath(prompt, line.slice(tab + 1))) return true;
+  }
   return false;
 }
 

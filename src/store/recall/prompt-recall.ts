@@ -100,7 +100,7 @@ async function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: strin
     }
     if (names === null) return [];
     const named = promptNames(prompt);
-    if (!mayName(named, names)) return [];
+    if (!mayName(named, names, prompt)) return [];
     ledgerText ??= readTextOrNull(paths, workedFilesFile(paths));
     if (ledgerText === null) return [];
     // The prompt says one of the names: only now the matching is loaded and the ledger parsed.
