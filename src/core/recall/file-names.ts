@@ -154,12 +154,11 @@ export function fileKeys(paths: readonly string[]): Map<string, string[]> {
 
 /**
  * The names file: a line for each key a file at `paths` can be named by, the key and the path with a tab
- * between (written by capture beside the ledger). A path with a control character in it is no one's work.
+ * between (written by capture beside the ledger, of the files that count as work: no control character in them).
  */
 export function ledgerNames(paths: readonly string[]): string {
   const lines: string[] = [];
-  for (const [path, keys] of fileKeys(paths.filter((p) => !/[\u0000-\u001f\u007f]/.test(p))))
-    for (const key of keys) lines.push(`${key}\t${path}`);
+  for (const [path, keys] of fileKeys(paths)) for (const key of keys) lines.push(`${key}\t${path}`);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 

@@ -12,7 +12,7 @@ import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import type { Digest } from '../../core/recall/digest.ts';
 import { sightingsFile } from '../capture/error-sightings.ts';
 import { readTextFile, readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
-import { autoMemoryExportFile, type EchoPaths, memoryFile } from '../fs/echo-paths.ts';
+import { autoMemoryExportFile, type EchoPaths, memoryFile, workedFilesFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
 import { retirementsByRole } from '../memory/consolidate-all.ts';
 import { type RoleSummary, roleSummaries } from '../memory/entry-cache.ts';
@@ -20,7 +20,6 @@ import { type EvidenceStamp, evidenceUnchanged, staleWithStamp } from '../memory
 import { listRoles } from '../memory/role-listing.ts';
 import { latestLogSince } from '../session/archive-logs.ts';
 import { givenFile } from '../session/session-state.ts';
-import { workedFilesFile } from './worked-files-ledger.ts';
 
 /** Bump when the digest's content or the key's parts change, so an older plugin's cache is never used. */
 const CACHE_VERSION = 7;

@@ -10,7 +10,7 @@ import { isAbsolute, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
-import { holdsPath, ledgerNames, ledgerPathsOfText, mayName, promptNames } from '../../core/recall/file-names.ts';
+import { ledgerNames, ledgerPathsOfText, mayName, promptNames } from '../../core/recall/file-names.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
 import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
@@ -18,10 +18,8 @@ import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
 import { type EchoPaths, workedFilesFile, workedNamesFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE } from '../fs/role-lock.ts';
-import { readSessionState } from '../session/session-state.ts';
 import { type Manifest, openSegments, readManifest } from './search-index.ts';
 import { displayPath, roleFolderNames, sameMemoryFolders, stampOf } from './search-sources.ts';
-import { addGiven, fileGivenKey, givenHandOff, readGiven } from './session-given.ts';
 
 /** What recall may give from the memory tier: live memory, knowledge and solutions; never archives. */
 export const RECALL_SOURCES: readonly DocSource[] = ['memory', 'knowledge', 'topic', 'solution'];
@@ -77,23 +75,22 @@ export async function recallForPrompt(
   const items = await itemsForPrompt(paths, config, prompt, session, files);
   if (items !== null || files.length === 0) return items;
   // Nothing of memory clears the bar, but the prompt names files earlier sessions worked on.
-  const { filesOnlyRecall } = await import('../../core/recall/files-line.ts');
-  return giveFilesOnly(paths, files, session, filesOnlyRecall(files, config.recall.maxTokens));
+  const { giveFilesOnly } = await import('./file-give.ts');
+  return giveFilesOnly(paths, config, files, session);
 }
 
 /**
  * The files of the worked-files ledger the prompt names (core/recall/file-names.ts, file-recall.ts), less
  * those the session holds: its start named them (its hand-off, its lines of files), an earlier prompt did,
  * or it read or edited them already. On every prompt only the names file is read and tested; the ledger
- * is parsed and the matching loaded when the prompt says one of its names.
+ * is parsed and the rest loaded (store/recall/file-give.ts) when the prompt says one of its names.
  */
 async function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: string, sessionId: string | undefined): Promise<string[]> {
   if (!config.capture.commands) return [];
-  let names: string | null;
-  let ledgerText: string | null = null;
   try {
     // The names written beside the ledger; for a ledger from before them, read from the ledger itself.
-    names = readTextOrNull(paths, workedNamesFile(paths));
+    let ledgerText: string | null = null;
+    let names = readTextOrNull(paths, workedNamesFile(paths));
     if (names === null) {
       ledgerText = readTextOrNull(paths, workedFilesFile(paths));
       names = ledgerText === null ? null : ledgerNames(ledgerPathsOfText(ledgerText));
@@ -103,40 +100,11 @@ async function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: strin
     if (!mayName(named, names, prompt)) return [];
     ledgerText ??= readTextOrNull(paths, workedFilesFile(paths));
     if (ledgerText === null) return [];
-    // The prompt says one of the names: only now the matching is loaded and the ledger parsed.
-    const { filesThePromptNames } = await import('../../core/recall/file-recall.ts');
-    const { parseWorkedFiles } = await import('../../core/recall/worked-files.ts');
-    const ledger = parseWorkedFiles(ledgerText);
-    // What the session holds: what it was given, and the files it already read or edited (its draft as of
-    // the last turn's end): read once the prompt names a file.
-    let holds: ((path: string) => boolean) | null = null;
-    const held = (path: string) => {
-      if (holds === null) {
-        const given = sessionId ? readGiven(paths, sessionId) : new Set<string>();
-        const handOff = (sessionId ? givenHandOff(paths, sessionId) : null) ?? '';
-        const draft = sessionId ? readSessionState(paths, sessionId)?.draft : null;
-        const touched = new Set([...(draft?.filesRead ?? []), ...(draft?.filesEdited ?? [])]);
-        holds = (p) => given.has(fileGivenKey(p)) || touched.has(p) || holdsPath(handOff, p);
-      }
-      return holds(path);
-    };
-    return filesThePromptNames(prompt, ledger, held, named);
+    const { filesForPrompt } = await import('./file-give.ts');
+    return filesForPrompt(paths, prompt, named, ledgerText, sessionId);
   } catch {
     return [];
   }
-}
-
-/** Only the files the prompt names, rendered (files-line.ts, filesOnlyRecall), noted as given to the session. */
-export function giveFilesOnly(
-  paths: EchoPaths,
-  files: readonly string[],
-  session: { id: string | undefined },
-  r: { text: string; files: number; tokens: number } | null,
-): PromptRecall | null {
-  if (r === null) return null;
-  const named = files.slice(0, r.files);
-  if (session.id) addGiven(paths, session.id, named.map(fileGivenKey));
-  return { text: r.text, keys: [], files: named, tokens: r.tokens };
 }
 
 /** The items of memory that clear the bar for the prompt, given with `files`; null when none does. */

@@ -8,7 +8,6 @@
 // again since it was last used needs a plainer match (twice the bar).
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { isWorn, relevanceIndex, type UsageTotals } from '../../core/lifecycle/usage-events.ts';
-import { filesOnlyRecall } from '../../core/recall/files-line.ts';
 import { RECALL_NOTE, renderRecall } from '../../core/recall/recall-render.ts';
 import { clearingItems } from '../../core/recall/recall-select.ts';
 import type { RankedDoc } from '../../core/recall/search-rank.ts';
@@ -17,7 +16,7 @@ import type { EchoPaths } from '../fs/echo-paths.ts';
 import type { Deadline } from '../fs/role-lock.ts';
 import { readStaleEntries } from '../memory/stale-entries.ts';
 import { appendUsage, readUsage } from '../usage/usage-log.ts';
-import { giveFilesOnly, givenKey, type PromptRecall } from './prompt-recall.ts';
+import { givenKey, type PromptRecall } from './prompt-recall.ts';
 import { type Manifest, type OpenSegment, readStored, retiredKeys } from './search-index.ts';
 import { heldChecker } from './search-indexer.ts';
 import { addGiven, fileGivenKey, readGiven } from './session-given.ts';
@@ -85,8 +84,8 @@ export function giveRecall(
     const since = stale.get(d.key);
     picked.push({ ...d, ...(since ? { staleSince: since } : {}) });
   }
-  if (picked.length === 0)
-    return files.length > 0 ? giveFilesOnly(paths, files, session, filesOnlyRecall(files, config.recall.maxTokens)) : null;
+  // None may be given: the caller gives the files the prompt names, if any, on their own.
+  if (picked.length === 0) return null;
   const rendered = renderRecall(picked, config.recall.maxTokens, RECALL_NOTE, files);
   if (rendered === null) return null;
   const keys = picked.slice(0, rendered.shown).map((p) => p.key);

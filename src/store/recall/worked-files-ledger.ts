@@ -3,13 +3,11 @@
 // commands it ran that passed, counted by
 // the capture step of SessionEnd and PreCompact, read by the SessionStart digest.
 import { ledgerNames } from '../../core/recall/file-names.ts';
-import { parseWorkedFiles, type RanCommand, updateWorkedFiles, type WorkedFiles } from '../../core/recall/worked-files.ts';
+import { countsAsWorked, parseWorkedFiles, type RanCommand, updateWorkedFiles, type WorkedFiles } from '../../core/recall/worked-files.ts';
 import { filterMany } from '../../core/security/secret-filter.ts';
 import { readTextOrNull, writeFileAtomic } from '../fs/atomic-file.ts';
 import { type EchoPaths, workedFilesFile, workedNamesFile } from '../fs/echo-paths.ts';
 import { type Deadline, NO_DEADLINE, withLock } from '../fs/role-lock.ts';
-
-export { workedFilesFile };
 
 /** The ledger, or an empty one when it cannot be read (bookkeeping never costs the digest). */
 export function readWorkedFiles(paths: EchoPaths): WorkedFiles {
@@ -45,7 +43,7 @@ export function noteWorkedFiles(
       const before = readWorkedFiles(paths);
       const after = updateWorkedFiles(before, kept, session, files.gone, commands);
       const names = (ledger: WorkedFiles) =>
-        writeFileAtomic(paths, workedNamesFile(paths), ledgerNames(Object.keys(ledger.files)), { durable: false });
+        writeFileAtomic(paths, workedNamesFile(paths), ledgerNames(Object.keys(ledger.files).filter(countsAsWorked)), { durable: false });
       if (after === before) {
         if (readTextOrNull(paths, workedNamesFile(paths)) === null) names(before);
         return;
