@@ -2,7 +2,11 @@
 // in any spelling, is given by its path; a name many files share stands for the one whose folder is named;
 // short names, common words and numbers never match; what the session holds is not given again.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { defaultConfig } from '../../src/core/config/config-defaults.ts';
 import {
   holdsPath,
   ledgerNames,
@@ -16,6 +20,8 @@ import { filesThePromptNames, MAX_FILES } from '../../src/core/recall/file-recal
 import { filesOfLine, filesOnlyRecall } from '../../src/core/recall/files-line.ts';
 import { renderRecall } from '../../src/core/recall/recall-render.ts';
 import { emptyWorkedFiles, updateWorkedFiles, type WorkedFiles } from '../../src/core/recall/worked-files.ts';
+import { echoPaths, workedNamesFile } from '../../src/store/fs/echo-paths.ts';
+import { noteWorkedFiles } from '../../src/store/recall/worked-files-ledger.ts';
 
 const none = () => false;
 
@@ -240,5 +246,23 @@ test('the names file never misses a file the matcher would name (random ledgers 
     const got = filesThePromptNames(prompt, ledger, none);
     if (got.length > 0)
       assert.ok(mayName(promptNames(prompt), ledgerNames(Object.keys(ledger.files)), prompt), `${prompt} ${JSON.stringify(paths)}`);
+  }
+});
+
+test('capture writes the names file beside the ledger: of the files that count, again when it is missing, never short of the ledger', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rune-names-'));
+  try {
+    const paths = echoPaths(dir, defaultConfig(), join(dir, 'home'));
+    noteWorkedFiles(paths, 's1', { touched: ['services/twin_service.py', 'CLAUDE.md'], gone: [] });
+    const names = () => readFileSync(workedNamesFile(paths), 'utf8');
+    assert.equal(names(), ledgerNames(['services/twin_service.py']), 'a file Claude Code loads itself is no name');
+    noteWorkedFiles(paths, 's2', { touched: ['src/landing-page.tsx'], gone: ['services/twin_service.py'] });
+    assert.equal(names(), ledgerNames(['src/landing-page.tsx']), 'the exact names once the ledger is written');
+    rmSync(workedNamesFile(paths));
+    // A session that touched only what counts as no one's work leaves the ledger as it was.
+    noteWorkedFiles(paths, 's3', { touched: ['CLAUDE.md'], gone: [] });
+    assert.equal(names(), ledgerNames(['src/landing-page.tsx']), 'a ledger unchanged, its missing names written again');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
