@@ -162,17 +162,6 @@ export function ledgerNames(paths: readonly string[]): string {
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }
 
-/** The paths of a ledger read from its text as it is (a ledger written before the names file was kept beside it). */
-export function ledgerPathsOfText(ledgerText: string): string[] {
-  // Its paths are the keys of the objects in its `files` (JSON.stringify writes `files` before `commands`);
-  // its field names (`weight`, `last`) are not names.
-  const from = ledgerText.indexOf('"files":{');
-  if (from < 0) return [];
-  const to = ledgerText.indexOf('"commands":{', from);
-  const files = ledgerText.slice(from + '"files":{'.length, to < 0 ? undefined : to);
-  return [...files.matchAll(/"((?:[^"\\]|\\.)*)":\{/g)].map((m) => m[1]!);
-}
-
 /**
  * False when the prompt says none of the names file's keys (ledgerNames), or only those of paths it spells
  * out whole: most prompts end here, before the ledger is parsed.

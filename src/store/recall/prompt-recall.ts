@@ -10,7 +10,7 @@ import { isAbsolute, sep } from 'node:path';
 import type { EchoesConfig } from '../../core/config/config-defaults.ts';
 import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
-import { ledgerNames, ledgerPathsOfText, mayName, promptNames } from '../../core/recall/file-names.ts';
+import { ledgerNames, mayName, promptNames } from '../../core/recall/file-names.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
 import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
@@ -88,14 +88,16 @@ export async function recallForPrompt(
 async function filesToName(paths: EchoPaths, config: EchoesConfig, prompt: string, sessionId: string | undefined): Promise<string[]> {
   if (!config.capture.commands) return [];
   try {
-    // The names written beside the ledger; for a ledger from before them, read from the ledger itself.
+    // The names written beside the ledger; for a ledger from before them (until capture next writes it), made
+    // from the ledger itself.
     let ledgerText: string | null = null;
     let names = readTextOrNull(paths, workedNamesFile(paths));
     if (names === null) {
       ledgerText = readTextOrNull(paths, workedFilesFile(paths));
-      names = ledgerText === null ? null : ledgerNames(ledgerPathsOfText(ledgerText));
+      if (ledgerText === null) return [];
+      const { countsAsWorked, parseWorkedFiles } = await import('../../core/recall/worked-files.ts');
+      names = ledgerNames(Object.keys(parseWorkedFiles(ledgerText).files).filter(countsAsWorked));
     }
-    if (names === null) return [];
     const named = promptNames(prompt);
     if (!mayName(named, names, prompt)) return [];
     ledgerText ??= readTextOrNull(paths, workedFilesFile(paths));
