@@ -166,6 +166,23 @@ test('a captured lesson a later session uses is seen again and rises, without be
   assert.equal(fix.layer, 'inscribed');
 });
 
+test("the user's words rise only when said again: a later session that commits as they asked uses them, and they stay traced", async (t) => {
+  const tp = makeTempProject(t);
+  await endSession(tp, 'sess-aaaa1111', workingSession(tp, 'sess-aaaa1111'));
+  const later = join(tp.dir, 'later.jsonl');
+  new TranscriptBuilder(later, 'sess-ffff6666', tp.dir).user('commit the change').bash('git commit -m "fix build"', 0, '1 file changed');
+  await endSession(tp, 'sess-ffff6666', later);
+  const usage = tp.read('.claude/echoes/usage.jsonl') ?? '';
+  const correction = () => teamEntries(tp).find((e) => e.captured === 'correction')!;
+  assert.match(usage, new RegExp(`"session":"sess-ffff6666","event":"used","ids":\\[[^\\]]*"team#${correction().id}"`), 'the session used it');
+  assert.equal(correction().layer, 'traced');
+  assert.equal(correction().sessions, 'sess-aaa');
+
+  await endSession(tp, 'sess-bbbb2222', workingSession(tp, 'sess-bbbb2222'));
+  assert.equal(correction().layer, 'inscribed', 'said in a second session: a standing rule');
+  assert.equal(correction().sessions, 'sess-aaa, sess-bbb');
+});
+
 test("in team mode the user's own words stay out of the committed team memory; the project's commands and fixes go in", async (t) => {
   const tp = makeTempProject(t);
   tp.write('.claude/rune-config.yml', 'echoes:\n  version_controlled: true\n');

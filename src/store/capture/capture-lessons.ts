@@ -110,8 +110,11 @@ export function captureLessons(
 }
 
 /**
- * A captured lesson a later session used (its command run, its file touched, its words said) is seen
- * again (SPEC §6a): a sighting of it is recorded, so it rises as if captured anew.
+ * A captured lesson a later session used (its command run, its file touched, its error met) is seen
+ * again (SPEC §6a): a sighting of it is recorded, so it rises as if captured anew. Not the user's words:
+ * a session that touched the file a correction was about is no sign the rule mattered there, and only
+ * a rule said in two sessions is a standing one (it never fades from the digest). Said again, a correction
+ * is captured anew and rises; used, it is kept from fading all the same.
  */
 export function reinforceUsed(
   paths: EchoPaths,
@@ -132,6 +135,7 @@ export function reinforceUsed(
     .filter(
       (e) =>
         e.captured &&
+        e.captured !== 'correction' &&
         e.signature &&
         !given.has(e.signature) &&
         !e.status &&
