@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
-import { errorSignature, hookOfKey, isEnvironmentError, reportedError } from '../../src/core/capture/error-signature.ts';
+import {
+  errorSignature,
+  hookOfKey,
+  isEnvironmentError,
+  reportedError,
+  saysOnlyThatItFailed,
+} from '../../src/core/capture/error-signature.ts';
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
 import {
   type CaptureKind,
@@ -20,6 +26,7 @@ import {
 } from '../../src/core/capture/lesson-candidates.ts';
 import { commandTarget, runsOwnCode, workCommand, workKind } from '../../src/core/capture/work-commands.ts';
 import { filterSecrets } from '../../src/core/security/secret-filter.ts';
+import { isInspection } from '../../src/core/session/summary-commands.ts';
 import { furtherWindow, outputWindow } from '../../src/core/transcript/result-window.ts';
 import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
@@ -1616,5 +1623,119 @@ test('asking a program what it has (`code --list-extensions`) only looks: no ste
   assert.deepEqual(
     lessons(state).filter((l) => l.captured === 'fix'),
     [],
+  );
+});
+
+test('a failure whose output says only that it failed (Gradle’s summary, a traceback’s header) gives no lesson: its key would stand for every failure', async (t) => {
+  const gradle =
+    '> Run with --scan to get full insights.\n> Get more help at https://help.gradle.org.\n\nBUILD FAILED in 3s\n29 actionable tasks: 2 executed, 27 up-to-date';
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('build the app')
+      .bash('./gradlew assembleDebug', 1, gradle)
+      .bash(`rm ${dir}/app/src/main/Old.kt`)
+      .bash('./gradlew assembleDebug', 0, 'BUILD SUCCESSFUL in 9s')
+      .bash('uv sync', 1, 'Traceback (most recent call last):'),
+  );
+  for (const line of [
+    'BUILD FAILED in 1m 2s',
+    'FAILURE: Build failed with an exception.',
+    "Execution failed for task ':app:kspDebugKotlin'.",
+    '   > Compilation error. See log for more details',
+    'e: Error occurred in KSP, check log for detail',
+    'Traceback (most recent call last):',
+    '[ERROR] BUILD FAILURE',
+    'make: *** [Makefile:12: all] Error 1',
+  ])
+    assert.ok(saysOnlyThatItFailed(line), line);
+  assert.ok(!saysOnlyThatItFailed('error: No interpreter found for Python ==3.11 in managed installations'));
+  const got = lessons(state).filter((l) => l.captured !== 'commands');
+  assert.deepEqual(
+    got.map((l) => l.title),
+    [],
+  );
+});
+
+test('a check that failed in the code and passed after edits and other runs gives no fix: which of them fixed it is not known', async (t) => {
+  const metadata = '> java.lang.IllegalStateException: Unable to read Kotlin metadata due to unsupported metadata version.';
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('build the app')
+      .bash('./gradlew assembleDebug --no-daemon', 1, metadata)
+      .tool('Edit', { file_path: join(dir, 'app/src/main/Player.kt'), old_string: 'a', new_string: 'b' }, 'The file has been updated.')
+      .bash('cmd.exe /c start "D:\\app\\build\\outputs\\apk\\release"')
+      .bash('./gradlew clean')
+      .bash('./gradlew assembleDebug', 0, 'BUILD SUCCESSFUL in 9s'),
+  );
+  assert.deepEqual(
+    lessons(state)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.learning),
+    [],
+  );
+  // Opening a folder or listing what a device or an archive holds changes nothing: no step of a fix.
+  for (const look of [
+    'cmd.exe /c start "D:\\app\\release"',
+    'cmd /c "explorer D:\\llapk"',
+    '"AppData/Local/Android/Sdk/platform-tools/adb.exe" shell pm list packages | grep multilang',
+    'adb logcat -c',
+    'unzip -l app-release.apk',
+    'tar -tzf a.tgz',
+  ])
+    assert.ok(isInspection(look), look);
+  for (const act of ['adb install -r app.apk', '"C:/sdk/adb.exe" install -r a.apk', 'npm start', 'tar -xzf a.tgz'])
+    assert.ok(!isInspection(act), act);
+});
+
+test('a command that passed with other values is no flag dropped, nor another target a fix; a command the shell could not read is no fix of the project', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('check the image')
+      .bash(
+        'docker run --rm --user nodejs backend ls -la /app/dist/',
+        125,
+        'docker: Error response from daemon: unable to find user nodejs: no matching entries in passwd file',
+      )
+      .bash('docker run --rm --user 1001 backend ls /app/dist/', 0, 'index.js')
+      // The same, the command shown cut before what differs: nothing to say of it.
+      .bash(
+        `docker images backend --format "{{.ID}}" | head -1 | xargs -I {} docker run --rm --user nodejs {} ls -la /app/dist/${'x'.repeat(60)}`,
+        125,
+        'docker: Error response from daemon: unable to find group nodejs: no matching entries in group file',
+      )
+      .bash(
+        `docker images backend --format "{{.ID}}" | head -1 | xargs -I {} docker run --rm --user 1001 {} ls /app/dist/${'x'.repeat(60)}`,
+        0,
+        'x',
+      )
+      .bash('SLUG=$(basename "$(git rev-parse --show-toplevel)")', 1, "(eval):1: parse error near `('")
+      .bash('basename "$(git rev-parse --show-toplevel)"', 0, 'proj'),
+  );
+  assert.deepEqual(
+    lessons(state)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.learning),
+    [],
+  );
+});
+
+test('what the user says turning down a plan is feedback on that plan, not a lesson', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('plan the dashboard')
+      .tool(
+        'ExitPlanMode',
+        { plan: '# Dashboard\n1. cards' },
+        `${REFUSED}\nthe user said:\nYes, clear context and auto-accept edits, but first update the todolist so that we know the tasks`,
+        true,
+      )
+      .user('and never use inline styles in this project'),
+  );
+  assert.deepEqual(
+    lessons(state)
+      .filter((l) => l.captured === 'correction')
+      .map((l) => l.title),
+    ['and never use inline styles in this project'],
+    'what the user says after it is read as ever',
   );
 });

@@ -65,6 +65,8 @@ export interface FailureSeen {
   changes?: string[];
   /** The flags of the whole command (the one shown may be cut before them). */
   flags?: string[];
+  /** The words of the whole command's last step other than its flags (values, arguments), clipped. */
+  rest?: string;
   /** The whole command runs code of the session's own (`node scripts/x.js`; the one shown may be cut before it). */
   own?: boolean;
   /** The program that ran (`python3`, as programOf reads the whole command: the one shown may be cut). */
@@ -185,8 +187,13 @@ const WRONG_COMMAND = new RegExp(
   'i',
 );
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
-const SHELL_SLIP = /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string)\b/i;
+// The shell could not read the command as written: bash's words, and zsh's (`(eval):1: parse error near \`('`).
+const SHELL_SLIP =
+  /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string|parse error near)\b/i;
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
+
+/** The shell could not read the command as written (an unclosed quote, zsh's parse error): the model's slip with the tool. */
+export const isShellSlip = (line: string): boolean => SHELL_SLIP.test(line);
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -251,6 +258,18 @@ function flagsOf(command: string): string[] {
         .sort(),
     ),
   ].slice(0, 8);
+}
+
+/** The words of a command's last step other than its flags: its values and arguments (clipped). */
+function restOf(command: string): string {
+  const steps = commandSteps(command);
+  return clip(
+    (steps[steps.length - 1] ?? '')
+      .split(/\s+/)
+      .filter((w) => w && !/^--?[A-Za-z][\w-]*$/.test(w))
+      .join(' '),
+    300,
+  );
 }
 
 function pushBounded<T>(list: T[], item: T, cap: number): T[] {
@@ -399,7 +418,8 @@ function describe(s: CaptureState, p: PendingCall): string {
 
 function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (r.isError && isRefusal(r.text)) {
-    if (p.sidechain) return s;
+    // A plan turned down, with what to change in it ("yes, but first update the todo list"): feedback on that plan.
+    if (p.sidechain || p.tool === 'ExitPlanMode') return p.sidechain ? s : { ...s, refused: null };
     const about = describe(s, p);
     const note = r.userSaid ? refusalNote(r.userSaid, about) : null;
     if (note) return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null };
@@ -566,6 +586,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
             edits: [],
             steps: [],
             flags: flagsOf(normalized),
+            rest: restOf(normalized),
             ...(own ? { own: true } : {}),
             program,
             lead: normalized.split(' ')[0] ?? '',
@@ -641,7 +662,14 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         change,
         ...(f.changes ? { changes: f.changes } : {}),
         ...(f.own ? { own: true } : {}),
-        ...(change === 'command' && sameProgram && flags.added.length + flags.removed.length > 0 ? { flags } : {}),
+        // Said as flags gained and lost only when nothing else of the command changed (`--user nodejs` → `--user 1001`
+        // is no flag dropped).
+        ...(change === 'command' &&
+        sameProgram &&
+        flags.added.length + flags.removed.length > 0 &&
+        (f.rest === undefined || f.rest === restOf(normalized))
+          ? { flags }
+          : {}),
         ...(stoodIn ? { instead: { program, on: (f.purpose ?? []).filter((t) => purpose.includes(t)).slice(0, 3) } } : {}),
       },
       CAPTURE_CAPS.fixes,

@@ -119,9 +119,18 @@ export function reportedError(message: string): ErrorSignature | null {
 }
 
 // What a build tool or runner prints around the real error, saying only that something failed: the same
-// words for every failure (a lesson keyed by them would come back for any of them).
+// words for every failure (a lesson keyed by them would come back for any of them). Gradle's and Kotlin's
+// (`BUILD FAILED in 3s`, `FAILURE: Build failed with an exception.`, `Execution failed for task ':app:x'.`,
+// `> Compilation error. See log for more details`), Maven's (`[ERROR] BUILD FAILURE`), make's and cargo's
+// summaries, npm's lifecycle line, and a Python traceback's header (its last line says what).
 const GENERIC_FAILURE =
-  /^(?:error:?\s*)?(?:failed to compile|compil(?:ation|e) failed|build failed(?: with \d+ errors?)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found)\.?$/i;
+  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|execution failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
+
+/**
+ * The line says only that something failed (`BUILD FAILED in 3s`, `Traceback (most recent call last):`), not
+ * what: a lesson keyed by it would stand for every failure of that tool.
+ */
+export const saysOnlyThatItFailed = (line: string): boolean => GENERIC_FAILURE.test(line.trim());
 
 function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', further = ''): ErrorSignature | null {
   if (!output || NOT_AN_ERROR.test(output)) return null;

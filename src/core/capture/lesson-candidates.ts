@@ -8,9 +8,18 @@
 import type { EchoEntry } from '../entry/echo-entry.ts';
 import { DEAD_END, MET_AGAIN, SAID_LINE_START, TIME_LIMIT } from '../lifecycle/captured-merge.ts';
 import { clip, oneLine } from '../text.ts';
-import { type CaptureState, type ErrorSeen, type FailureSeen, type FixSeen, fixesOf, TOO_LARGE_KEY } from './capture-tracker.ts';
+import {
+  type CaptureState,
+  type ErrorSeen,
+  type FailureSeen,
+  type FixSeen,
+  fixesOf,
+  isShellSlip,
+  TOO_LARGE_KEY,
+} from './capture-tracker.ts';
+import { isConfigFile } from './config-files.ts';
 import { type Correction, ruleKey } from './corrections.ts';
-import { hookOfKey, isAccessError, isEnvironmentError, isShellError, pointsIntoCode } from './error-signature.ts';
+import { hookOfKey, isAccessError, isEnvironmentError, isShellError, pointsIntoCode, saysOnlyThatItFailed } from './error-signature.ts';
 import { isSilentExit, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
@@ -192,6 +201,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
     return (
       !pointsIntoCode(f.error.line) &&
       !isSilentExit(f.error.line) &&
+      !saysOnlyThatItFailed(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
@@ -326,7 +336,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
   if (want('obstacle'))
     for (const e of state.errors as ErrorSeen[]) {
       const s = sightings[e.error.key];
-      if (e.code || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
+      // A line that says only that the build failed (`BUILD FAILED in 3s`) keys every failure of that build alike.
+      if (e.code || saysOnlyThatItFailed(e.error.line) || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
       recurring.add(e.error.key);
       ranked.push(obstacleLesson(e.error.key, s, meta));
     }
@@ -339,6 +350,22 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // session's own that threw and then ran is that script's bug fixed, unless the machine was in the way.
       const ownCode = (f.own === true || runsOwnCode(f.failed)) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
+      // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
+      // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
+      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line)) continue;
+      // The code was edited too, and the error lies in it rather than in the machine: the edits may as well have
+      // fixed it as the steps run or the other command; a colleague would not say which.
+      if (
+        (f.change === 'steps' || f.change === 'command') &&
+        !f.instead &&
+        !f.pasted &&
+        !isEnvironmentError(f.error.line) &&
+        f.edits.some((e) => !isConfigFile(e))
+      )
+        continue;
+      // Another command worked, but as shown (cut at its length) it reads the same as the one that failed: the
+      // lesson could not say what was different.
+      if (f.change === 'command' && !f.flags && !f.instead && f.passed === f.failed) continue;
       if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
       // Access that came back after an unrelated step (a copy, a build) came back from outside the session:
       // the user signed in elsewhere, or the network recovered. Only a step about access is its fix.

@@ -161,9 +161,18 @@ const POWERSHELL_INSPECTION =
 const LOOKUP =
   /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
 
+// Showing a folder or file to the person at the machine (`cmd.exe /c start "D:\\out"`, `explorer .`, `open x.html`), and
+// listing what an archive or a device holds (`unzip -l`, `tar -tf`, `adb shell pm list packages`, `adb logcat`).
+const SHOWS =
+  /^(?:cmd(?:\.exe)?\s+\/c\s+"?)?(?:start|explorer(?:\.exe)?|open|xdg-open|Invoke-Item)(?=[\s"]|$)|^(?:unzip\s+-l|tar\s+-?t\w*|adb(?:\.exe)?(?:\s+-s\s+\S+)?\s+(?:devices|logcat|shell\s+(?:pm\s+list|ps|getprop|dumpsys)))(?=\s|$)/i;
+
+// A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
+const QUOTED_PROGRAM = /^"(?:[^"]*[\\/])?([^"\\/]+?)(?:\.exe)?"/i;
+
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
-  return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command);
+  const named = command.replace(QUOTED_PROGRAM, '$1');
+  return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || SHOWS.test(named);
 }
 
 /**
