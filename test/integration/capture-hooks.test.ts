@@ -174,7 +174,11 @@ test("the user's words rise only when said again: a later session that commits a
   await endSession(tp, 'sess-ffff6666', later);
   const usage = tp.read('.claude/echoes/usage.jsonl') ?? '';
   const correction = () => teamEntries(tp).find((e) => e.captured === 'correction')!;
-  assert.match(usage, new RegExp(`"session":"sess-ffff6666","event":"used","ids":\\[[^\\]]*"team#${correction().id}"`), 'the session used it');
+  assert.match(
+    usage,
+    new RegExp(`"session":"sess-ffff6666","event":"used","ids":\\[[^\\]]*"team#${correction().id}"`),
+    'the session used it',
+  );
   assert.equal(correction().layer, 'traced');
   assert.equal(correction().sessions, 'sess-aaa');
 

@@ -1719,7 +1719,7 @@ test('a command that passed with other values is no flag dropped, nor another ta
   );
 });
 
-test('what the user says turning down a plan is feedback on that plan, not a lesson', async (t) => {
+test('a plan turned down with a yes and a change to it is feedback on that plan; turned down with a preference, that is kept', async (t) => {
   const state = await gather(t, (b) =>
     b
       .user('plan the dashboard')
@@ -1729,13 +1729,38 @@ test('what the user says turning down a plan is feedback on that plan, not a les
         `${REFUSED}\nthe user said:\nYes, clear context and auto-accept edits, but first update the todolist so that we know the tasks`,
         true,
       )
-      .user('and never use inline styles in this project'),
+      .user('and never use inline styles in this project')
+      .tool(
+        'ExitPlanMode',
+        { plan: '# Keys\n1. bind btop' },
+        `${REFUSED}\nthe user said:\nI dont use btop set that as super shift alt t instead`,
+        true,
+      ),
   );
   assert.deepEqual(
     lessons(state)
       .filter((l) => l.captured === 'correction')
       .map((l) => l.title),
-    ['and never use inline styles in this project'],
-    'what the user says after it is read as ever',
+    ['and never use inline styles in this project', 'I dont use btop set that as super shift alt t instead'],
+  );
+});
+
+test('edits of files outside the project count too: a flag dropped beside them fixed nothing that can be said', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('build the app')
+      .bash(
+        './gradlew assembleRelease --info',
+        1,
+        '> java.lang.IllegalStateException: Unable to read Kotlin metadata due to unsupported metadata version.',
+      )
+      .tool('Edit', { file_path: '/d/other/app/src/main/Player.kt', old_string: 'a', new_string: 'b' }, 'The file has been updated.')
+      .bash('./gradlew assembleRelease', 0, 'BUILD SUCCESSFUL in 9s'),
+  );
+  assert.deepEqual(
+    lessons(state)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.learning),
+    [],
   );
 });

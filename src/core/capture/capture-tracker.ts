@@ -59,6 +59,8 @@ export interface FailureSeen {
   error: ErrorSignature;
   /** Files edited after it failed. */
   edits: string[];
+  /** Files outside the project edited after it failed (not named: their paths are the machine's). */
+  elsewhere?: number;
   /** Other commands that succeeded after it failed (a step run first). */
   steps: string[];
   /** What the edits of settings after it changed (`ci.yml: \`a\` → \`b\``). */
@@ -82,6 +84,8 @@ export interface FixSeen {
   passed: string;
   error: ErrorSignature;
   edits: string[];
+  /** Files outside the project edited in between. */
+  elsewhere?: number;
   steps: string[];
   /**
    * What differed in the run that passed: steps run first, the command itself, settings edited (and
@@ -418,8 +422,7 @@ function describe(s: CaptureState, p: PendingCall): string {
 
 function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (r.isError && isRefusal(r.text)) {
-    // A plan turned down, with what to change in it ("yes, but first update the todo list"): feedback on that plan.
-    if (p.sidechain || p.tool === 'ExitPlanMode') return p.sidechain ? s : { ...s, refused: null };
+    if (p.sidechain) return s;
     const about = describe(s, p);
     const note = r.userSaid ? refusalNote(r.userSaid, about) : null;
     if (note) return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null };
@@ -434,7 +437,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       const config = isConfigFile(path);
       const change = config ? changeText(path, p.change) : null;
       const open = isAbsolutePath(path)
-        ? s.open
+        ? s.open.map((f) => ({ ...f, elsewhere: Math.min((f.elsewhere ?? 0) + 1, CAPTURE_CAPS.edits) }))
         : s.open.map((f) => ({
             ...f,
             edits: addUnique(f.edits, path, CAPTURE_CAPS.edits),
@@ -658,6 +661,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
         passed: shown,
         error: f.error,
         edits: f.edits,
+        ...(f.elsewhere ? { elsewhere: f.elsewhere } : {}),
         steps: f.steps,
         change,
         ...(f.changes ? { changes: f.changes } : {}),

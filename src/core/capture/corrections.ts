@@ -108,10 +108,15 @@ export function reportsNoChange(message: string): boolean {
   return NO_CHANGE.test(text) || OPENS_NEGATIVE.test(text);
 }
 
+// A note that opens by saying yes ("Yes, clear context and auto-accept edits, but first update the todolist"):
+// the user took what was offered, with a change to it for this task.
+const CONSENTS = /^(?:yes|yeah|yep|ok(?:ay)?|sure|sim|s[ií]|oui|ja|да|так)(?=\s*[,.!:;—–-])/iu;
+
 /** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);
-  return words && !atHand(words) ? { words, about, how: 'refusal-note' } : null;
+  if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING.test(words))) return null;
+  return { words, about, how: 'refusal-note' };
 }
 
 /** Claude Code's words when the user turned a tool call down. */

@@ -360,7 +360,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
         !f.instead &&
         !f.pasted &&
         !isEnvironmentError(f.error.line) &&
-        f.edits.some((e) => !isConfigFile(e))
+        (f.edits.some((e) => !isConfigFile(e)) || (f.elsewhere ?? 0) > 0)
       )
         continue;
       // Another command worked, but as shown (cut at its length) it reads the same as the one that failed: the
