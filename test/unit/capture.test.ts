@@ -1764,3 +1764,27 @@ test('edits of files outside the project count too: a flag dropped beside them f
     [],
   );
 });
+
+test('beside edits of the code, a package installed meanwhile or a command typed wrong is still the fix', async (t) => {
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('build the web app')
+      .bash(
+        'npm run build',
+        1,
+        "Type error: Object literal may only specify known properties, and 'maxSteps' does not exist in type 'CallSettings'",
+      )
+      .tool('Edit', { file_path: join(dir, 'src/chat.ts'), old_string: 'a', new_string: 'b' }, 'The file has been updated.')
+      .bash('npm install ai@^4.0.0', 0, 'added 1 package')
+      .bash('npm run build', 0, 'built')
+      .bash('npm run lint | grep -E "^/"', 2, 'rg: error parsing flag -E: grep config error: unknown encoding: ^/')
+      .tool('Edit', { file_path: join(dir, 'src/chat.ts'), old_string: 'b', new_string: 'c' }, 'The file has been updated.')
+      .bash('npm run lint', 0, 'ok'),
+  );
+  const learnt = lessons(state)
+    .filter((l) => l.captured === 'fix')
+    .map((l) => l.learning);
+  assert.equal(learnt.length, 2, learnt.join(' | '));
+  assert.match(learnt.join('\n'), /npm install ai@\^4\.0\.0/);
+  assert.match(learnt.join('\n'), /`npm run lint` worked instead/);
+});

@@ -187,9 +187,12 @@ const MISSING_TOOL = new RegExp(
 const SHELL_NOT_FOUND = /^(?:\S+: )?(?:\d+: )?(?:line \d+: )?[A-Za-z_][\w.-]*: not found$/m;
 // The command itself was wrong, not the code: a script, program or option this project does not have.
 const WRONG_COMMAND = new RegExp(
-  `${NO_SUCH_PROGRAM}|couldn'?t find a script|missing script|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|is not a (?:valid )?(?:command|option)`,
+  `${NO_SUCH_PROGRAM}|couldn'?t find a script|missing script|no such (?:command|option|script)|unknown (?:option|flag|command|argument|script)|unrecognized (?:option|argument|arguments|command)|invalid option|error parsing (?:flag|option|argument)|is not a (?:valid )?(?:command|option)`,
   'i',
 );
+
+/** The command was wrong here (a program or script not there, an option it does not know): no edit of the code fixes that. */
+export const isWrongCommand = (line: string): boolean => WRONG_COMMAND.test(line);
 // The shell could not parse the command line: a slip in its quoting, not the machine in the way.
 // The shell could not read the command as written: bash's words, and zsh's (`(eval):1: parse error near \`('`).
 const SHELL_SLIP =

@@ -15,6 +15,7 @@ import {
   type FixSeen,
   fixesOf,
   isShellSlip,
+  isWrongCommand,
   TOO_LARGE_KEY,
 } from './capture-tracker.ts';
 import { isConfigFile } from './config-files.ts';
@@ -353,13 +354,16 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
       if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line)) continue;
-      // The code was edited too, and the error lies in it rather than in the machine: the edits may as well have
-      // fixed it as the steps run or the other command; a colleague would not say which.
+      // The code was edited too, and the error lies in it rather than in the machine or the command as typed: the
+      // edits may as well have fixed it as the steps run or the other command, a colleague would not say which. A
+      // package installed meanwhile is a change of the machine's that may be the fix (another version of a library).
       if (
         (f.change === 'steps' || f.change === 'command') &&
         !f.instead &&
         !f.pasted &&
         !isEnvironmentError(f.error.line) &&
+        !isWrongCommand(f.error.line) &&
+        !(f.change === 'steps' && f.steps.some((step) => isPackageOperation(familyOf(step)))) &&
         (f.edits.some((e) => !isConfigFile(e)) || (f.elsewhere ?? 0) > 0)
       )
         continue;
