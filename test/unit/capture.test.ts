@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
-import { correctionText, readCorrection, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
+import { correctionText, readCorrection, refusalNote, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
 import {
   errorSignature,
   hookOfKey,
@@ -1787,4 +1787,34 @@ test('beside edits of the code, a package installed meanwhile or a command typed
   assert.equal(learnt.length, 2, learnt.join(' | '));
   assert.match(learnt.join('\n'), /npm install ai@\^4\.0\.0/);
   assert.match(learnt.join('\n'), /`npm run lint` worked instead/);
+});
+
+test('a note turning a call down keeps a rule for how to work; a question, a view of the change at hand or a remark on it is no lesson', () => {
+  const about = 'editing app/models/care_case.rb';
+  for (const note of [
+    'Where is that value coming from',
+    'Why are you recommending A over B? be specific',
+    "You can't redirect to next path - that won't work? Unless you're resetting them",
+    "I don't see `forAllSystems` being used there.",
+    "I don't really understand thie todo item. explain",
+    'the EnforceRequiredness comment applies to all config property so if any are needed, add setters',
+    "It's a data issue.",
+    'just confirm that it finds the correct care case',
+  ])
+    assert.equal(refusalNote(note, about), null, note);
+  for (const note of [
+    'use build_vsim.sh to rebuild vsim',
+    'Just use rspec spec and run individual fiels. dont use script/test',
+    'I dont use btop set that as super shift alt t instead',
+    'Please do not add your signature on the commit messages',
+  ])
+    assert.ok(refusalNote(note, about), note);
+  // Claude Code's own note after the user's words is not theirs.
+  const said = refusalNote(
+    "use pnpm here, not npm. Note: The user's next message may contain a correction or preference. Pay close attention — if they explain what went wrong or how they'd prefer you to work, consider saving that to memory for future sessions.",
+    about,
+  );
+  assert.equal(said?.words, 'use pnpm here, not npm.');
+  // "read only" is no habit: asking for one query is this task.
+  assert.deepEqual(statedRules('I want you to give me a read only query for prod that verifies that the staffers exist'), []);
 });

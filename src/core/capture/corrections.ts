@@ -63,8 +63,21 @@ const STEP_RULE_MAX = 120;
 const MAX_CHARS = 280;
 
 /** The user's text read as a lesson candidate, or null when it is a question, a paste, a new task or small talk. */
+// What Claude Code adds after the words of a user who turned a call down, for its own memory: not the user's.
+const HARNESS_NOTE = /\s*Note: The user's next message may contain a correction or preference\.[\s\S]*$/;
+// A question asks; it does not tell: one marked so anywhere, or opening as one ("Where is that value coming from").
+const ASKS =
+  /[?？]|^(?:why|where|what|how|who|which|when|is|are|was|does|did|do you|can you|could you|would you|por que|porque|onde|como|qu[eé]|d[oó]nde|почему|зачем|где|как|что)(?=[\s,]|$)/iu;
+// What the user did not see, understand or like is their view of the thing at hand, no directive ("I don't see
+// `forAllSystems` being used there", "don't understand ~ explain"): a don't of that kind does not count.
+const VIEW =
+  /(?:^|\bi\s+)(?:really\s+)?(?:don'?t|do not)\s+(?:really\s+)?(?:see|understand|like|know|think|get|mind|mine|feel|care|remember|follow)\b/gi;
+
+/** Directive words, a "don't" of the user's view aside. */
+const directs = (words: string): boolean => DIRECTIVE.test(words.replace(VIEW, ' '));
+
 export function correctionText(raw: string): string | null {
-  const text = raw.trim();
+  const text = raw.replace(HARNESS_NOTE, '').trim();
   if (!text || text.startsWith('/') || text.startsWith('<') || text.startsWith('!')) return null;
   // A paste (logs, code, a config file) or a whole task description is not a correction of one step.
   if (text.length > MAX_CHARS || text.split(/\r?\n/).filter((l) => l.trim()).length > 3 || /```|^\s*(?:at |File "|\$ )/m.test(text))
@@ -72,8 +85,8 @@ export function correctionText(raw: string): string | null {
   const line = oneLine(text);
   if (ACKNOWLEDGEMENT.test(line)) return null;
   if (wordCount(line) < MIN_WORDS) return null;
-  // A question asks; it does not tell.
-  if (/[?？]\s*$/.test(line)) return null;
+  // A question asks; it does not tell (unless it says how things go every time: "can you always run the tests first").
+  if (ASKS.test(line) && !STANDING.test(line)) return null;
   return line;
 }
 
@@ -89,11 +102,11 @@ export function readCorrection(
   if (!words) return null;
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
   if (words.length > STEP_RULE_MAX || atHand(words)) return null;
-  if (before.refused && DIRECTIVE.test(words)) return { words, about: before.refused, how: 'after-refusal' };
+  if (before.refused && directs(words)) return { words, about: before.refused, how: 'after-refusal' };
   if (OPTION_ANSWER.test(words)) return null;
   // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
   const turned = OPENS_NEGATIVE.test(words) || (REPLACES.test(words) && NAMES_CODE.test(words));
-  if (before.acted && turned && DIRECTIVE.test(words))
+  if (before.acted && turned && directs(words))
     return { words, about: typeof before.acted === 'function' ? before.acted() : before.acted, how: 'after-action' };
   return null;
 }
@@ -116,6 +129,9 @@ const CONSENTS = /^(?:yes|yeah|yep|ok(?:ay)?|sure|sim|s[ií]|oui|ja|да|так)
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);
   if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING.test(words))) return null;
+  // What it says must tell how to work (use, don't, instead, should…) or state a rule; a remark on the change at hand
+  // ("the comment applies to all config properties", "it's a data issue") is feedback on that change.
+  if (!directs(words) && !RULE_ADDRESSED.test(words) && !RULE_STATED.test(words) && !RULE_OPENER.test(words)) return null;
   return { words, about, how: 'refusal-note' };
 }
 
@@ -142,7 +158,7 @@ const RULE_ADDRESSED =
 const RULE_WANTED =
   /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|quero que voc[eê]|quiero que|je veux que tu|ich möchte, dass du|я хочу, чтобы ты)(?=[\s,.;:!?)»"]|$)/iu;
 const HABIT =
-  /(?:^|[\s,.;:!(«"])(?:always|never|every time|each time|whenever|from now on|in (?:the )?future|before|first|without|only|by default|sempre|nunca|toda vez|cada vez|antes de|primeiro|sem|s[óo]|somente|primero|sin|solo|toujours|jamais|chaque fois|avant de|d'abord|sans|seulement|désormais|immer|nie|niemals|jedes mal|vorher|zuerst|ohne|nur|künftig|всегда|никогда|каждый раз|перед тем|сначала|без|только|впредь)(?=[\s,.;:!?)»"]|$)/iu;
+  /(?:^|[\s,.;:!(«"])(?:always|never|every time|each time|whenever|from now on|in (?:the )?future|before|first|without|(?<!read[\s-])only|by default|sempre|nunca|toda vez|cada vez|antes de|primeiro|sem|s[óo]|somente|primero|sin|solo|toujours|jamais|chaque fois|avant de|d'abord|sans|seulement|désormais|immer|nie|niemals|jedes mal|vorher|zuerst|ohne|nur|künftig|всегда|никогда|каждый раз|перед тем|сначала|без|только|впредь)(?=[\s,.;:!?)»"]|$)/iu;
 
 // A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
 // "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
