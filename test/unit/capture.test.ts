@@ -12,6 +12,7 @@ import {
   hookOfKey,
   isEnvironmentError,
   reportedError,
+  runsAFlag,
   saysOnlyThatItFailed,
 } from '../../src/core/capture/error-signature.ts';
 import { failureSignature } from '../../src/core/capture/failure-key.ts';
@@ -1817,4 +1818,27 @@ test('a note turning a call down keeps a rule for how to work; a question, a vie
   assert.equal(said?.words, 'use pnpm here, not npm.');
   // "read only" is no habit: asking for one query is this task.
   assert.deepEqual(statedRules('I want you to give me a read only query for prod that verifies that the staffers exist'), []);
+});
+
+test('a flag run as a program is the script’s own line broken, and a please asks for the change at hand', async (t) => {
+  const state = await gather(t, (b) =>
+    b
+      .user('probe the vector unit')
+      .bash('bash <<\'OUTER\'\nPROBE=$(mktemp -d)\nrm\n  -rf "$PROBE"\nOUTER', 127, 'bash: line 4: -rf: command not found')
+      .bash('bash <<\'OUTER\'\nPROBE=$(mktemp -d)\nrm -rf "$PROBE"\nOUTER', 0, 'ok'),
+  );
+  assert.ok(runsAFlag('bash: line 52: -rf: command not found'));
+  assert.ok(!isEnvironmentError('bash: line 52: -rf: command not found'));
+  assert.deepEqual(
+    lessons(state)
+      .filter((l) => l.captured !== 'commands')
+      .map((l) => l.title),
+    [],
+  );
+  assert.equal(
+    refusalNote('Good. Please remove generation of the flat file. Please add an INFO log line for legacy configs', 'the ExitPlanMode tool'),
+    null,
+  );
+  assert.ok(refusalNote('Please do not add your signature on the commit messages', 'the ExitPlanMode tool'));
+  for (const line of ['Failed examples:', '╰─▶ The build backend returned an error']) assert.ok(saysOnlyThatItFailed(line), line);
 });

@@ -34,6 +34,7 @@ import {
   isShellError,
   pointsIntoCode,
   reportedError,
+  runsAFlag,
 } from './error-signature.ts';
 import { failureSignature, isSilentExit, keptError, programBase, stepProgram, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
@@ -513,7 +514,10 @@ function noteError(s: CaptureState, error: ErrorSignature, what: string, checks:
   // A hook of the user's that blocked the call is never the code's: what it says may read like an assertion.
   const code =
     hookOfKey(error.key) === null &&
-    (pointsIntoCode(error.line) || SHELL_SLIP.test(error.line) || (checks && !isEnvironmentError(error.line) && !isShellError(error.line)));
+    (pointsIntoCode(error.line) ||
+      SHELL_SLIP.test(error.line) ||
+      runsAFlag(error.line) ||
+      (checks && !isEnvironmentError(error.line) && !isShellError(error.line)));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
 }
 

@@ -76,6 +76,10 @@ const VIEW =
 /** Directive words, a "don't" of the user's view aside. */
 const directs = (words: string): boolean => DIRECTIVE.test(words.replace(VIEW, ' '));
 
+// Asking for something (please, we need to, you need to) asks for this change when it turns a call down: "Please
+// remove generation of the flat file". What says how to work stays: "please do not …", "use …", "… instead".
+const ASKING = /(?:^|[\s,.;:!(])(?:please|pls|we need(?: to)?|you need(?: to)?)(?=[\s,.;:!?)]|$)/giu;
+
 export function correctionText(raw: string): string | null {
   const text = raw.replace(HARNESS_NOTE, '').trim();
   if (!text || text.startsWith('/') || text.startsWith('<') || text.startsWith('!')) return null;
@@ -131,7 +135,8 @@ export function refusalNote(note: string, about: string): Correction | null {
   if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING.test(words))) return null;
   // What it says must tell how to work (use, don't, instead, should…) or state a rule; a remark on the change at hand
   // ("the comment applies to all config properties", "it's a data issue") is feedback on that change.
-  if (!directs(words) && !RULE_ADDRESSED.test(words) && !RULE_STATED.test(words) && !RULE_OPENER.test(words)) return null;
+  if (!directs(words.replace(ASKING, ' ')) && !RULE_ADDRESSED.test(words) && !RULE_STATED.test(words) && !RULE_OPENER.test(words))
+    return null;
   return { words, about, how: 'refusal-note' };
 }
 

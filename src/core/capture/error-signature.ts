@@ -62,8 +62,14 @@ export const TIMED_OUT_KEY = 'command timed out';
 // wrong, not a package the machine lacks (`'playwright'`, `'tesseract.js'`, `'@scope/pkg'`).
 const MODULE_BY_PATH = /cannot find module '[^'@][^']*[/\\]/i;
 
+// A "program" not found that is a flag (`bash: line 52: -rf: command not found`): a line of the script broke in two.
+const FLAG_RUN = /(?:^|[\s:])-[\w-]*: command not found|command not found: -/;
+
+/** The shell was told to run a flag as a program: the script's own line broke, no tool is missing. */
+export const runsAFlag = (line: string): boolean => FLAG_RUN.test(line);
+
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
-export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line) && !MODULE_BY_PATH.test(line);
+export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line) && !MODULE_BY_PATH.test(line) && !FLAG_RUN.test(line);
 
 // Who may get in (a login, a token, a key), and a remote host the network did not reach: settled outside the
 // session as often as in it. A refused local connection is not one of them (starting the database fixes that).
@@ -124,7 +130,7 @@ export function reportedError(message: string): ErrorSignature | null {
 // `> Compilation error. See log for more details`), Maven's (`[ERROR] BUILD FAILURE`), make's and cargo's
 // summaries, npm's lifecycle line, and a Python traceback's header (its last line says what).
 const GENERIC_FAILURE =
-  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
+  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
 
 /**
  * The line says only that something failed (`BUILD FAILED in 3s`, `Traceback (most recent call last):`), not

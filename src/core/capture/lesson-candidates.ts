@@ -20,7 +20,15 @@ import {
 } from './capture-tracker.ts';
 import { isConfigFile } from './config-files.ts';
 import { type Correction, ruleKey } from './corrections.ts';
-import { hookOfKey, isAccessError, isEnvironmentError, isShellError, pointsIntoCode, saysOnlyThatItFailed } from './error-signature.ts';
+import {
+  hookOfKey,
+  isAccessError,
+  isEnvironmentError,
+  isShellError,
+  pointsIntoCode,
+  runsAFlag,
+  saysOnlyThatItFailed,
+} from './error-signature.ts';
 import { isSilentExit, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, WORK_KINDS, workFamily, workKind } from './work-commands.ts';
 
@@ -349,7 +357,9 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // A test's assertion or an error pointing into the code is fixed by the code, whatever ran meanwhile.
       // Settings edited alone are how the project is set up, wherever the error pointed. A script of the
       // session's own that threw and then ran is that script's bug fixed, unless the machine was in the way.
-      const ownCode = (f.own === true || runsOwnCode(f.failed)) && !isEnvironmentError(f.error.line) && !isShellError(f.error.line);
+      const ownCode =
+        (f.own === true || runsOwnCode(f.failed)) &&
+        (runsAFlag(f.error.line) || (!isEnvironmentError(f.error.line) && !isShellError(f.error.line)));
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
