@@ -11,6 +11,7 @@ import {
   errorSignature,
   hookOfKey,
   isEnvironmentError,
+  pointsIntoCode,
   reportedError,
   runsAFlag,
   saysOnlyThatItFailed,
@@ -1840,5 +1841,9 @@ test('a flag run as a program is the script’s own line broken, and a please as
     null,
   );
   assert.ok(refusalNote('Please do not add your signature on the commit messages', 'the ExitPlanMode tool'));
-  for (const line of ['Failed examples:', '╰─▶ The build backend returned an error']) assert.ok(saysOnlyThatItFailed(line), line);
+  for (const line of ['Failed examples:', '╰─▶ The build backend returned an error', '× Failed to build `app @ file:///x/app`'])
+    assert.ok(saysOnlyThatItFailed(line), line);
+  // A test's own assertion, in RSpec's and Capybara's words: the code or the test is what to fix.
+  assert.ok(pointsIntoCode('Failure/Error: expect(response.body).to have_content(staffer.full_name_and_role)'));
+  assert.ok(pointsIntoCode('Unable to find css "#self-scheduling-link-generation"'));
 });

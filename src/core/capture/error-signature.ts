@@ -80,9 +80,9 @@ const ACCESS =
 export const isAccessError = (line: string): boolean => ACCESS.test(line);
 
 // A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`; an extension has a letter, so an address
-// and port, `127.0.0.1:5432`, is none), or a test's assertion.
+// and port, `127.0.0.1:5432`, is none), or a test's assertion (RSpec's `Failure/Error:`, Capybara's `Unable to find css …`).
 const CODE_POINTER =
-  /\S+\.(?=\w{0,4}[A-Za-z])\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b/i;
+  /\S+\.(?=\w{0,4}[A-Za-z])\w{1,5}(?::\d+|\(\d+,\d+\))|\bassert\w*\b|\bexpected\b.*\b(?:to|but|got|received)\b|\btoBe|toEqual\b|^Failure\/Error:|\bunable to find (?:visible )?(?:css|xpath|field|button|link|link or button|select box|checkbox)\b/i;
 
 /** The error points into the code or is a test's assertion: the fix is an edit of that code, not a lesson. */
 export const pointsIntoCode = (line: string): boolean => CODE_POINTER.test(line);
@@ -130,7 +130,7 @@ export function reportedError(message: string): ErrorSignature | null {
 // `> Compilation error. See log for more details`), Maven's (`[ERROR] BUILD FAILURE`), make's and cargo's
 // summaries, npm's lifecycle line, and a Python traceback's header (its last line says what).
 const GENERIC_FAILURE =
-  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
+  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|(?:×\s*)?failed to build `[^`]*`|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
 
 /**
  * The line says only that something failed (`BUILD FAILED in 3s`, `Traceback (most recent call last):`), not
