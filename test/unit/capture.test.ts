@@ -1847,3 +1847,14 @@ test('a flag run as a program is the script’s own line broken, and a please as
   assert.ok(pointsIntoCode('Failure/Error: expect(response.body).to have_content(staffer.full_name_and_role)'));
   assert.ok(pointsIntoCode('Unable to find css "#self-scheduling-link-generation"'));
 });
+
+test('a module named by its path behind a pipe is the code’s own import, no tool missing; npm-run-all’s line says only that a script failed', async (t) => {
+  const printed =
+    "> ts-node ./scripts/typescript-check.ts\n\nTyping check started...\n./src/a/styles.ts (3,29):\n‣ (3:29): Cannot find module '../../../assets/images/ArrowUp' or its corresponding type declarations.";
+  const state = await gather(t, (b) => b.user('check the types').bash('npm run typecheck 2>&1 | head -100', 0, printed));
+  assert.deepEqual(
+    state.errors.map((e) => e.error.line),
+    [],
+  );
+  assert.ok(saysOnlyThatItFailed('ERROR: "lint:eslint" exited with 1.'));
+});

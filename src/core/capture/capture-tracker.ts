@@ -31,6 +31,7 @@ import {
   errorSignature,
   hookOfKey,
   isEnvironmentError,
+  isModuleByPath,
   isShellError,
   pointsIntoCode,
   reportedError,
@@ -552,7 +553,8 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (!failed && !isInspection(normalized)) {
     const printed = `${r.text}\n${r.tail}`;
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
-    const error = hidden ? signatureOf(hidden[0], root, true) : null;
+    // A module named by its path (`Cannot find module '../../x'`) is the code's own import gone, no tool missing.
+    const error = hidden && !isModuleByPath(hidden[0]) ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
     if (error && kind && statusHidden && piped && !MASKED.test(command)) failed = true;
   }

@@ -62,6 +62,9 @@ export const TIMED_OUT_KEY = 'command timed out';
 // wrong, not a package the machine lacks (`'playwright'`, `'tesseract.js'`, `'@scope/pkg'`).
 const MODULE_BY_PATH = /cannot find module '[^'@][^']*[/\\]/i;
 
+/** A module named by its path: the code's own import, not a package the machine lacks. */
+export const isModuleByPath = (line: string): boolean => MODULE_BY_PATH.test(line);
+
 // A "program" not found that is a flag (`bash: line 52: -rf: command not found`): a line of the script broke in two.
 const FLAG_RUN = /(?:^|[\s:])-[\w-]*: command not found|command not found: -/;
 
@@ -130,7 +133,7 @@ export function reportedError(message: string): ErrorSignature | null {
 // `> Compilation error. See log for more details`), Maven's (`[ERROR] BUILD FAILURE`), make's and cargo's
 // summaries, npm's lifecycle line, and a Python traceback's header (its last line says what).
 const GENERIC_FAILURE =
-  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|(?:×\s*)?failed to build `[^`]*`|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
+  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|error: "[^"]*" exited with \d+|(?:×\s*)?failed to build `[^`]*`|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`.*|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
 
 /**
  * The line says only that something failed (`BUILD FAILED in 3s`, `Traceback (most recent call last):`), not
