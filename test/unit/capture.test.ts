@@ -1857,4 +1857,6 @@ test('a module named by its path behind a pipe is the code’s own import, no to
     [],
   );
   assert.ok(saysOnlyThatItFailed('ERROR: "lint:eslint" exited with 1.'));
+  // uv's, its name cut where the line breaks.
+  assert.ok(saysOnlyThatItFailed('× Failed to build `ai-proctoring @'));
 });
