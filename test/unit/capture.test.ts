@@ -1851,10 +1851,20 @@ test('a flag run as a program is the script’s own line broken, and a please as
 test('a module named by its path behind a pipe is the code’s own import, no tool missing; npm-run-all’s line says only that a script failed', async (t) => {
   const printed =
     "> ts-node ./scripts/typescript-check.ts\n\nTyping check started...\n./src/a/styles.ts (3,29):\n‣ (3:29): Cannot find module '../../../assets/images/ArrowUp' or its corresponding type declarations.";
-  const state = await gather(t, (b) => b.user('check the types').bash('npm run typecheck 2>&1 | head -100', 0, printed));
+  const state = await gather(t, (b) =>
+    b
+      .user('check the types')
+      .bash('npm run typecheck 2>&1 | head -100', 0, printed)
+      .bash(
+        'tsc --noEmit 2>&1 | tail -5',
+        0,
+        "Error: Cannot find module 'node_modules/.pnpm/typescript@5.8.3/node_modules/typescript/bin/tsc'",
+      ),
+  );
+  // The second is the install's: a package under node_modules is not there.
   assert.deepEqual(
     state.errors.map((e) => e.error.line),
-    [],
+    ["Error: Cannot find module 'node_modules/.pnpm/typescript@5.8.3/node_modules/typescript/bin/tsc'"],
   );
   assert.ok(saysOnlyThatItFailed('ERROR: "lint:eslint" exited with 1.'));
   // uv's, its name cut where the line breaks.

@@ -553,8 +553,10 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
   if (!failed && !isInspection(normalized)) {
     const printed = `${r.text}\n${r.tail}`;
     const hidden = MISSING_TOOL.exec(printed) ?? SHELL_NOT_FOUND.exec(printed);
-    // A module named by its path (`Cannot find module '../../x'`) is the code's own import gone, no tool missing.
-    const error = hidden && !isModuleByPath(hidden[0]) ? signatureOf(hidden[0], root, true) : null;
+    // A module named by its path (`Cannot find module '../../x'`) is the code's own import gone, no tool missing;
+    // one under node_modules (`node_modules/.pnpm/typescript@5.8.3/…/bin/tsc`) is a package the install left out.
+    const ownImport = hidden !== null && isModuleByPath(hidden[0]) && !/node_modules[/\\]/.test(hidden[0]);
+    const error = hidden && !ownImport ? signatureOf(hidden[0], root, true) : null;
     if (error) next = noteError(next, error, family, false);
     if (error && kind && statusHidden && piped && !MASKED.test(command)) failed = true;
   }
