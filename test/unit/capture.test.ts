@@ -1870,3 +1870,49 @@ test('a module named by its path behind a pipe is the code’s own import, no to
   // uv's, its name cut where the line breaks.
   assert.ok(saysOnlyThatItFailed('× Failed to build `ai-proctoring @'));
 });
+
+test('rules in any language survive the question and consent checks; a program started, a look chained to an action and a scratch file are no looks and no edits', async (t) => {
+  for (const rule of [
+    'Como regra, use pnpm em vez de npm',
+    'Что бы ни было, не трогай миграции',
+    'When you commit, use conventional commit messages',
+    'Where possible, prefer pnpm over npm',
+    'use http://localhost:3000/api?debug=1 instead of the prod url',
+  ])
+    assert.ok(correctionText(rule), rule);
+  for (const note of [
+    '不要用npm，用pnpm',
+    '以後不要用npm，請用pnpm',
+    'Sim, mas sempre rode os testes antes',
+    'Да, но всегда запускай тесты сначала',
+    'Так, используй pnpm вместо npm',
+    'this project uses pnpm not npm',
+  ])
+    assert.ok(refusalNote(note, 'running `npm install`'), note);
+  for (const act of [
+    'open -a Docker',
+    'start /wait msiexec /i foo.msi /qn',
+    'cmd /c start /wait installer.exe',
+    'start npm run dev',
+    'adb logcat -c && adb install -r a.apk',
+    'unzip -l a.zip && unzip a.zip',
+  ])
+    assert.ok(!isInspection(act), act);
+  assert.ok(!saysOnlyThatItFailed('error: could not compile `foo`: linker `cc` not found'));
+  // Claude Code's plan file written meanwhile is no edit of the code: the step is still the fix.
+  const state = await gather(t, (b) =>
+    b
+      .user('build it')
+      .bash('npm run build', 1, "Error: ENOENT: no such file or directory, open '.next/server/pages-manifest.json'")
+      .tool('Write', { file_path: '/home/u/.claude/plans/fix-build.md', content: '# plan' }, 'File created successfully')
+      .bash('rm -rf .next')
+      .bash('npm run build', 0, 'built'),
+  );
+  assert.match(
+    lessons(state)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.learning)
+      .join('\n'),
+    /rm -rf \.next/,
+  );
+});

@@ -269,6 +269,9 @@ function flagsOf(command: string): string[] {
   ].slice(0, 8);
 }
 
+// Files outside the project that are no code: Claude Code's own (plans, memory) and scratch in a temporary folder.
+const SCRATCH = /[\\/]\.claude[\\/]|^\/tmp\/|^\/var\/folders\/|^\/private\/(?:tmp|var)\/|[\\/]Temp[\\/]/i;
+
 /** The words of a command's last step other than its flags: its values and arguments (clipped). */
 function restOf(command: string): string {
   const steps = commandSteps(command);
@@ -442,7 +445,9 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       const config = isConfigFile(path);
       const change = config ? changeText(path, p.change) : null;
       const open = isAbsolutePath(path)
-        ? s.open.map((f) => ({ ...f, elsewhere: Math.min((f.elsewhere ?? 0) + 1, CAPTURE_CAPS.edits) }))
+        ? SCRATCH.test(path)
+          ? s.open
+          : s.open.map((f) => ({ ...f, elsewhere: Math.min((f.elsewhere ?? 0) + 1, CAPTURE_CAPS.edits) }))
         : s.open.map((f) => ({
             ...f,
             edits: addUnique(f.edits, path, CAPTURE_CAPS.edits),

@@ -65,9 +65,13 @@ const MAX_CHARS = 280;
 /** The user's text read as a lesson candidate, or null when it is a question, a paste, a new task or small talk. */
 // What Claude Code adds after the words of a user who turned a call down, for its own memory: not the user's.
 const HARNESS_NOTE = /\s*Note: The user's next message may contain a correction or preference\.[\s\S]*$/;
-// A question asks; it does not tell: one marked so anywhere, or opening as one ("Where is that value coming from").
+// A question asks; it does not tell: one that ends so, one that opens as a question and asks one before going on
+// ("Why are you recommending A over B? be specific"), or one that opens as one ("Where is that value coming from").
 const ASKS =
-  /[?？]|^(?:why|where|what|how|who|which|when|is|are|was|does|did|do you|can you|could you|would you|por que|porque|onde|como|qu[eé]|d[oó]nde|почему|зачем|где|как|что)(?=[\s,]|$)/iu;
+  /[?？]\s*$|^(?:why|where|what|how|who|which|is|are|was|does|did|do you|can you|could you|would you|por que|porque|почему|зачем|где)\b[^?？]*[?？]\s+\S|^(?:why|where|what|who|which)\s+(?:is|are|was|were|do|does|did|can|could|would|should|not|the|this|that|you)\b/iu;
+// How things go every time, in the languages above: a question or a yes that says it is still a rule.
+const STANDING_ANY =
+  /\b(?:always|never|from now on|every time)\b|(?:^|[\s,.;:!])(?:sempre|nunca|siempre|toujours|jamais|immer|niemals|всегда|никогда|завжди|ніколи)(?=[\s,.;:!?]|$)|以後|以后|每次/iu;
 // What the user did not see, understand or like is their view of the thing at hand, no directive ("I don't see
 // `forAllSystems` being used there", "don't understand ~ explain"): a don't of that kind does not count.
 const VIEW =
@@ -90,7 +94,7 @@ export function correctionText(raw: string): string | null {
   if (ACKNOWLEDGEMENT.test(line)) return null;
   if (wordCount(line) < MIN_WORDS) return null;
   // A question asks; it does not tell (unless it says how things go every time: "can you always run the tests first").
-  if (ASKS.test(line) && !STANDING.test(line)) return null;
+  if (ASKS.test(line) && !STANDING_ANY.test(line)) return null;
   return line;
 }
 
@@ -127,16 +131,25 @@ export function reportsNoChange(message: string): boolean {
 
 // A note that opens by saying yes ("Yes, clear context and auto-accept edits, but first update the todolist"):
 // the user took what was offered, with a change to it for this task.
-const CONSENTS = /^(?:yes|yeah|yep|ok(?:ay)?|sure|sim|s[ií]|oui|ja|да|так)(?=\s*[,.!:;—–-])/iu;
+const CONSENTS = /^(?:yes|yeah|yep|ok(?:ay)?|sure|sim|s[ií]|oui|ja|да)(?=\s*[,.!:;—–-])/iu;
+// What a project is, said of it ("this repo uses pnpm, not npm"): how it is worked, whatever the words.
+const PROJECT_FACT = /\b(?:this|the|our) (?:project|repo|repository|codebase|app) (?:uses|is on|runs on|is built with)\b/i;
 
 /** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
 export function refusalNote(note: string, about: string): Correction | null {
   const words = correctionText(note);
-  if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING.test(words))) return null;
+  if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING_ANY.test(words))) return null;
   // What it says must tell how to work (use, don't, instead, should…) or state a rule; a remark on the change at hand
   // ("the comment applies to all config properties", "it's a data issue") is feedback on that change.
-  if (!directs(words.replace(ASKING, ' ')) && !RULE_ADDRESSED.test(words) && !RULE_STATED.test(words) && !RULE_OPENER.test(words))
-    return null;
+  const rule =
+    directs(words.replace(ASKING, ' ')) ||
+    CJK_DIRECTIVE.test(words) ||
+    RULE_CJK.test(words) ||
+    RULE_ADDRESSED.test(words) ||
+    RULE_STATED.test(words) ||
+    RULE_OPENER.test(words) ||
+    PROJECT_FACT.test(words);
+  if (!rule) return null;
   return { words, about, how: 'refusal-note' };
 }
 

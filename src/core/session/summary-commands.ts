@@ -161,10 +161,13 @@ const POWERSHELL_INSPECTION =
 const LOOKUP =
   /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
 
-// Showing a folder or file to the person at the machine (`cmd.exe /c start "D:\\out"`, `explorer .`, `open x.html`), and
+// Showing a folder, a file or a page to the person at the machine (`cmd.exe /c start "D:\\out"`, `explorer D:\\x`,
+// `open x.html`; not `open -a Docker` or `start /wait setup.exe`, which start programs), and
 // listing what an archive or a device holds (`unzip -l`, `tar -tf`, `adb shell pm list packages`, `adb logcat`).
 const SHOWS =
-  /^(?:cmd(?:\.exe)?\s+\/c\s+"?)?(?:start|explorer(?:\.exe)?|open|xdg-open|Invoke-Item)(?=[\s"]|$)|^(?:unzip\s+-l|tar\s+-?t\w*|adb(?:\.exe)?(?:\s+-s\s+\S+)?\s+(?:devices|logcat|shell\s+(?:pm\s+list|ps|getprop|dumpsys)))(?=\s|$)/i;
+  /^(?:cmd(?:\.exe)?\s+\/c\s+"?)?(?:start|explorer(?:\.exe)?|open|xdg-open|Invoke-Item)\s+(?=["']|(?![-/])\S*[\\/.:])|^(?:unzip\s+-l|tar\s+-?t\w*|adb(?:\.exe)?(?:\s+-s\s+\S+)?\s+(?:devices|logcat|shell\s+(?:pm\s+list|ps|getprop|dumpsys)))(?=\s|$)/i;
+// A look chained to more (`adb logcat -c && adb install …`) is more than a look: only a pipe into a filter is one.
+const CHAINED = /&&|\|\||;|\|\s*(?!(?:grep|egrep|rg|head|tail|less|more|wc|sort|findstr|Select-String)\b)\S/i;
 
 // A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
 const QUOTED_PROGRAM = /^"(?:[^"]*[\\/])?([^"\\/]+?)(?:\.exe)?"/i;
@@ -172,7 +175,9 @@ const QUOTED_PROGRAM = /^"(?:[^"]*[\\/])?([^"\\/]+?)(?:\.exe)?"/i;
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
   const named = command.replace(QUOTED_PROGRAM, '$1');
-  return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || SHOWS.test(named);
+  return (
+    INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || (SHOWS.test(named) && !CHAINED.test(named))
+  );
 }
 
 /**
