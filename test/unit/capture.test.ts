@@ -1796,6 +1796,8 @@ test('a note turning a call down keeps a rule for how to work; a question, a vie
   for (const note of [
     'Where is that value coming from',
     'Why are you recommending A over B? be specific',
+    'can you fox integration tests so the output is in target/test-output/ rather than test-output/',
+    'Pense mais, o script precisa ser rodado no modo iterativo? O que podemos mudar? Podemos repensar?',
     "You can't redirect to next path - that won't work? Unless you're resetting them",
     "I don't see `forAllSystems` being used there.",
     "I don't really understand thie todo item. explain",

@@ -66,9 +66,10 @@ const MAX_CHARS = 280;
 // What Claude Code adds after the words of a user who turned a call down, for its own memory: not the user's.
 const HARNESS_NOTE = /\s*Note: The user's next message may contain a correction or preference\.[\s\S]*$/;
 // A question asks; it does not tell: one that ends so, one that opens as a question and asks one before going on
-// ("Why are you recommending A over B? be specific"), or one that opens as one ("Where is that value coming from").
+// ("Why are you recommending A over B? be specific"), one that opens as one ("Where is that value coming from",
+// "can you fix …"), or one that asks twice.
 const ASKS =
-  /[?？]\s*$|^(?:why|where|what|how|who|which|is|are|was|does|did|do you|can you|could you|would you|por que|porque|почему|зачем|где)\b[^?？]*[?？]\s+\S|^(?:why|where|what|who|which)\s+(?:is|are|was|were|do|does|did|can|could|would|should|not|the|this|that|you)\b/iu;
+  /[?？]\s*$|^(?:why|where|what|how|who|which|is|are|was|does|did|do you|can you|could you|would you|por que|porque|почему|зачем|где)\b[^?？]*[?？]\s+\S|^(?:why|where|what|who|which)\s+(?:is|are|was|were|do|does|did|can|could|would|should|not|the|this|that|you)\b|^(?:can|could|would) you\b|[?？][^?？]*[?？]/iu;
 // How things go every time, in the languages above: a question or a yes that says it is still a rule.
 const STANDING_ANY =
   /\b(?:always|never|from now on|every time)\b|(?:^|[\s,.;:!])(?:sempre|nunca|siempre|toujours|jamais|immer|niemals|всегда|никогда|завжди|ніколи)(?=[\s,.;:!?]|$)|以後|以后|每次/iu;
