@@ -1900,6 +1900,7 @@ test('rules in any language survive the question and consent checks; a program s
     'unzip -l a.zip && unzip a.zip',
   ])
     assert.ok(!isInspection(act), act);
+  assert.ok(isInspection('"C:/sdk/adb.exe" logcat -c && "C:/sdk/adb.exe" logcat -d | grep multilang'), 'looks chained to looks');
   assert.ok(!saysOnlyThatItFailed('error: could not compile `foo`: linker `cc` not found'));
   // Claude Code's plan file written meanwhile is no edit of the code: the step is still the fix.
   const state = await gather(t, (b) =>
