@@ -10,6 +10,7 @@ import { correctionText, readCorrection, refusalNote, repeatedRequests, ruleKey,
 import {
   errorSignature,
   hookOfKey,
+  isAccessError,
   isEnvironmentError,
   pointsIntoCode,
   reportedError,
@@ -1901,6 +1902,8 @@ test('rules in any language survive the question and consent checks; a program s
   ])
     assert.ok(!isInspection(act), act);
   assert.ok(isInspection('"C:/sdk/adb.exe" logcat -c && "C:/sdk/adb.exe" logcat -d | grep multilang'), 'looks chained to looks');
+  // The person at the phone declined the install: no step of the session's fixed that.
+  assert.ok(isAccessError('adb.exe: failed to install app-debug.apk: Failure [INSTALL_FAILED_ABORTED: User rejected permissions]'));
   assert.ok(!saysOnlyThatItFailed('error: could not compile `foo`: linker `cc` not found'));
   // Claude Code's plan file written meanwhile is no edit of the code: the step is still the fix.
   const state = await gather(t, (b) =>

@@ -74,10 +74,10 @@ export const runsAFlag = (line: string): boolean => FLAG_RUN.test(line);
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
 export const isEnvironmentError = (line: string): boolean => ENVIRONMENT.test(line) && !MODULE_BY_PATH.test(line) && !FLAG_RUN.test(line);
 
-// Who may get in (a login, a token, a key), and a remote host the network did not reach: settled outside the
-// session as often as in it. A refused local connection is not one of them (starting the database fixes that).
+// Who may get in (a login, a token, a key, the person at a phone who declined an install), and a remote host the
+// network did not reach: settled outside the session as often as in it. A refused local connection is not one of them (starting the database fixes that).
 const ACCESS =
-  /\b(?:could not read (?:username|password)|authentication (?:failed|required)|unauthori[sz]ed|forbidden|permission denied \(publickey|bad credentials|invalid (?:token|credentials)|terminal prompts disabled|ENOTFOUND|EAI_AGAIN|could not resolve host|network is unreachable)\b|senha|пароль/i;
+  /\b(?:could not read (?:username|password)|authentication (?:failed|required)|unauthori[sz]ed|forbidden|permission denied \(publickey|bad credentials|invalid (?:token|credentials)|terminal prompts disabled|user rejected permissions|ENOTFOUND|EAI_AGAIN|could not resolve host|network is unreachable)\b|senha|пароль/i;
 
 /** The error is about access: credentials, or reaching a remote host. */
 export const isAccessError = (line: string): boolean => ACCESS.test(line);
