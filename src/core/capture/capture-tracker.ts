@@ -16,11 +16,12 @@ import {
   normalizeCommand,
   outputShowsFailure,
   PACKAGE_INSTALL,
+  programBase,
   unwrapCommand,
   withoutRedirections,
 } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
-import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
+import { absolutePath, isAbsolutePath, isClaudeCodeFile, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
@@ -37,7 +38,7 @@ import {
   reportedError,
   runsAFlag,
 } from './error-signature.ts';
-import { failureSignature, isSilentExit, keptError, programBase, stepProgram, timedOutCommand } from './failure-key.ts';
+import { failureSignature, isSilentExit, keptError, stepProgram, timedOutCommand } from './failure-key.ts';
 import { isPackageOperation, runsOwnCode, type WorkKind, workCommand, workFamily, workKind } from './work-commands.ts';
 
 export interface WorkSeen {
@@ -269,8 +270,8 @@ function flagsOf(command: string): string[] {
   ].slice(0, 8);
 }
 
-// Files outside the project that are no code: Claude Code's own (plans, memory) and scratch in a temporary folder.
-const SCRATCH = /[\\/]\.claude[\\/]|^\/tmp\/|^\/var\/folders\/|^\/private\/(?:tmp|var)\/|[\\/]Temp[\\/]/i;
+// A temporary folder's scratch (`/tmp/probe.c`, macOS's `/var/folders/…`, Windows' `…/Temp/…`): no code of the work.
+const TEMP_FILE = /^\/tmp\/|^\/var\/folders\/|^\/private\/(?:tmp|var)\/|\/Temp\//i;
 
 /** The words of a command's last step other than its flags: its values and arguments (clipped). */
 function restOf(command: string): string {
@@ -445,7 +446,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
       const config = isConfigFile(path);
       const change = config ? changeText(path, p.change) : null;
       const open = isAbsolutePath(path)
-        ? SCRATCH.test(path)
+        ? isClaudeCodeFile(path) || TEMP_FILE.test(path)
           ? s.open
           : s.open.map((f) => ({ ...f, elsewhere: Math.min((f.elsewhere ?? 0) + 1, CAPTURE_CAPS.edits) }))
         : s.open.map((f) => ({

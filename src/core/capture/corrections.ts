@@ -62,7 +62,6 @@ const MIN_WORDS = 4;
 const STEP_RULE_MAX = 120;
 const MAX_CHARS = 280;
 
-/** The user's text read as a lesson candidate, or null when it is a question, a paste, a new task or small talk. */
 // What Claude Code adds after the words of a user who turned a call down, for its own memory: not the user's.
 const HARNESS_NOTE = /\s*Note: The user's next message may contain a correction or preference\.[\s\S]*$/;
 // A question asks; it does not tell: one that ends so, one that opens as a question and asks one before going on
@@ -71,8 +70,10 @@ const HARNESS_NOTE = /\s*Note: The user's next message may contain a correction 
 const ASKS =
   /[?？]\s*$|^(?:why|where|what|how|who|which|is|are|was|does|did|do you|can you|could you|would you|por que|porque|почему|зачем|где)\b[^?？]*[?？]\s+\S|^(?:why|where|what|who|which)\s+(?:is|are|was|were|do|does|did|can|could|would|should|not|the|this|that|you)\b|^(?:can|could|would) you\b|[?？][^?？]*[?？]/iu;
 // How things go every time, in the languages above: a question or a yes that says it is still a rule.
-const STANDING_ANY =
-  /\b(?:always|never|from now on|every time)\b|(?:^|[\s,.;:!])(?:sempre|nunca|siempre|toujours|jamais|immer|niemals|всегда|никогда|завжди|ніколи)(?=[\s,.;:!?]|$)|以後|以后|每次/iu;
+const STANDING_ANY = new RegExp(
+  `${STANDING.source}|(?:^|[\\s,.;:!])(?:sempre|nunca|siempre|toujours|jamais|immer|niemals|всегда|никогда|завжди|ніколи)(?=[\\s,.;:!?]|$)|以後|以后|每次`,
+  'iu',
+);
 // What the user did not see, understand or like is their view of the thing at hand, no directive ("I don't see
 // `forAllSystems` being used there", "don't understand ~ explain"): a don't of that kind does not count.
 const VIEW =
@@ -85,6 +86,7 @@ const directs = (words: string): boolean => DIRECTIVE.test(words.replace(VIEW, '
 // remove generation of the flat file". What says how to work stays: "please do not …", "use …", "… instead".
 const ASKING = /(?:^|[\s,.;:!(])(?:please|pls|we need(?: to)?|you need(?: to)?)(?=[\s,.;:!?)]|$)/giu;
 
+/** The user's text read as a lesson candidate, or null when it is a question, a paste, a new task or small talk. */
 export function correctionText(raw: string): string | null {
   const text = raw.replace(HARNESS_NOTE, '').trim();
   if (!text || text.startsWith('/') || text.startsWith('<') || text.startsWith('!')) return null;

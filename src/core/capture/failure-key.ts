@@ -5,7 +5,7 @@
 // so both read a failure the same way. Small on purpose: the PostToolUseFailure
 // hook loads it for every failed command. Pure.
 
-import { commandSteps, withoutRedirections } from '../session/summary-commands.ts';
+import { commandSteps, programBase, withoutRedirections } from '../session/summary-commands.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
 import { type ErrorSignature, errorSignature, keyOutlivesLine, signatureKey, TIMED_OUT_KEY } from './error-signature.ts';
 import { commandTarget, workKind } from './work-commands.ts';
@@ -54,13 +54,6 @@ const ENV_PREFIX = /^(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)+/;
 // its status is the other one's, which its name would not tell.
 const RUNS_ANOTHER =
   /^(?:sudo|doas|env|nohup|nice|time|timeout|xargs|exec|command|watch|npx|pnpm|yarn|bunx|uvx|sh|bash|zsh|dash|fish|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|ssh|docker|podman|kubectl|wsl|&|\.)$/i;
-
-/** A program as its name: without quotes, its folder or `.exe` (`"C:/…/python3.exe"` is `python3`). */
-export const programBase = (word: string): string =>
-  word
-    .replace(/["']/g, '')
-    .replace(/^.*[\\/]/, '')
-    .replace(/\.exe$/i, '');
 
 /** The program a step starts, the settings given to it aside (`NODE_PATH=… node x.js` is `node`). */
 export const stepProgram = (step: string): string => programBase(/^"[^"]*"|^'[^']*'|^\S+/.exec(step.replace(ENV_PREFIX, ''))?.[0] ?? '');

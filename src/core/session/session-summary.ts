@@ -5,7 +5,7 @@
 
 import { type UseWatch, usedEntries } from '../lifecycle/entry-use.ts';
 import { clip, oneLine } from '../text.ts';
-import { absolutePath, isAbsolutePath, projectDir, projectPath } from '../transcript/path-spelling.ts';
+import { absolutePath, isAbsolutePath, isClaudeCodeFile, projectDir, projectPath } from '../transcript/path-spelling.ts';
 import { shellEffects } from '../transcript/shell-effects.ts';
 import { parseTranscriptLine, type ToolCall, type ToolResult, type TranscriptEvent } from '../transcript/transcript-events.ts';
 import { type PrivateDepth, TranscriptGuard } from '../transcript/transcript-guard.ts';
@@ -51,9 +51,6 @@ function turnEssence(text: string): string {
 }
 
 type PendingCall = AwaitingCall;
-
-// Claude Code's own files (plans, tool-result spills, background task output) are not the project's.
-const INTERNAL_PATH = /(?:^|\/)\.claude\/(?:plans|projects|todos|shell-snapshots)\/|^\/tmp\/claude-[^/]*\//;
 
 export interface SummaryBuilder {
   addLine(line: string): void;
@@ -253,7 +250,7 @@ export function createSummaryBuilder(opts: SummaryBuilderOptions = {}): SummaryB
   /** A project file's one spelling, or null for Claude Code's own files. */
   function filePath(path: string, dir: string | null): string | null {
     const abs = absolutePath(path, dir);
-    return INTERNAL_PATH.test(abs) ? null : showPath(abs, dir);
+    return isClaudeCodeFile(abs) ? null : showPath(abs, dir);
   }
 
   /** A file a shell command wrote or deleted, when it lies in the project (a log in /tmp is not the session's work). */

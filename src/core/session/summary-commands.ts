@@ -166,24 +166,33 @@ const LOOKUP =
 // listing what an archive or a device holds (`unzip -l`, `tar -tf`, `adb shell pm list packages`, `adb logcat`).
 const SHOWS =
   /^(?:cmd(?:\.exe)?\s+\/c\s+"?)?(?:start|explorer(?:\.exe)?|open|xdg-open|Invoke-Item)\s+(?=["']|(?![-/])\S*[\\/.:])|^(?:unzip\s+-l|tar\s+-?t\w*|adb(?:\.exe)?(?:\s+-s\s+\S+)?\s+(?:devices|logcat|shell\s+(?:pm\s+list|ps|getprop|dumpsys)))(?=\s|$)/i;
-// A look chained to more (`adb logcat -c && adb install …`) is more than a look, unless the rest looks too; a pipe
-// into a filter is still one.
-const CHAINED = /&&|\|\||;|\|\s*(?!(?:grep|egrep|rg|head|tail|less|more|wc|sort|findstr|Select-String)\b)\S/i;
+// What a look may be piped into and stay one.
+const FILTER = /^(?:grep|egrep|rg|head|tail|less|more|wc|sort|findstr|Select-String)\b/i;
 
-// A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
-const QUOTED_PROGRAM = /^"(?:[^"]*[\\/])?([^"\\/]+?)(?:\.exe)?"/i;
+/** A program as its name: without quotes, its folder or `.exe` (`"C:/…/python3.exe"` is `python3`). */
+export const programBase = (word: string): string =>
+  word
+    .replace(/["']/g, '')
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.exe$/i, '');
 
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
-  const named = command.replace(QUOTED_PROGRAM, '$1');
+  // A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
+  const named = command.replace(/^"[^"]*"|^'[^']*'/, programBase);
   return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || (SHOWS.test(named) && onlyLooks(named));
 }
 
-/** A command that shows or lists is a look when every step chained to it looks too (`adb logcat -c && adb logcat -d`). */
+/**
+ * A command that shows or lists is a look when what it is piped into only filters, and every step chained to it
+ * looks too (`adb logcat -c && adb logcat -d | grep app`); chained to an action (`… && adb install …`) it is none.
+ */
 function onlyLooks(command: string): boolean {
-  if (!CHAINED.test(command)) return true;
-  const steps = command.split(/\s*(?:&&|\|\||;)\s*/).filter(Boolean);
-  return steps.length > 1 && !steps.some((step) => CHAINED.test(step)) && steps.every((step) => isInspection(step));
+  const steps = commandSteps(command);
+  return steps.every((step) => {
+    const [head = '', ...after] = commandSteps(step, { pipes: true });
+    return after.every((f) => FILTER.test(f)) && (steps.length === 1 || isInspection(head));
+  });
 }
 
 /**

@@ -12,6 +12,12 @@ import { win32 } from 'node:path';
 const DRIVE = /^[A-Za-z]:[\\/]/;
 const UNC = /^\\\\[^\\]/;
 
+// Claude Code's own files (plans, tool-result spills, background task output) are not the project's.
+const CLAUDE_CODE_FILE = /(?:^|\/)\.claude\/(?:plans|projects|todos|shell-snapshots)\/|^\/tmp\/claude-[^/]*\//;
+
+/** A file Claude Code keeps for itself (a plan, a spilled tool result, a background task's output), spelled with `/`. */
+export const isClaudeCodeFile = (path: string): boolean => CLAUDE_CODE_FILE.test(path);
+
 /** True for a path that does not depend on the directory it is read in. */
 export function isAbsolutePath(path: string): boolean {
   return path.startsWith('/') || path.startsWith('~') || DRIVE.test(path) || UNC.test(path);
