@@ -145,6 +145,19 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('npx playwright test'), 'test');
   assert.equal(workKind('npx playwright screenshot http://localhost:4321 a.png'), null, 'a screenshot is no test');
   assert.equal(workKind('npx cypress run'), 'test');
+  // Adding or removing a package, the project's or the machine's, is a change; a dry run does nothing.
+  assert.equal(workKind('npm uninstall jest-environment-jsdom'), null, 'not a test because the package is named jest');
+  assert.equal(workKind('npm uninstall @react-native/typescript-config'), null, 'not an install');
+  assert.equal(workKind('brew install expect'), null);
+  assert.equal(workKind('sudo apt-get install -y zip'), null);
+  assert.equal(workKind('pip uninstall -y foo'), null);
+  assert.equal(workKind('npm ci --dry-run'), null);
+  // A script of the project's own keeps its path: `script/test` is how it is tested, `test` is the shell's builtin.
+  assert.equal(workCommand('script/test spec/models/user_spec.rb'), 'script/test');
+  assert.equal(workCommand('./bin/lint --fix'), 'bin/lint');
+  assert.equal(workCommand('bin/rails test test/models'), 'bin/rails test');
+  assert.equal(workCommand('.venv/bin/pytest tests'), 'pytest', 'an installed tool is named by itself');
+  assert.equal(workCommand('./gradlew assembleRelease'), 'gradlew assembleRelease');
 });
 
 test('a check that failed, then passed after a step run first, is a fix with its error and its step', async (t) => {
@@ -1921,4 +1934,49 @@ test('rules in any language survive the question and consent checks; a program s
       .join('\n'),
     /rm -rf \.next/,
   );
+});
+
+test('a note turning a plan or a question down answers it: kept only when it states a rule or forbids something beyond it', () => {
+  const plan = 'the ExitPlanMode tool';
+  for (const note of [
+    'Não precisa de custos nem de fases',
+    'Deve haver uma task para escolher a arquitetura, quem vai escolher se usamos webpack será o agente que executar a tarefa, sua tarefa é definir as tarefas, não dizer como fazer.',
+    'Given the complexity, review the plan before continuing. ultrathink!',
+    'Apenas confirmando, como este repo é dedicado ao rewards, não precisamos do sufixo, então ExtractRewardProgram/ vira Extract mesmo.',
+    'super shift alt t should open btop',
+    "Já sei o que aconteceu, eu rodei o 'git init' aqui e deve ter removido o git das outras pastas",
+  ]) {
+    assert.equal(refusalNote(note, plan, true), null, note);
+  }
+  for (const note of [
+    'no dont give me any plans, just tell me what your findings are',
+    'I dont use btop set that as super shift alt t instead',
+    'Please do not add your signature on the commit messages',
+    'não use npm neste projeto, use pnpm',
+    '不要用npm，用pnpm',
+    'always run the linter before you propose a commit',
+    'this repo uses pnpm workspaces',
+  ]) {
+    assert.ok(refusalNote(note, plan, true), note);
+  }
+  // The same words turning down a command or an edit are read as before.
+  assert.ok(refusalNote('super shift alt t should open btop', 'editing hypr/bindings.conf'));
+});
+
+test('"wait" or "actually" turns a step down only when what follows does; a before or after in what the user tells of their own steps directs nothing', () => {
+  const acted = 'editing app/models/slot.rb';
+  for (const message of [
+    'Wait so if the feature flag broke them then we need to fix them...',
+    'No - I renamed the branch after pushing it, the PR is on slot-recapture-spike but I added a ticket originally',
+  ]) {
+    assert.equal(readCorrection(message, { refused: null, acted }), null, message);
+  }
+  for (const message of [
+    "Wait, don't push to main yet",
+    'actually, use pnpm here instead',
+    'No, run the tests before committing',
+    'No, I ran it after the build and it still fails, always run the build first',
+  ]) {
+    assert.ok(readCorrection(message, { refused: null, acted }), message);
+  }
 });

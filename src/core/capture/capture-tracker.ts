@@ -423,6 +423,9 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
 
 type Result = Extract<TranscriptEvent, { kind: 'tool-result' }>['result'];
 
+/** Claude Code's tools that put a plan or a question to the user: a note turning one down answers it. */
+const PROPOSALS = new Set(['ExitPlanMode', 'AskUserQuestion']);
+
 function describe(s: CaptureState, p: PendingCall): string {
   if (p.command !== null) return `\`${displayCommand(normalizeCommand(p.command, p.dir, s.root ?? p.dir))}\``;
   if (p.file) return `${p.edit ? 'editing' : 'reading'} ${projectPath(p.file, p.dir, s.root)}`;
@@ -433,7 +436,7 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (r.isError && isRefusal(r.text)) {
     if (p.sidechain) return s;
     const about = describe(s, p);
-    const note = r.userSaid ? refusalNote(r.userSaid, about) : null;
+    const note = r.userSaid ? refusalNote(r.userSaid, about, PROPOSALS.has(p.tool)) : null;
     if (note) return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null };
     return { ...s, refused: about };
   }

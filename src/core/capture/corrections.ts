@@ -26,6 +26,23 @@ export interface Correction {
 const OPENS_NEGATIVE =
   /^(?:(?:no|nope|wrong|errado|non|nein|niet|неправильно)(?=\s*[,.!:;—–-]|$)|(?:not|don'?t|do not|never|stop|wait|actually|não|nao|nunca|pare|na verdade|nicht|нет|не|ні|стоп|подожди|вообще-то)(?=[\s,.!:;]|$))/iu;
 
+// "Wait", "actually" open a thought as readily as a turn-down ("Wait so if the feature flag broke them then we need to
+// fix them"): they turn the step down only when what follows does ("Wait, don't push yet", "actually, use pnpm instead").
+const SOFT_OPENER = /^(?:wait|actually|hold on|na verdade|espere|espera|подожди|вообще-то)[\s,.!:;—–-]+/iu;
+
+/** The message opens by turning the last step down. */
+function turnsDown(words: string): boolean {
+  const soft = SOFT_OPENER.exec(words);
+  if (!soft) return OPENS_NEGATIVE.test(words);
+  const rest = words.slice(soft[0].length);
+  return OPENS_NEGATIVE.test(rest) || /^(?:use|usa|use|utilise|benutze|используй)\b|\binstead\b|\bem vez\b|\ben vez\b|вместо/iu.test(rest);
+}
+
+// What the user tells of what they did ("No - I renamed the branch after pushing it"): a before or an after in it
+// orders their own past steps, not the assistant's next ones.
+const TOLD =
+  /(?<![\p{L}\p{N}])(?:i|we|eu|nós|yo|я|мы)\s+(?:\p{L}+ed|ran|made|did|wrote|put|set|got|built|went|had|fiz|\p{L}+ei|\p{L}+л[аи]?)(?![\p{L}\p{N}])[^,.;!?]*/giu;
+
 // An answer to the assistant's options ("A - except …", "2. yes"): a choice, not a correction.
 const OPTION_ANSWER = /^\s*(?:[A-Ea-e]|\d{1,2})\s*(?:[-–—.):]\s|$)/;
 // Something a codebase names: a path, a file, an identifier (snake_case, camelCase, PascalCase), code in backticks.
@@ -80,7 +97,10 @@ const VIEW =
   /(?:^|\bi\s+)(?:really\s+)?(?:don'?t|do not)\s+(?:really\s+)?(?:see|understand|like|know|think|get|mind|mine|feel|care|remember|follow)\b/gi;
 
 /** Directive words, a "don't" of the user's view aside. */
-const directs = (words: string): boolean => DIRECTIVE.test(words.replace(VIEW, ' '));
+const directs = (words: string): boolean =>
+  DIRECTIVE.test(
+    words.replace(VIEW, ' ').replace(TOLD, (clause) => clause.replace(/\b(?:before|after|antes|depois|перед|после)\b/giu, ' ')),
+  );
 
 // Asking for something (please, we need to, you need to) asks for this change when it turns a call down: "Please
 // remove generation of the flat file". What says how to work stays: "please do not …", "use …", "… instead".
@@ -116,7 +136,7 @@ export function readCorrection(
   if (before.refused && directs(words)) return { words, about: before.refused, how: 'after-refusal' };
   if (OPTION_ANSWER.test(words)) return null;
   // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
-  const turned = OPENS_NEGATIVE.test(words) || (REPLACES.test(words) && NAMES_CODE.test(words));
+  const turned = turnsDown(words) || (REPLACES.test(words) && NAMES_CODE.test(words));
   if (before.acted && turned && directs(words))
     return { words, about: typeof before.acted === 'function' ? before.acted() : before.acted, how: 'after-action' };
   return null;
@@ -138,10 +158,34 @@ const CONSENTS = /^(?:yes|yeah|yep|ok(?:ay)?|sure|sim|s[ií]|oui|ja|да)(?=\s*[
 // What a project is, said of it ("this repo uses pnpm, not npm"): how it is worked, whatever the words.
 const PROJECT_FACT = /\b(?:this|the|our) (?:project|repo|repository|codebase|app) (?:uses|is on|runs on|is built with)\b/i;
 
-/** A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. */
-export function refusalNote(note: string, about: string): Correction | null {
+// A plan or a question put to the user and turned down with a note: the note answers that plan ("Deve haver uma task
+// para escolher a arquitetura…", "Given the complexity, review the plan before continuing", "super shift alt t should
+// open btop"). It holds beyond that plan only when it states a rule or forbids something in its first words ("no dont
+// give me any plans", "I dont use btop", "Please do not add your signature"); what the plan need not hold ("não
+// precisa de custos nem de fases", "no need for phases") scopes that plan.
+const FORBIDS =
+  /^(?:[^\s.!?;]+[\s,]+){0,2}(?:don'?t|do not|never|não|nao|nunca|no|ne|nicht|не|ні)\s|^(?:[^。！？]{0,4})(?:不要|别|別|不用)/iu;
+const NO_NEED =
+  /\b(?:no need|need not|n[ãa]o (?:precisa|precisamos|[ée] preciso|h[áa] necessidade)|no (?:hace falta|es necesario|necesitamos)|pas besoin|nicht n[öo]tig)|не нужно|不需要|不用/iu;
+
+/** The note turning a plan or a question down says how to work beyond that plan. */
+const outlastsProposal = (words: string): boolean =>
+  STANDING_ANY.test(words) ||
+  RULE_CJK.test(words) ||
+  RULE_ADDRESSED.test(words) ||
+  RULE_STATED.test(words) ||
+  RULE_OPENER.test(words) ||
+  PROJECT_FACT.test(words) ||
+  (!NO_NEED.test(words) && words.split(/(?<=[.!?;])\s+|(?<=[。！？；])/).some((sentence) => FORBIDS.test(sentence.trim())));
+
+/**
+ * A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. `proposal`: the call
+ * turned down put a plan or a question to the user (ExitPlanMode, AskUserQuestion), which the note answers.
+ */
+export function refusalNote(note: string, about: string, proposal = false): Correction | null {
   const words = correctionText(note);
   if (!words || atHand(words) || (CONSENTS.test(words) && !STANDING_ANY.test(words))) return null;
+  if (proposal && !outlastsProposal(words)) return null;
   // What it says must tell how to work (use, don't, instead, should…) or state a rule; a remark on the change at hand
   // ("the comment applies to all config properties", "it's a data issue") is feedback on that change.
   const rule =

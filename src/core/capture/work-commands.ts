@@ -32,6 +32,11 @@ const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
   ['install', /install/],
 ];
 
+// A package manager of a language or of the machine adding or removing a package (`npm uninstall x`, `brew install
+// jq`, `apt-get install -y zip`, `cargo install ripgrep`).
+const PACKAGE_CHANGE =
+  /^(?:(?:npm|pnpm|yarn|bun|pip[0-9.]*|pipx|cargo|go|gem|poetry|uv|composer|dotnet) (?:install|i|add|uninstall|un|remove|rm|r|unlink)|(?:brew|apt|apt-get|pacman|dnf|yum|zypper|apk|choco|winget|scoop|port|snap|nix-env|flatpak) (?:install|add|remove|uninstall|purge|reinstall|-S|-R))\b/;
+
 // Installing the project's dependencies, as opposed to adding a package: no package named.
 const INSTALL =
   /^(?:(?:npm|pnpm|bun) (?:install|i|ci)|yarn(?: install)?|pip[0-9.]* install (?:-r|--requirement|-e|--editable)\s+\S+|uv sync|poetry install|pipenv install|bundle(?: install)?|composer install|mix deps\.get|go mod (?:download|tidy)|cargo fetch|dotnet restore)(?:\s+--?[\w-]+(?:=\S+)?)*$/;
@@ -94,8 +99,18 @@ function workStep(normalized: string): string {
     .trim();
 }
 
-/** Program as its file name: `~/.venv/bin/pip` and `./node_modules/.bin/jest` are `pip` and `jest`. */
+// Where installed tools live (`node_modules/.bin`, a virtualenv's `bin`, Composer's `vendor/bin`, Gradle's and
+// Maven's wrappers): the tool is named by itself, wherever it was installed.
+const TOOL_HOME = /(?:^|[/\\])(?:node_modules|\.?venv|env|vendor[/\\]bin|site-packages)[/\\]|(?:^|[/\\])(?:gradlew|mvnw)(?:\.bat|\.cmd)?$/;
+
+/**
+ * Program as its file name: `~/.venv/bin/pip` and `./node_modules/.bin/jest` are `pip` and `jest`. A script of the
+ * project's own, given by its path from the project (`script/test`, `./bin/lint`), keeps that path: `test` alone
+ * would name the shell's builtin, and the path is how it is run.
+ */
 function programName(word: string): string {
+  const bare = word.replace(/^\.[/\\]/, '');
+  if (/^[\w.-]+[/\\][\w./\\-]+$/.test(bare) && !bare.startsWith('.') && !TOOL_HOME.test(bare)) return bare;
   return word.replace(/^.*[/\\]/, '');
 }
 
@@ -109,19 +124,22 @@ export function workFamily(normalized: string): string {
   const fam = commandFamily(workStep(normalized));
   const [first, ...rest] = fam.split(' ');
   const program = programName(first ?? '');
-  return (WITH_SUBCOMMANDS.test(program) ? [program, ...rest] : [program]).join(' ').trim();
+  return (WITH_SUBCOMMANDS.test(program.replace(/^.*[/\\]/, '')) ? [program, ...rest] : [program]).join(' ').trim();
 }
 
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
 export function workKind(normalized: string): WorkKind | null {
   const step = workStep(normalized);
-  // Inline code (`python3 -c "a; b"`, one step: its own `;` are inside quotes) is not how the project is worked.
+  // Inline code (`python3 -c "a; b"`, one step: its own `;` are inside quotes) is not how the project is worked;
+  // nor is a dry run of anything.
   if (!step || NOT_WORK.test(step) || INLINE_CODE.test(step)) return null;
+  if (/(?:^|\s)--dry-run\b/.test(step)) return null;
   if (INSTALL.test(step)) return 'install';
   const family = workFamily(normalized);
   if (!family) return null;
-  // `npm install lodash`, `pip install x`: adding a package is a change, not how the project is worked.
-  if (/^(?:npm|pnpm|yarn|bun|pip[0-9.]*|cargo|go|gem|poetry|uv) (?:install|i|add)\b/.test(family)) return null;
+  // `npm install lodash`, `pip install x`, `brew install jq`: adding or removing a package is a change to the project
+  // or the machine, not how the project is worked.
+  if (PACKAGE_CHANGE.test(family)) return null;
   // A tool's own install step (`npx playwright install`, `npx husky install`) sets the project up.
   if (/ install$/.test(family)) return 'install';
   for (const [kind, pattern] of KIND_RULES) if (pattern.test(family)) return kind;
