@@ -1980,3 +1980,14 @@ test('"wait" or "actually" turns a step down only when what follows does; a befo
     assert.ok(readCorrection(message, { refused: null, acted }), message);
   }
 });
+
+test('after a plan turned down without a note, the next message answers the plan: kept only when it forbids or states a rule', () => {
+  const before = { refused: 'the ExitPlanMode tool', acted: null, proposal: true };
+  assert.equal(
+    readCorrection('verifique nas outras branches deste repositorio se já não há migrações relacionadas ao zustand', before),
+    null,
+  );
+  assert.ok(readCorrection('Além do mais, não altere o claude.md, ele é para contexto, não deve estar relacionado a uma tarefa', before));
+  // A command turned down: its next message is read as before.
+  assert.ok(readCorrection('verifique nas outras branches se já não há migrações', { refused: '`git push`', acted: null }));
+});

@@ -154,6 +154,8 @@ export interface CaptureState {
   corrections: Correction[];
   /** A refused main-chain call the user has not spoken after yet. */
   refused: string | null;
+  /** That call put a plan or a question to the user (absent in a state written before it was kept). */
+  refusedProposal?: boolean;
   /** The assistant's latest action since the user last spoke (described only when a correction needs it). */
   acted: PendingCall | null;
   runs: number;
@@ -368,7 +370,14 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
     case 'prompt': {
       if (e.sidechain) return s;
       const acted = s.acted;
-      const c = s.refused || acted ? readCorrection(e.text, { refused: s.refused, acted: acted ? () => describe(s, acted) : null }) : null;
+      const c =
+        s.refused || acted
+          ? readCorrection(e.text, {
+              refused: s.refused,
+              proposal: s.refusedProposal === true,
+              acted: acted ? () => describe(s, acted) : null,
+            })
+          : null;
       let corrections = c ? pushBounded(s.corrections, c, CAPTURE_CAPS.corrections) : s.corrections;
       if (!c) {
         // A request the user says they make again stands, whatever it is worded as; the rules the message states besides it too.
@@ -379,7 +388,7 @@ function onEvent(s: CaptureState, e: TranscriptEvent): CaptureState {
       const reported = e.slash ? null : pastedSignature(e.text, s.root);
       const fixes = s.pasted ? settlePasted(s.fixes, s.pasted, e.text, reported) : s.fixes;
       const pasted = reported ? { error: reported, edits: [], changes: [], steps: [], other: false } : null;
-      return { ...s, corrections, fixes, pasted, refused: null, acted: null };
+      return { ...s, corrections, fixes, pasted, refused: null, refusedProposal: false, acted: null };
     }
     case 'tool-use': {
       if (e.hidden || !e.call.id) return s;
@@ -436,9 +445,11 @@ function onResult(s: CaptureState, p: PendingCall, r: Result): CaptureState {
   if (r.isError && isRefusal(r.text)) {
     if (p.sidechain) return s;
     const about = describe(s, p);
-    const note = r.userSaid ? refusalNote(r.userSaid, about, PROPOSALS.has(p.tool)) : null;
-    if (note) return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null };
-    return { ...s, refused: about };
+    const proposal = PROPOSALS.has(p.tool);
+    const note = r.userSaid ? refusalNote(r.userSaid, about, proposal) : null;
+    if (note)
+      return { ...s, corrections: pushBounded(s.corrections, note, CAPTURE_CAPS.corrections), refused: null, refusedProposal: false };
+    return { ...s, refused: about, refusedProposal: proposal };
   }
   if (p.command !== null) return onCommand(s, p, p.command, r);
   if (p.file && p.edit) {

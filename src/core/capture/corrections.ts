@@ -127,13 +127,15 @@ export function correctionText(raw: string): string | null {
  */
 export function readCorrection(
   message: string,
-  before: { refused: string | null; acted: (() => string) | string | null },
+  before: { refused: string | null; acted: (() => string) | string | null; proposal?: boolean },
 ): Correction | null {
   const words = correctionText(message);
   if (!words) return null;
   // A long message after a refusal or an action is more often the next task than a rule about the last step.
   if (words.length > STEP_RULE_MAX || atHand(words)) return null;
-  if (before.refused && directs(words)) return { words, about: before.refused, how: 'after-refusal' };
+  // After a plan or a question turned down, the message answers it, as a note would.
+  if (before.refused && directs(words) && (!before.proposal || outlastsProposal(words)))
+    return { words, about: before.refused, how: 'after-refusal' };
   if (OPTION_ANSWER.test(words)) return null;
   // Turning the last step down, or putting one thing of the code in place of another ("use Button instead of button").
   const turned = turnsDown(words) || (REPLACES.test(words) && NAMES_CODE.test(words));
@@ -164,7 +166,7 @@ const PROJECT_FACT = /\b(?:this|the|our) (?:project|repo|repository|codebase|app
 // give me any plans", "I dont use btop", "Please do not add your signature"); what the plan need not hold ("não
 // precisa de custos nem de fases", "no need for phases") scopes that plan.
 const FORBIDS =
-  /^(?:[^\s.!?;]+[\s,]+){0,2}(?:don'?t|do not|never|não|nao|nunca|no|ne|nicht|не|ні)\s|^(?:[^。！？]{0,4})(?:不要|别|別|不用)/iu;
+  /^(?:[^\s.!?;]+[\s,]+){0,3}(?:don'?t|do not|never|não|nao|nunca|no|ne|nicht|не|ні)\s|^(?:[^。！？]{0,4})(?:不要|别|別|不用)/iu;
 const NO_NEED =
   /\b(?:no need|need not|n[ãa]o (?:precisa|precisamos|[ée] preciso|h[áa] necessidade)|no (?:hace falta|es necesario|necesitamos)|pas besoin|nicht n[öo]tig)|не нужно|不需要|不用/iu;
 
