@@ -1991,3 +1991,39 @@ test('after a plan turned down without a note, the next message answers the plan
   // A command turned down: its next message is read as before.
   assert.ok(readCorrection('verifique nas outras branches se já não há migrações', { refused: '`git push`', acted: null }));
 });
+
+test('PowerShell commands given to bash are one obstacle whatever the cmdlet, with what to do, and never a fix; a cd from the wrong folder and a usage listing are no lesson', async (t) => {
+  const first = await gather(t, (b) =>
+    b
+      .user('what is in the server package?')
+      .bash('Get-ChildItem packages/server', 127, '/usr/bin/bash: line 1: Get-ChildItem: command not found')
+      .bash(
+        'cd packages/server && npx tsc --noEmit | Select-Object -First 50',
+        127,
+        '/usr/bin/bash: line 1: Select-Object: command not found',
+      )
+      .bash('Remove-Item -Force out.txt', 127, '/usr/bin/bash: line 1: Remove-Item: command not found')
+      .bash('cd packages/server && npx tsc --noEmit', 0, '')
+      .bash('cd packages/server && npm test', 1, '/usr/bin/bash: line 1: cd: packages/server: No such file or directory')
+      .bash(
+        'npx supabase db dump --passwd x',
+        1,
+        'Usage:\n  supabase db dump [flags]\nFlags:\n  -p, --password string   Password to your remote Postgres database.',
+      ),
+  );
+  let ledger = updateSightings({}, first, meta('s-one'));
+  const once = lessonsOf(first, meta('s-one'), ledger).filter((l) => l.captured !== 'commands');
+  assert.deepEqual(
+    once.map((l) => [l.captured, l.signature]),
+    [['obstacle', 'error:powershell cmdlet: command not found']],
+  );
+  assert.match(once[0]!.learning, /did not get past it\. The Bash tool runs bash here, not PowerShell/);
+  const second = await gather(t, (b) =>
+    b.user('show the config').bash('Get-Content package.json', 127, 'bash: Get-Content: command not found'),
+  );
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const again = lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.equal(again.length, 1);
+  assert.equal(again[0]!.signature, once[0]!.signature, 'another cmdlet, the same trouble');
+  assert.match(again[0]!.learning, /^Met again across sessions: .*not PowerShell/);
+});

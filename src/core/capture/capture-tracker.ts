@@ -204,8 +204,18 @@ const SHELL_SLIP =
   /\b(?:syntax error near unexpected token|unexpected EOF while looking for|unterminated quoted string|parse error near)\b/i;
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 
-/** The shell could not read the command as written (an unclosed quote, zsh's parse error): the model's slip with the tool. */
-export const isShellSlip = (line: string): boolean => SHELL_SLIP.test(line);
+// A `cd` by a relative path into a folder that is not there from where the shell stands (`bash: line 1: cd:
+// packages/api: No such file or directory`, zsh's `(eval):cd:1: no such file or directory: backend`): the Bash tool
+// kept the folder an earlier call moved to, and the model lost track of it. Not an absolute path, nor a Windows one
+// bash mangled (`cd: $'d:workx'`): those say where things are, or how to write a path here.
+const LOST_CD =
+  /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])[^:]+: no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])\S/i;
+
+/**
+ * The shell could not read the command as written (an unclosed quote, zsh's parse error), or a `cd` went from the
+ * wrong folder: the model's slip with the tool.
+ */
+export const isShellSlip = (line: string): boolean => SHELL_SLIP.test(line) || LOST_CD.test(line);
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -536,7 +546,7 @@ function noteError(s: CaptureState, error: ErrorSignature, what: string, checks:
   const code =
     hookOfKey(error.key) === null &&
     (pointsIntoCode(error.line) ||
-      SHELL_SLIP.test(error.line) ||
+      isShellSlip(error.line) ||
       runsAFlag(error.line) ||
       (checks && !isEnvironmentError(error.line) && !isShellError(error.line)));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };

@@ -172,7 +172,6 @@ const NO_NEED =
 
 /** The note turning a plan or a question down says how to work beyond that plan. */
 const outlastsProposal = (words: string): boolean =>
-  STANDING_ANY.test(words) ||
   RULE_CJK.test(words) ||
   RULE_ADDRESSED.test(words) ||
   RULE_STATED.test(words) ||

@@ -45,6 +45,11 @@ const STRONG = [
 const NOISE =
   /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*)$/i;
 
+// A line of a command's usage (`  -p, --password string   Password to your remote Postgres database.`, `Usage:`,
+// `Flags:`): the command was given wrong, and its help says nothing of what.
+const USAGE_LINE =
+  /^(?:(?:-\w,\s+)?--?[\w-]+(?:[ =]<?[\w-]+>?)?\s{2,}\S.*|(?:\S+\s*:\s*)?(?:usage|flags|global flags|options|commands|available commands):)$/i;
+
 // Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
 const NOT_AN_ERROR =
   /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b|\bPermission for this action (?:was|has been) denied\b|\bdenied by the Claude Code\b/i;
@@ -52,6 +57,13 @@ const NOT_AN_ERROR =
 // What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
 const ENVIRONMENT =
   /\b(?:command timed out|permission denied|EACCES|EPERM|password|terminal is required|could not read username|authentication failed|unauthori[sz]ed|forbidden|externally-managed|command not found|not installed|no module named|cannot find module|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|network|certificate|read-only file system|no space left|printed nothing)\b|não encontrad|senha|не найден|пароль/i;
+
+// PowerShell's commands (`Get-ChildItem`, `Select-Object`, `Where-Object`) given to bash, which Claude Code's Bash tool
+// runs on Windows too: one trouble, whichever cmdlet the shell did not find.
+const CMDLET_NOT_FOUND =
+  /(?:^|[\s:])(?:Add|Clear|Compare|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Enter|Exit|Expand|Export|Find|ForEach|Format|Get|Group|Import|Install|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Send|Set|Show|Sort|Split|Start|Stop|Tee|Test|Uninstall|Unregister|Update|Wait|Where|Write)-[A-Z][A-Za-z]+: command not found\b/;
+/** The key of every PowerShell command the shell did not find. */
+export const CMDLET_KEY = 'powershell cmdlet: command not found';
 
 /** Claude Code stopping a command at its time limit (`Command timed out after 2m 0.0s`). */
 const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
@@ -160,15 +172,15 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];
   const line = clip(oneLine(timedOut ?? hit), LINE_MAX);
-  // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble.
-  const key = timedOut ? TIMED_OUT_KEY : signatureKey(line);
+  // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble; so is any cmdlet bash did not find.
+  const key = timedOut ? TIMED_OUT_KEY : CMDLET_NOT_FOUND.test(line) ? CMDLET_KEY : signatureKey(line);
   return key.length >= 6 ? { line, key } : null;
 }
 
 const HOOK_KEY = /^(?:pretooluse|permissionrequest):\S+ hook (\S+) blocked$/;
 
 /** A key made of more than its line's words (Claude Code's time limit, a hook that blocked): cleaning the line keeps it. */
-export const keyOutlivesLine = (key: string): boolean => key === TIMED_OUT_KEY || HOOK_KEY.test(key);
+export const keyOutlivesLine = (key: string): boolean => key === TIMED_OUT_KEY || key === CMDLET_KEY || HOOK_KEY.test(key);
 
 /** The hook a key says blocked the call (`block-dangerous.js`), or null. */
 export const hookOfKey = (key: string): string | null => HOOK_KEY.exec(key)?.[1] ?? null;
@@ -221,7 +233,13 @@ function candidateLines(output: string): string[] {
       .map((l) => l.trim())
       // A line of one word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
       .filter(
-        (l) => l.length >= 6 && l.length <= 2000 && !NOISE.test(l) && /[\p{L}]{3}/u.test(l) && (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
+        (l) =>
+          l.length >= 6 &&
+          l.length <= 2000 &&
+          !NOISE.test(l) &&
+          !USAGE_LINE.test(l) &&
+          /[\p{L}]{3}/u.test(l) &&
+          (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
       )
   );
 }

@@ -21,6 +21,7 @@ import {
 import { isConfigFile } from './config-files.ts';
 import { type Correction, ruleKey } from './corrections.ts';
 import {
+  CMDLET_KEY,
   hookOfKey,
   isAccessError,
   isEnvironmentError,
@@ -224,7 +225,7 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
     title: errorTitle(familyOf(f.command), f.error.line),
-    learning: `${code(f.command)} failed with "${f.error.line}"${DEAD_END}`,
+    learning: `${code(f.command)} failed with "${f.error.line}"${DEAD_END}${obstacleAdvice(f.error.key)}`,
     evidence: `session ${shortSession(meta.sessionId)}: ${code(f.command)} failed and no later run passed`,
     signature: `error:${f.error.key}`,
     symptom: f.error.line,
@@ -234,6 +235,8 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
 /** What to do about an obstacle whose kind says it: a file too large for one Read, a hook of the user's that blocks. */
 function obstacleAdvice(key: string): string {
   if (key.startsWith(TOO_LARGE_KEY)) return ' Read such files in parts (offset and limit), or search them with Grep.';
+  if (key === CMDLET_KEY)
+    return ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep), or run PowerShell as `powershell -Command "…"`.';
   if (hookOfKey(key) !== null) return " The user's hook blocks such calls each time: do the job another way, or ask the user to run it.";
   return '';
 }
@@ -363,7 +366,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
-      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line)) continue;
+      // PowerShell's commands given to bash: what helps is known whatever ran next (the obstacle says it).
+      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line) || f.error.key === CMDLET_KEY) continue;
       // The code was edited too, and the error lies in it rather than in the machine or the command as typed: the
       // edits may as well have fixed it as the steps run or the other command, a colleague would not say which. A
       // package installed meanwhile is a change of the machine's that may be the fix (another version of a library).

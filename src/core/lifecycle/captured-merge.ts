@@ -68,7 +68,7 @@ export const TIME_LIMIT = " ran past Claude Code's time limit for a command ";
 /** A line of an obstacle's learning in one of the shapes capture writes it in. */
 export const isObstacleStatement = (line: string): boolean => {
   const l = line.trim();
-  return l.startsWith(MET_AGAIN) || l.endsWith(DEAD_END) || l.includes(TIME_LIMIT);
+  return l.startsWith(MET_AGAIN) || l.includes(DEAD_END) || l.includes(TIME_LIMIT);
 };
 
 /**
