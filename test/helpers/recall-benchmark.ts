@@ -133,7 +133,7 @@ export function loadParaphraseLabels(split?: 'tune' | 'held-out'): Labelled[] {
  * afterwards to the items the index makes of them (a heading's section by its paragraphs, a sub-heading by the
  * item holding it); the sixth's to eighth's authors were given the store's items under the keys recall gives them by.
  */
-export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth'): Labelled[] {
+export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth' | 'ninth'): Labelled[] {
   const file = {
     third: 'independent-prompts.json',
     fourth: 'independent-prompts-2.json',
@@ -141,6 +141,7 @@ export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'six
     sixth: 'independent-prompts-4.json',
     seventh: 'independent-prompts-5.json',
     eighth: 'independent-prompts-6.json',
+    ninth: 'independent-prompts-7.json',
   }[which];
   return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Labelled[];
 }

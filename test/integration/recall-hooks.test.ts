@@ -161,6 +161,19 @@ test('most prompts match nothing and get nothing: no output, no usage line', (t)
   assert.deepEqual(usageLines(dir), []);
 });
 
+test('a question how to do something new with a library a lesson is about gets nothing; the same lesson reaches trouble met, or the project’s own code', (t) => {
+  const { dir, env } = hookProject(t);
+  seed(dir);
+  // The websocket lesson is about a leak on disconnect: how to add a feature to a websocket is another use of it.
+  assert.equal(context(prompt(dir, env, 'how do I broadcast presence to every websocket in the hub?')), null);
+  // The same words, with trouble met or the project's own hub, reach it.
+  assert.match(context(prompt(dir, env, 'the websocket hub drops presence broadcasts, why?'))!, /Websocket listeners leak on disconnect/);
+  assert.match(
+    context(prompt(dir, env, 'how do I broadcast presence to every websocket in my hub?', 's2'))!,
+    /Websocket listeners leak on disconnect/,
+  );
+});
+
 test('a /rune:echoes prompt keeps its arguments for the CLI and recalls nothing', (t) => {
   const { dir, env } = hookProject(t);
   seed(dir);

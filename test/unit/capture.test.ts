@@ -2026,4 +2026,6 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
   assert.equal(again.length, 1);
   assert.equal(again[0]!.signature, once[0]!.signature, 'another cmdlet, the same trouble');
   assert.match(again[0]!.learning, /^Met again across sessions: .*not PowerShell/);
+  assert.doesNotMatch(again[0]!.learning, /Fix seen|Remove-Item/, 'what ran before a pass is no fix of it');
+  assert.equal(again[0]!.solution, undefined);
 });

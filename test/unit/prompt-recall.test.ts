@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { itemParts, RECALL_NOTE, type RecallItem, renderRecall } from '../../src/core/recall/recall-render.ts';
 import {
+  asksHowToNew,
   BAR_WORDS,
   clearingItems,
   continuesEarlierWork,
@@ -58,6 +59,28 @@ test('the bar rises with the length of the prompt: a long prompt shares words wi
   assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 6)), [twoRareWords], 'two rare words of a one-line prompt');
   assert.deepEqual(clearingItems([twoRareWords], promptBar(1.5, 60)), [], 'the same two words in a pasted page are chance');
   assert.ok(promptBar(1.5, 30) > promptBar(1.5, 20), 'monotone');
+});
+
+test("a how-to question about something new is told from one about trouble met, the project's own things or earlier work", () => {
+  for (const p of [
+    'bullmq: how do I limit a worker to at most 5 jobs per second',
+    'kysely - how to write a query with a CTE and row_number() over (partition by merchant_id)',
+    "what's the best way to serve the built react SPA from FastAPI?",
+    'como faço para configurar o pino para imprimir bonito em dev?',
+    'wie kann ich in vitest nur einen export mocken?',
+    'как настроить ретраи в bullmq для одного воркера',
+  ])
+    assert.ok(asksHowToNew(p), p);
+  for (const p of [
+    'how do I get a DB connection into my FastAPI route handler?',
+    'how do I stop the settlement job from running twice?',
+    'why does the webhook fail signature checks, how do I fix it',
+    'how do I get the database up locally before running the integration suite?',
+    'how did we set up the staging deploy again?',
+    'como faço para o teste não travar com fake timers?',
+    'add a retry to the payout job',
+  ])
+    assert.ok(!asksHowToNew(p), p);
 });
 
 test('archive logs are looked at for a prompt that continues earlier work or names something, at a higher bar for the latter', () => {

@@ -297,7 +297,8 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
       line: had?.line ?? e.error.line,
       what: had?.what ?? e.what,
       sessions,
-      ...(fix && fix.change !== 'edits' ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
+      // PowerShell's commands given to bash: what helps is known (obstacleAdvice), whatever ran before a pass.
+      ...(fix && fix.change !== 'edits' && e.error.key !== CMDLET_KEY ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
     };
   }
   for (const e of state.toolErrors ?? []) {

@@ -27,6 +27,11 @@
 //      about it says (`logs`, `jobs`): that is the library, not the lesson; and
 //   4. it scores at least half of the best item that passed: a weak third
 //      item does not ride along with two strong ones.
+// A prompt that asks how to do something new ("bullmq: how do I cap a queue
+// at 10 jobs/sec?", asksHowToNew), with no sign of trouble met, of the
+// project's own things or of earlier work, asks for general knowledge: its bar
+// is HOW_TO_FACTOR times higher, and a lesson about the library it names
+// (about another use of it) does not clear it.
 // Archive logs are looked at only for a prompt that says it continues earlier
 // work ("what remains of…", "… again", "pick up where we left", "is … done
 // yet", "did we ever…", "carry on with…") or names a
@@ -75,6 +80,9 @@ export const EXACT_SHARE = 0.6;
 export const OTHERS_SHARE = 0.5;
 /** How much higher the bar is for an archive log, unless the prompt continues earlier work. */
 export const LOG_FACTOR = 2;
+
+/** How many times higher the bar is for a prompt that asks how to do something new (asksHowToNew). */
+export const HOW_TO_FACTOR = 3;
 
 /** Up to this many words, a prompt meets the threshold as it is; past it, the bar rises with the square root of its words. */
 export const BAR_WORDS = 8;
@@ -142,6 +150,25 @@ const CONTINUATION_PAIRS = new Set([
 export function continuesEarlierWork(prompt: string): boolean {
   const words = wordsOf(prompt.slice(0, 4000)).map((w) => w.word.toLowerCase());
   return words.some((w, i) => CONTINUATION.has(w) || (i > 0 && CONTINUATION_PAIRS.has(`${words[i - 1]} ${w}`)));
+}
+
+// A question asking how to do something: "how do I cap a queue at 10 jobs/sec with bullmq?", "how to write a CTE
+// in kysely", "what's the best way to …", and the same in the languages above (and Chinese).
+const HOW_TO =
+  /\b(?:how (?:do|can|could|would|should|shall) (?:i|we|you|one)|how to|what'?s the (?:best |right )?way to)\b|(?:^|[\s,.;:!¿])(?:como (?:(?:é que |eu )?(?:fa[çc]o|fazer|posso|consigo|configuro|crio|uso|escrevo|adiciono)|se faz)|c[oó]mo (?:hago|puedo|se hace|configuro|creo|uso|escribo|a[ñn]ado)|wie (?:kann|mache|erstelle|konfiguriere|schreibe) ich|comment (?:faire|puis-je|je peux|on fait)|как (?:сделать|мне|настроить|создать|написать|добавить))(?=[\s,.;:!?]|$)|怎么|怎麼|如何/iu;
+// What ties a prompt to something that went wrong, or to the project's own things: memory may know that trouble or
+// that thing ("how do I get a DB connection into my FastAPI route handler?", "… like we did for payouts").
+const TROUBLE_OR_OWN =
+  /\b(?:errors?|fail\w*|broke\w*|break\w*|crash\w*|wrong|twice|stuck|hang\w*|slow\w*|leak\w*|why|issue|bug|problem|time(?:d)? ?out|flaky|doesn'?t|don'?t|isn'?t|won'?t|can'?t|not|never|missing|lost|duplicate\w*|stop\w*|before|like we did|as we did|same as|my|mine|our|ours|we use|this (?:project|repo|app|codebase))\b|(?:^|[\s,.;:!¿])(?:erro|falh\w*|quebr\w*|problema|n[ãa]o|meu|minha|nosso|nossa|fallo|falla|no funciona|mi|mis|nuestr[oa]s?|fehler|kaputt|nicht|mein\w*|unser\w*|erreur|ne|mon|ma|mes|notre|nos|ошибк\w*|не|проблем\w*|мой|моя|мои|наш\w*)(?=[\s,.;:!?]|$)|错误|錯誤|问题|問題|我的|我们的|我們的/iu;
+
+/**
+ * The prompt asks how to do something new: a how-to question with nothing in it of trouble met, of the project's own
+ * things or of earlier work. Its answer is general knowledge; memory holds it only when an item matches it strongly
+ * (HOW_TO_FACTOR): a lesson about the library the question names is about another use of it.
+ */
+export function asksHowToNew(prompt: string): boolean {
+  const text = prompt.slice(0, 4000);
+  return HOW_TO.test(text) && !TROUBLE_OR_OWN.test(text) && !continuesEarlierWork(text);
 }
 
 /**

@@ -12,7 +12,7 @@ import { EchoesError } from '../../core/errors.ts';
 import { usageKey } from '../../core/lifecycle/usage-events.ts';
 import { ledgerNames, mayName, promptNames } from '../../core/recall/file-names.ts';
 import { queryWords } from '../../core/recall/prompt-words.ts';
-import { clearingItems, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
+import { asksHowToNew, clearingItems, HOW_TO_FACTOR, logBar, promptBar, WORD_FLOOR } from '../../core/recall/recall-select.ts';
 import { rankDocuments } from '../../core/recall/search-rank.ts';
 import type { DocSource, StoredDoc } from '../../core/recall/search-segment.ts';
 import { readTextOrNull } from '../fs/atomic-file.ts';
@@ -139,7 +139,8 @@ async function itemsForPrompt(
   // Archive logs are read only for a prompt that goes on with earlier work or names a file or an error:
   // most prompts do neither, and pay nothing for the logs.
   // A long prompt shares more words with any item by chance: its bar is higher.
-  const threshold = promptBar(config.recall.threshold, words.of[words.of.length - 1]! + 1);
+  // A question how to do something new asks for general knowledge: memory answers it only when it matches it strongly.
+  const threshold = promptBar(config.recall.threshold, words.of[words.of.length - 1]! + 1) * (asksHowToNew(prompt) ? HOW_TO_FACTOR : 1);
   const logRule = logBar(prompt, threshold, words.exact.includes(true));
   let logs = logRule !== null && m.stats.logs.docs > 0 ? openSegments(paths, m, ['logs']) : [];
   // A prompt that only names something recalls a log that holds the name: its names are looked up
