@@ -2005,6 +2005,7 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
       .bash('Remove-Item -Force out.txt', 127, '/usr/bin/bash: line 1: Remove-Item: command not found')
       .bash('cd packages/server && npx tsc --noEmit', 0, '')
       .bash('cd packages/server && npm test', 1, '/usr/bin/bash: line 1: cd: packages/server: No such file or directory')
+      .bash('cd backend/backend && npm install fastify --save', 1, '(eval):cd:1: no such file or directory: backend')
       .bash(
         'npx supabase db dump --passwd x',
         1,

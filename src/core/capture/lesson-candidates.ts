@@ -210,6 +210,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
     const packages = isPackageOperation(familyOf(f.command));
     return (
       !pointsIntoCode(f.error.line) &&
+      !isShellSlip(f.error.line) &&
       !isSilentExit(f.error.line) &&
       !saysOnlyThatItFailed(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
