@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { type CaptureState, emptyCaptureState } from '../../src/core/capture/capture-tracker.ts';
+import { type CaptureState, emptyCaptureState, isShellSlip } from '../../src/core/capture/capture-tracker.ts';
 import { isConfigFile } from '../../src/core/capture/config-files.ts';
 import { correctionText, readCorrection, refusalNote, repeatedRequests, ruleKey, statedRules } from '../../src/core/capture/corrections.ts';
 import {
@@ -149,7 +149,12 @@ test('what a command is for comes from its program and subcommand, never from wh
   assert.equal(workKind('npm uninstall jest-environment-jsdom'), null, 'not a test because the package is named jest');
   assert.equal(workKind('npm uninstall @react-native/typescript-config'), null, 'not an install');
   assert.equal(workKind('brew install expect'), null);
-  assert.equal(workKind('sudo apt-get install -y zip'), null);
+  assert.equal(workKind('apt-get install -y zip'), null);
+  assert.equal(workKind('winget install jq'), null);
+  // What a script is for is its name's, not its folder's: a program a build made is no build.
+  assert.equal(workKind('build/bin/server --port 3000'), null);
+  assert.equal(workKind('test/run.sh'), null);
+  assert.equal(workKind('scripts/build.sh --all'), 'build');
   assert.equal(workKind('pip uninstall -y foo'), null);
   assert.equal(workKind('npm ci --dry-run'), null);
   // A script of the project's own keeps its path: `script/test` is how it is tested, `test` is the shell's builtin.
@@ -1945,6 +1950,10 @@ test('a note turning a plan or a question down answers it: kept only when it sta
     'Apenas confirmando, como este repo é dedicado ao rewards, não precisamos do sufixo, então ExtractRewardProgram/ vira Extract mesmo.',
     'super shift alt t should open btop',
     "Já sei o que aconteceu, eu rodei o 'git init' aqui e deve ter removido o git das outras pastas",
+    // Portuguese "no" is "in the"; a "no" inside a sentence says what the plan lacks.
+    'Coloque os testes no início do plano, antes da implementação',
+    'The plan has no tests, add them before you implement',
+    'I have no preference, use whichever you think is best',
   ]) {
     assert.equal(refusalNote(note, plan, true), null, note);
   }
@@ -1956,6 +1965,8 @@ test('a note turning a plan or a question down answers it: kept only when it sta
     '不要用npm，用pnpm',
     'always run the linter before you propose a commit',
     'this repo uses pnpm workspaces',
+    // What the plan need not hold, then a prohibition of its own.
+    'No need for phases. Never edit CLAUDE.md',
   ]) {
     assert.ok(refusalNote(note, plan, true), note);
   }
@@ -1974,6 +1985,10 @@ test('"wait" or "actually" turns a step down only when what follows does; a befo
   for (const message of [
     "Wait, don't push to main yet",
     'actually, use pnpm here instead',
+    'Wait no we should keep the old cache logic',
+    'подожди, используй yarn для этого',
+    // "need" is no past step of the user's: its before still directs.
+    'No, I need the build to finish before you run the tests',
     'No, run the tests before committing',
     'No, I ran it after the build and it still fails, always run the build first',
   ]) {
@@ -2019,6 +2034,10 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
     [['obstacle', 'error:powershell cmdlet: command not found']],
   );
   assert.match(once[0]!.learning, /did not get past it\. The Bash tool runs bash here, not PowerShell/);
+  // A cd a script ran (`npm run deploy` printing `cd: dist: …`) is the script's: dist was not built yet.
+  assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: packages/server: No such file or directory', 'cd packages/server && npm test'));
+  assert.ok(!isShellSlip('sh: line 0: cd: dist: No such file or directory', 'npm run deploy'));
+  assert.ok(isShellSlip('(eval):cd:1: no such file or directory: backend', 'cd backend/backend && npm install x'));
   const second = await gather(t, (b) =>
     b.user('show the config').bash('Get-Content package.json', 127, 'bash: Get-Content: command not found'),
   );
@@ -2029,4 +2048,22 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
   assert.match(again[0]!.learning, /^Met again across sessions: .*not PowerShell/);
   assert.doesNotMatch(again[0]!.learning, /Fix seen|Remove-Item/, 'what ran before a pass is no fix of it');
   assert.equal(again[0]!.solution, undefined);
+});
+
+test('a usage listing is passed over only below its heading; a CMake line opening with dashes is an error line', () => {
+  const usage = errorSignature(
+    'Usage:\n  supabase db dump [flags]\nFlags:\n  -p, --password string   Password to your remote Postgres database.\n  -s, --schema strings    Comma separated list of schema to include.',
+    true,
+  );
+  assert.doesNotMatch(usage!.line, /password/i);
+  const cmake = errorSignature(
+    "-- Checking for module 'gtk+-3.0'\n--   Package 'gtk+-3.0', required by 'virtual:world', not found\nCMake Error at /usr/share/cmake/FindPkgConfig.cmake:605 (message):",
+    true,
+  );
+  assert.match(cmake!.line, /Package 'gtk\+-3\.0', required by 'virtual:world', not found/);
+  // zsh names the program last: PowerShell's commands are one trouble there too.
+  assert.equal(
+    errorSignature('zsh: command not found: Get-ChildItem', true)!.key,
+    errorSignature('bash: Select-Object: command not found', true)!.key,
+  );
 });

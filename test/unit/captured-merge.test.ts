@@ -245,3 +245,13 @@ test('a command added to the last line of the commands entry rewrites that line,
   const text = serializeEchoDocument(r.doc);
   assert.equal(documentEntries(parseEchoDocument(text))[0]!.learning, 'typecheck: `npx tsc`\nlint: `npx biome check`, `npm run lint`');
 });
+
+test('a dead end with what to do after it is stated afresh like any other when the obstacle is met again', () => {
+  const line = '/usr/bin/bash: line 1: Get-ChildItem: command not found';
+  const advice = ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep).';
+  const obstacle = (session: string, learning: string): EchoEntry =>
+    sighting(session, { captured: 'obstacle', symptom: line, signature: 'error:powershell cmdlet: command not found', learning });
+  const first = obstacle('s1', `\`Get-ChildItem src\` failed with "${line}" and the session did not get past it.${advice}`);
+  const again = mergeSighting(first, obstacle('s2', `Met again across sessions: "${line}" (from \`Get-ChildItem\`).${advice}`));
+  assert.equal(again.learning, `Met again across sessions: "${line}" (from \`Get-ChildItem\`).${advice}`);
+});

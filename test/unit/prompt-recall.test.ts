@@ -79,6 +79,11 @@ test("a how-to question about something new is told from one about trouble met, 
     'how did we set up the staging deploy again?',
     'como faço para o teste não travar com fake timers?',
     'add a retry to the payout job',
+    'how do I fix the login redirect',
+    'how do I get around the EADDRINUSE on port 3000',
+    'how do I call fetchInvoices in packages/billing/src/api.ts?',
+    'как мне исправить ошибку сборки?',
+    'как мне обойти проблему с кешем?',
   ])
     assert.ok(!asksHowToNew(p), p);
 });

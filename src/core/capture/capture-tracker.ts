@@ -205,17 +205,30 @@ const SHELL_SLIP =
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 
 // A `cd` by a relative path into a folder that is not there from where the shell stands (`bash: line 1: cd:
-// packages/api: No such file or directory`, zsh's `(eval):cd:1: no such file or directory: backend`): the Bash tool
-// kept the folder an earlier call moved to, and the model lost track of it. Not an absolute path, nor a Windows one
-// bash mangled (`cd: $'d:workx'`): those say where things are, or how to write a path here.
+// packages/api: No such file or directory`, zsh's `(eval):cd:1: no such file or directory: backend`), given by the
+// command itself: the Bash tool kept the folder an earlier call moved to, and the model lost track of it. Not an
+// absolute path, nor a Windows one bash mangled (`cd: $'d:workx'`): those say where things are, or how to write a
+// path here; nor a `cd` a script or a build ran (`npm run deploy` printing `cd: dist: …`: dist is not built yet).
 const LOST_CD =
-  /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])[^:]+: no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])\S/i;
+  /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])([^:]+): no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])(\S+)/i;
+
+/** The command's own `cd` went into a folder not there from where the shell stood. */
+function lostCd(line: string, command: string | undefined): boolean {
+  const m = LOST_CD.exec(line);
+  if (!m || !command) return false;
+  const path = (m[1] ?? m[2] ?? '').trim();
+  return commandSteps(command).some((step) => {
+    const [program, target = ''] = step.trim().split(/\s+/);
+    const dir = target.replace(/^["']|["']$/g, '');
+    return program === 'cd' && (dir === path || dir.startsWith(`${path}/`));
+  });
+}
 
 /**
- * The shell could not read the command as written (an unclosed quote, zsh's parse error), or a `cd` went from the
- * wrong folder: the model's slip with the tool.
+ * The shell could not read the command as written (an unclosed quote, zsh's parse error), or the command's own `cd`
+ * went from the wrong folder: the model's slip with the tool.
  */
-export const isShellSlip = (line: string): boolean => SHELL_SLIP.test(line) || LOST_CD.test(line);
+export const isShellSlip = (line: string, command?: string): boolean => SHELL_SLIP.test(line) || lostCd(line, command);
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -539,14 +552,14 @@ const commandFailure = (output: string, normalized: string, root: string | null,
  * interpreter running code of the session's own: what it reports is the state of that code or of the
  * change, fixed by working on them, unless the machine is in the way or the shell itself complained.
  */
-function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean): CaptureState {
+function noteError(s: CaptureState, error: ErrorSignature, what: string, checks: boolean, command?: string): CaptureState {
   const i = s.errors.findIndex((x) => x.error.key === error.key);
   if (i >= 0) return { ...s, errors: s.errors.map((x, k) => (k === i ? { ...x, count: x.count + 1 } : x)) };
   // A hook of the user's that blocked the call is never the code's: what it says may read like an assertion.
   const code =
     hookOfKey(error.key) === null &&
     (pointsIntoCode(error.line) ||
-      isShellSlip(error.line) ||
+      isShellSlip(error.line, command) ||
       runsAFlag(error.line) ||
       (checks && !isEnvironmentError(error.line) && !isShellError(error.line)));
   return { ...s, errors: pushBounded(s.errors, { error, what, count: 1, code }, CAPTURE_CAPS.errors) };
@@ -587,7 +600,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // one under node_modules (`node_modules/.pnpm/typescript@5.8.3/…/bin/tsc`) is a package the install left out.
     const ownImport = hidden !== null && isModuleByPath(hidden[0]) && !/node_modules[/\\]/.test(hidden[0]);
     const error = hidden && !ownImport ? signatureOf(hidden[0], root, true) : null;
-    if (error) next = noteError(next, error, family, false);
+    if (error) next = noteError(next, error, family, false, normalized);
     if (error && kind && statusHidden && piped && !MASKED.test(command)) failed = true;
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
@@ -615,7 +628,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // A program that only failed is known by its name: what it was asked (`curl -s http://127.0.0.1:9222/…`) says where.
     const what =
       timedOut ?? (hook ? `hook ${hook}` : isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
-    next = noteError(next, error, what, checks);
+    next = noteError(next, error, what, checks, normalized);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background. What a hook blocked
     // waits for no fix: another command that passed says nothing of the next one the hook will block.
     if (timedOut === null && hook === null && !next.open.some((f) => f.key === key))

@@ -29,19 +29,22 @@ const OPENS_NEGATIVE =
 // "Wait", "actually" open a thought as readily as a turn-down ("Wait so if the feature flag broke them then we need to
 // fix them"): they turn the step down only when what follows does ("Wait, don't push yet", "actually, use pnpm instead").
 const SOFT_OPENER = /^(?:wait|actually|hold on|na verdade|espere|espera|подожди|вообще-то)[\s,.!:;—–-]+/iu;
+// What turns the step down after one: a no, a use, an instead, a should ("Wait no we should keep the old cache logic").
+const TURNS_AFTER_SOFT =
+  /^(?:no\s|(?:use|usa|utilise|benutze|используй)(?=[\s,.;:!?]|$)|(?:we|you) should\b|let'?s\b|let us\b)|\binstead\b|\bem vez\b|\ben vez\b|вместо/iu;
 
 /** The message opens by turning the last step down. */
 function turnsDown(words: string): boolean {
   const soft = SOFT_OPENER.exec(words);
   if (!soft) return OPENS_NEGATIVE.test(words);
   const rest = words.slice(soft[0].length);
-  return OPENS_NEGATIVE.test(rest) || /^(?:use|usa|use|utilise|benutze|используй)\b|\binstead\b|\bem vez\b|\ben vez\b|вместо/iu.test(rest);
+  return OPENS_NEGATIVE.test(rest) || TURNS_AFTER_SOFT.test(rest);
 }
 
 // What the user tells of what they did ("No - I renamed the branch after pushing it"): a before or an after in it
 // orders their own past steps, not the assistant's next ones.
 const TOLD =
-  /(?<![\p{L}\p{N}])(?:i|we|eu|nós|yo|я|мы)\s+(?:\p{L}+ed|ran|made|did|wrote|put|set|got|built|went|had|fiz|\p{L}+ei|\p{L}+л[аи]?)(?![\p{L}\p{N}])[^,.;!?]*/giu;
+  /(?<![\p{L}\p{N}])(?:i|we|eu|nós|yo|я|мы)\s+(?:(?!(?:need|feed|proceed|exceed|succeed|speed|embed|seed|bleed|breed|heed)(?![\p{L}\p{N}]))\p{L}+ed|ran|made|did|wrote|put|set|got|built|went|had|fiz|\p{L}+ei|\p{L}+л[аи]?)(?![\p{L}\p{N}])[^,.;!?]*/giu;
 
 // An answer to the assistant's options ("A - except …", "2. yes"): a choice, not a correction.
 const OPTION_ANSWER = /^\s*(?:[A-Ea-e]|\d{1,2})\s*(?:[-–—.):]\s|$)/;
@@ -99,7 +102,9 @@ const VIEW =
 /** Directive words, a "don't" of the user's view aside. */
 const directs = (words: string): boolean =>
   DIRECTIVE.test(
-    words.replace(VIEW, ' ').replace(TOLD, (clause) => clause.replace(/\b(?:before|after|antes|depois|перед|после)\b/giu, ' ')),
+    words
+      .replace(VIEW, ' ')
+      .replace(TOLD, (clause) => clause.replace(/(?<![\p{L}\p{N}])(?:before|after|antes|depois|перед|после)(?![\p{L}\p{N}])/giu, ' ')),
   );
 
 // Asking for something (please, we need to, you need to) asks for this change when it turns a call down: "Please
@@ -166,7 +171,7 @@ const PROJECT_FACT = /\b(?:this|the|our) (?:project|repo|repository|codebase|app
 // give me any plans", "I dont use btop", "Please do not add your signature"); what the plan need not hold ("não
 // precisa de custos nem de fases", "no need for phases") scopes that plan.
 const FORBIDS =
-  /^(?:[^\s.!?;]+[\s,]+){0,3}(?:don'?t|do not|never|não|nao|nunca|no|ne|nicht|не|ні)\s|^(?:[^。！？]{0,4})(?:不要|别|別|不用)/iu;
+  /^(?:[^\s.!?;]+[\s,]+){0,3}(?:don'?t|dont|do not|never|não|nao|nunca|nicht|не|ні)\s|^no(?:\s*[,.!:;—–-]|\s+(?:don'?t|dont|do not|never|use)\b)|^(?:[^。！？]{0,4})(?:不要|别|別|不用)/iu;
 const NO_NEED =
   /\b(?:no need|need not|n[ãa]o (?:precisa|precisamos|[ée] preciso|h[áa] necessidade)|no (?:hace falta|es necesario|necesitamos)|pas besoin|nicht n[öo]tig)|не нужно|不需要|不用/iu;
 
@@ -177,7 +182,7 @@ const outlastsProposal = (words: string): boolean =>
   RULE_STATED.test(words) ||
   RULE_OPENER.test(words) ||
   PROJECT_FACT.test(words) ||
-  (!NO_NEED.test(words) && words.split(/(?<=[.!?;])\s+|(?<=[。！？；])/).some((sentence) => FORBIDS.test(sentence.trim())));
+  words.split(/(?<=[.!?;])\s+|(?<=[。！？；])/).some((sentence) => FORBIDS.test(sentence.trim()) && !NO_NEED.test(sentence));
 
 /**
  * A refusal's note ("…the user said: use lru_cache instead"), when it says something to keep. `proposal`: the call

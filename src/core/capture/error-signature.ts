@@ -45,10 +45,11 @@ const STRONG = [
 const NOISE =
   /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*)$/i;
 
-// A line of a command's usage (`  -p, --password string   Password to your remote Postgres database.`, `Usage:`,
-// `Flags:`): the command was given wrong, and its help says nothing of what.
-const USAGE_LINE =
-  /^(?:(?:-\w,\s+)?--?[\w-]+(?:[ =]<?[\w-]+>?)?\s{2,}\S.*|(?:\S+\s*:\s*)?(?:usage|flags|global flags|options|commands|available commands):)$/i;
+// A command's usage printed because it was given wrong (`Usage:`, `Flags:`), and its flags' lines under it
+// (`  -p, --password string   Password to your remote Postgres database.`): its help says nothing of what was wrong.
+// Flag lines count as such only below such a heading (CMake's `--   Package 'gtk+-3.0', … not found` is an error).
+const USAGE_HEAD = /^(?:\S+\s*:\s*)?(?:usage|flags|global flags|options|commands|available commands):/i;
+const FLAG_LINE = /^(?:-[A-Za-z0-9],\s+)?--?[A-Za-z0-9][\w-]*(?:[ =]<?[\w-]+>?)?\s{2,}\S/;
 
 // Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
 const NOT_AN_ERROR =
@@ -60,8 +61,9 @@ const ENVIRONMENT =
 
 // PowerShell's commands (`Get-ChildItem`, `Select-Object`, `Where-Object`) given to bash, which Claude Code's Bash tool
 // runs on Windows too: one trouble, whichever cmdlet the shell did not find.
-const CMDLET_NOT_FOUND =
-  /(?:^|[\s:])(?:Add|Clear|Compare|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Enter|Exit|Expand|Export|Find|ForEach|Format|Get|Group|Import|Install|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Send|Set|Show|Sort|Split|Start|Stop|Tee|Test|Uninstall|Unregister|Update|Wait|Where|Write)-[A-Z][A-Za-z]+: command not found\b/;
+const CMDLET =
+  '(?:Add|Clear|Compare|Compress|ConvertFrom|ConvertTo|Copy|Disable|Enable|Enter|Exit|Expand|Export|Find|ForEach|Format|Get|Group|Import|Install|Invoke|Join|Measure|Move|New|Out|Pop|Push|Read|Register|Remove|Rename|Resolve|Restart|Select|Send|Set|Show|Sort|Split|Start|Stop|Tee|Test|Uninstall|Unregister|Update|Wait|Where|Write)-[A-Z][A-Za-z]+';
+const CMDLET_NOT_FOUND = new RegExp(`(?:^|[\\s:])${CMDLET}: command not found\\b|command not found: ${CMDLET}\\b`);
 /** The key of every PowerShell command the shell did not find. */
 export const CMDLET_KEY = 'powershell cmdlet: command not found';
 
@@ -223,21 +225,23 @@ export function blockingHook(output: string): { line: string; key: string } | nu
 
 /** The lines of an output that may say what went wrong: trimmed, not noise, not a lone word. */
 function candidateLines(output: string): string[] {
+  const lines = withoutEscapes(output)
+    // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
+    .replace(/<\/?tool_use_error>/g, '')
+    // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
+    .replace(/\\n/g, '\n')
+    .split(/\r?\n/)
+    .map((l) => l.trim());
+  const usage = lines.some((l) => USAGE_HEAD.test(l));
   return (
-    withoutEscapes(output)
-      // Claude Code wraps its tools' own errors in a tag: the words inside are the error.
-      .replace(/<\/?tool_use_error>/g, '')
-      // Output quoted as a string (a hook's JSON, a logged message) keeps its line breaks as `\n`.
-      .replace(/\\n/g, '\n')
-      .split(/\r?\n/)
-      .map((l) => l.trim())
+    lines
       // A line of one word (`Password:`, a prompt the command waited at) says nothing of what went wrong.
       .filter(
         (l) =>
           l.length >= 6 &&
           l.length <= 2000 &&
           !NOISE.test(l) &&
-          !USAGE_LINE.test(l) &&
+          !(usage && (USAGE_HEAD.test(l) || FLAG_LINE.test(l))) &&
           /[\p{L}]{3}/u.test(l) &&
           (l.match(/\p{L}{2,}/gu) ?? []).length >= 2,
       )

@@ -210,7 +210,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
     const packages = isPackageOperation(familyOf(f.command));
     return (
       !pointsIntoCode(f.error.line) &&
-      !isShellSlip(f.error.line) &&
+      !isShellSlip(f.error.line, f.command) &&
       !isSilentExit(f.error.line) &&
       !saysOnlyThatItFailed(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
@@ -369,7 +369,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
       // PowerShell's commands given to bash: what helps is known whatever ran next (the obstacle says it).
-      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line) || f.error.key === CMDLET_KEY) continue;
+      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line, f.failed) || f.error.key === CMDLET_KEY) continue;
       // The code was edited too, and the error lies in it rather than in the machine or the command as typed: the
       // edits may as well have fixed it as the steps run or the other command, a colleague would not say which. A
       // package installed meanwhile is a change of the machine's that may be the fix (another version of a library).

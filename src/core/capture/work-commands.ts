@@ -32,10 +32,13 @@ const KIND_RULES: ReadonlyArray<[WorkKind, RegExp]> = [
   ['install', /install/],
 ];
 
-// A package manager of a language or of the machine adding or removing a package (`npm uninstall x`, `brew install
-// jq`, `apt-get install -y zip`, `cargo install ripgrep`).
-const PACKAGE_CHANGE =
-  /^(?:(?:npm|pnpm|yarn|bun|pip[0-9.]*|pipx|cargo|go|gem|poetry|uv|composer|dotnet) (?:install|i|add|uninstall|un|remove|rm|r|unlink)|(?:brew|apt|apt-get|pacman|dnf|yum|zypper|apk|choco|winget|scoop|port|snap|nix-env|flatpak) (?:install|add|remove|uninstall|purge|reinstall|-S|-R))\b/;
+// Package managers, of a language and of the machine, and what they do to packages: add or remove one
+// (`npm uninstall x`, `brew install jq`, `apt-get install -y zip`), and also install, sync or update what is declared.
+const PACKAGE_MANAGERS =
+  'npm|pnpm|yarn|bun|pip[0-9.]*|pipx|poetry|uv|cargo|gem|bundle|go|composer|dotnet|brew|apt|apt-get|pacman|dnf|yum|zypper|apk|choco|winget|scoop|port|snap|nix-env|flatpak';
+const CHANGES = 'install|i|add|uninstall|un|remove|rm|r|unlink|purge|reinstall|-S|-R';
+const PACKAGE_CHANGE = new RegExp(`^(?:${PACKAGE_MANAGERS}) (?:${CHANGES})(?=\\s|$)`);
+const PACKAGE_OP = new RegExp(`^(?:${PACKAGE_MANAGERS}) (?:${CHANGES}|ci|get|sync|update|upgrade)(?=\\s|$)`);
 
 // Installing the project's dependencies, as opposed to adding a package: no package named.
 const INSTALL =
@@ -72,7 +75,8 @@ export function commandTarget(normalized: string): string {
   const [program = '', ...rest] = step.split(/\s+/);
   const name = programName(program);
   const file = RUNS_A_FILE.test(name) ? rest.find((w) => !w.startsWith('-')) : undefined;
-  return file ? `${name} ${file}` : workFamily(asRun(normalized));
+  // A script by its name, as before its path was kept in the family: the keys stored with it stay the same.
+  return file ? `${name} ${file}` : workFamily(asRun(normalized)).replace(/^\S*[/\\]/, '');
 }
 
 /**
@@ -85,11 +89,7 @@ export function runsOwnCode(normalized: string): boolean {
   return OWN_CODE.test([programName(program), ...rest].join(' ')) || SCRIPT.test(step);
 }
 
-// A package manager's own operation (`npm install -D @vitest/coverage-v8`, `brew upgrade`, `apt-get install x`).
-const PACKAGE_OP =
-  /^(?:npm|pnpm|yarn|bun|pip[0-9.]*|poetry|uv|pipx|cargo|gem|bundle|brew|apt|apt-get|pacman|dnf|go|composer) (?:install|i|add|ci|get|sync|update|upgrade)\b/;
-
-/** The command family is a package manager installing, adding or updating packages. */
+/** The command family is a package manager's own operation (`npm install -D x`, `npm uninstall x`, `brew upgrade`). */
 export const isPackageOperation = (family: string): boolean => PACKAGE_OP.test(family);
 
 /** The main step of a command line, unwrapped, without output redirections (`2>/dev/null`, `> build.log`). */
@@ -117,7 +117,7 @@ function programName(word: string): string {
 // Programs whose next word is a subcommand (`cargo test`, `mix format`); for any other the next word is
 // what it acts on (`jest src`, `pytest tests`).
 const WITH_SUBCOMMANDS =
-  /^(?:npm|pnpm|yarn|bun|npx|deno|cargo|go|git|gh|mix|dotnet|poetry|uv|pdm|hatch|docker|docker-compose|kubectl|make|just|rake|gradle|gradlew|mvn|mvnw|sbt|tmux|nix|home-manager|nixos-rebuild|darwin-rebuild|systemctl|brew|apt|apt-get|pacman|bundle|rails|php|composer|swift|flutter|dart|terraform|helm|pip[0-9.]*|python[0-9.]*|node|tsc|ng|nx|turbo|lerna|stack|cabal|zig|elixir|rebar3)$/;
+  /^(?:npm|pnpm|yarn|bun|npx|deno|cargo|go|git|gh|mix|dotnet|poetry|uv|pdm|hatch|docker|docker-compose|kubectl|make|just|rake|gradle|gradlew|mvn|mvnw|sbt|tmux|nix|home-manager|nixos-rebuild|darwin-rebuild|systemctl|brew|apt|apt-get|pacman|dnf|yum|zypper|apk|choco|winget|scoop|port|snap|nix-env|flatpak|pipx|gem|bundle|rails|php|composer|swift|flutter|dart|terraform|helm|pip[0-9.]*|python[0-9.]*|node|tsc|ng|nx|turbo|lerna|stack|cabal|zig|elixir|rebar3)$/;
 
 /** The family a person would repeat: the wrapped command's program and subcommand, programs by name. */
 export function workFamily(normalized: string): string {
@@ -140,9 +140,11 @@ export function workKind(normalized: string): WorkKind | null {
   // `npm install lodash`, `pip install x`, `brew install jq`: adding or removing a package is a change to the project
   // or the machine, not how the project is worked.
   if (PACKAGE_CHANGE.test(family)) return null;
+  // What a script is for is its name's, not its folder's: `build/bin/server` runs the program a build made.
+  const named = family.replace(/^\S*[/\\]/, '');
   // A tool's own install step (`npx playwright install`, `npx husky install`) sets the project up.
-  if (/ install$/.test(family)) return 'install';
-  for (const [kind, pattern] of KIND_RULES) if (pattern.test(family)) return kind;
+  if (/ install$/.test(named)) return 'install';
+  for (const [kind, pattern] of KIND_RULES) if (pattern.test(named)) return kind;
   return null;
 }
 

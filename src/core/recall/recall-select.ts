@@ -159,7 +159,11 @@ const HOW_TO =
 // What ties a prompt to something that went wrong, or to the project's own things: memory may know that trouble or
 // that thing ("how do I get a DB connection into my FastAPI route handler?", "… like we did for payouts").
 const TROUBLE_OR_OWN =
-  /\b(?:errors?|fail\w*|broke\w*|break\w*|crash\w*|wrong|twice|stuck|hang\w*|slow\w*|leak\w*|why|issue|bug|problem|time(?:d)? ?out|flaky|doesn'?t|don'?t|isn'?t|won'?t|can'?t|not|never|missing|lost|duplicate\w*|stop\w*|before|like we did|as we did|same as|my|mine|our|ours|we use|this (?:project|repo|app|codebase))\b|(?:^|[\s,.;:!¿])(?:erro|falh\w*|quebr\w*|problema|n[ãa]o|meu|minha|nosso|nossa|fallo|falla|no funciona|mi|mis|nuestr[oa]s?|fehler|kaputt|nicht|mein\w*|unser\w*|erreur|ne|mon|ma|mes|notre|nos|ошибк\w*|не|проблем\w*|мой|моя|мои|наш\w*)(?=[\s,.;:!?]|$)|错误|錯誤|问题|問題|我的|我们的|我們的/iu;
+  /(?<![\p{L}\p{N}])(?:errors?|exceptions?|warnings?|fail\p{L}*|broke\p{L}*|break\p{L}*|crash\p{L}*|wrong|twice|stuck|hang\p{L}*|slow\p{L}*|leak\p{L}*|why|issues?|bugs?|problems?|conflicts?|fix\p{L}*|debug\p{L}*|resolve|avoid|get around|work ?around|time(?:d|s)? ?out|timing out|flaky|doesn'?t|don'?t|isn'?t|won'?t|can'?t|cannot|unable|denied|not|never|missing|lost|duplicate\p{L}*|stop\p{L}*|before|like we did|as we did|same as|my|mine|our|ours|we use|this (?:project|repo|app|codebase)|deploy\p{L}*|seed|erro|falh\p{L}*|quebr\p{L}*|problema|corrig\p{L}*|n[ãa]o|meu|minha|nosso|nossa|fallo|falla|no funciona|arregl\p{L}*|mi|mis|nuestr[oa]s?|fehler|kaputt|nicht|repar\p{L}*|mein\p{L}*|unser\p{L}*|erreur|ne|mon|ma|mes|notre|nos|ошибк\p{L}*|не|проблем\p{L}*|исправ\p{L}*|почин\p{L}*|мой|моя|мои|наш\p{L}*)(?![\p{L}\p{N}])|错误|錯誤|问题|問題|修复|修復|我的|我们的|我們的/iu;
+
+// The same, named: an error code (`EADDRINUSE`, `ENOENT`), an HTTP status, or a file of the project's by its path
+// (`packages/billing/src/api.ts`).
+const NAMES_TROUBLE_OR_OWN = /\bE[A-Z]{3,}\b|\b[45]\d\d\b|(?:^|[\s(`'"])(?:\.{0,2}\/)?[\w@-][\w.@-]*\/[\w.@/-]*\.[A-Za-z]\w{0,4}\b/;
 
 /**
  * The prompt asks how to do something new: a how-to question with nothing in it of trouble met, of the project's own
@@ -168,7 +172,7 @@ const TROUBLE_OR_OWN =
  */
 export function asksHowToNew(prompt: string): boolean {
   const text = prompt.slice(0, 4000);
-  return HOW_TO.test(text) && !TROUBLE_OR_OWN.test(text) && !continuesEarlierWork(text);
+  return HOW_TO.test(text) && !TROUBLE_OR_OWN.test(text) && !NAMES_TROUBLE_OR_OWN.test(text) && !continuesEarlierWork(text);
 }
 
 /**
