@@ -2038,6 +2038,10 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
   assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: packages/server: No such file or directory', 'cd packages/server && npm test'));
   assert.ok(!isShellSlip('sh: line 0: cd: dist: No such file or directory', 'npm run deploy'));
   assert.ok(isShellSlip('(eval):cd:1: no such file or directory: backend', 'cd backend/backend && npm install x'));
+  // A sentence given as the command is the model's slip too; a program missing is not.
+  assert.ok(isShellSlip('zsh: command not found: Kill', 'Kill training process'));
+  assert.ok(!isShellSlip('zsh: command not found: psql', 'psql -c "select 1"'));
+  assert.ok(!isShellSlip('bash: R: command not found', 'R -e "1+1"'));
   const second = await gather(t, (b) =>
     b.user('show the config').bash('Get-Content package.json', 127, 'bash: Get-Content: command not found'),
   );
@@ -2065,5 +2069,23 @@ test('a usage listing is passed over only below its heading; a CMake line openin
   assert.equal(
     errorSignature('zsh: command not found: Get-ChildItem', true)!.key,
     errorSignature('bash: Select-Object: command not found', true)!.key,
+  );
+});
+
+test('a cd from inside the folder it names, met in two sessions, is no obstacle: the shell already stood there', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b, dir) =>
+      b
+        .user('run the server tests')
+        .bash('cd packages/server && npm run build', 0, 'ok')
+        .in(join(dir, 'packages', 'server'))
+        .bash(`cd packages/server && npm test # ${id}`, 1, '/usr/bin/bash: line 1: cd: packages/server: No such file or directory'),
+    );
+  let ledger = updateSightings({}, await session('a'), meta('s-one'));
+  const second = await session('b');
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  assert.deepEqual(
+    lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle'),
+    [],
   );
 });

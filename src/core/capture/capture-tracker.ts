@@ -224,11 +224,23 @@ function lostCd(line: string, command: string | undefined): boolean {
   });
 }
 
+// A program not found named by a capitalised word (`zsh: command not found: Kill`, `bash: Check: command not found`).
+const WORD_NOT_FOUND = /command not found: ([A-Z][a-z]+)\b|(?:^|[\s:])([A-Z][a-z]+): command not found\b/;
+
+/** The command was a sentence, not a program (`Kill training process`): its description given as the command. */
+function proseCommand(line: string, command: string | undefined): boolean {
+  const m = WORD_NOT_FOUND.exec(line);
+  if (!m || !command) return false;
+  const word = m[1] ?? m[2] ?? '';
+  return commandSteps(command).some((step) => new RegExp(`^${word}(?: [a-z][a-z'-]*)+$`).test(step.trim()));
+}
+
 /**
- * The shell could not read the command as written (an unclosed quote, zsh's parse error), or the command's own `cd`
- * went from the wrong folder: the model's slip with the tool.
+ * The shell could not read the command as written (an unclosed quote, zsh's parse error), the command's own `cd`
+ * went from the wrong folder, or the command was a sentence: the model's slip with the tool.
  */
-export const isShellSlip = (line: string, command?: string): boolean => SHELL_SLIP.test(line) || lostCd(line, command);
+export const isShellSlip = (line: string, command?: string): boolean =>
+  SHELL_SLIP.test(line) || lostCd(line, command) || proseCommand(line, command);
 // A fallback that turns any failure into success.
 const MASKED = /\|\|\s*(?:true|:|echo\b|printf\b|exit\s+0\b)/;
 // The plugin's own CLI: managing memory is not how the project is worked.
@@ -600,7 +612,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // one under node_modules (`node_modules/.pnpm/typescript@5.8.3/…/bin/tsc`) is a package the install left out.
     const ownImport = hidden !== null && isModuleByPath(hidden[0]) && !/node_modules[/\\]/.test(hidden[0]);
     const error = hidden && !ownImport ? signatureOf(hidden[0], root, true) : null;
-    if (error) next = noteError(next, error, family, false, normalized);
+    if (error) next = noteError(next, error, family, false, command);
     if (error && kind && statusHidden && piped && !MASKED.test(command)) failed = true;
   }
   // `… || echo failed`, `… || true`: a run that cannot fail says nothing of whether it worked.
@@ -628,7 +640,7 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
     // A program that only failed is known by its name: what it was asked (`curl -s http://127.0.0.1:9222/…`) says where.
     const what =
       timedOut ?? (hook ? `hook ${hook}` : isSilentExit(error.line) ? clip(withoutRedirections(mainStep(normalized)), 80) : family);
-    next = noteError(next, error, what, checks, normalized);
+    next = noteError(next, error, what, checks, command);
     // A later run that ended in time fixed nothing: it ran shorter, or in the background. What a hook blocked
     // waits for no fix: another command that passed says nothing of the next one the hook will block.
     if (timedOut === null && hook === null && !next.open.some((f) => f.key === key))
