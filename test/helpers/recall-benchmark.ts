@@ -133,7 +133,9 @@ export function loadParaphraseLabels(split?: 'tune' | 'held-out'): Labelled[] {
  * afterwards to the items the index makes of them (a heading's section by its paragraphs, a sub-heading by the
  * item holding it); the sixth's to eighth's authors were given the store's items under the keys recall gives them by.
  */
-export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth' | 'ninth'): Labelled[] {
+export function loadIndependentLabels(
+  which: 'third' | 'fourth' | 'fifth' | 'sixth' | 'seventh' | 'eighth' | 'ninth' | 'tenth',
+): Labelled[] {
   const file = {
     third: 'independent-prompts.json',
     fourth: 'independent-prompts-2.json',
@@ -142,6 +144,7 @@ export function loadIndependentLabels(which: 'third' | 'fourth' | 'fifth' | 'six
     seventh: 'independent-prompts-5.json',
     eighth: 'independent-prompts-6.json',
     ninth: 'independent-prompts-7.json',
+    tenth: 'independent-prompts-8.json',
   }[which];
   return JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Labelled[];
 }

@@ -99,7 +99,7 @@ test('the sets of other authors name only items the store has, and hold each kin
     }
     return keys;
   };
-  for (const which of ['third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'] as const) {
+  for (const which of ['third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'] as const) {
     const labels = loadIndependentLabels(which);
     for (const kind of ['paraphrase', 'continuation', 'none'] as const)
       assert.ok(labels.filter((l) => l.kind === kind).length >= 8, `${which} ${kind}`);

@@ -69,6 +69,11 @@ test("a how-to question about something new is told from one about trouble met, 
     'como faço para configurar o pino para imprimir bonito em dev?',
     'wie kann ich in vitest nur einen export mocken?',
     'как настроить ретраи в bullmq для одного воркера',
+    // Comparisons and choices ask for general knowledge too.
+    "what's the difference between a BullMQ FlowProducer and adding jobs to a queue?",
+    'when would you use flows instead of plain jobs',
+    'which eviction policy should we use for a cache-only redis',
+    'with bullmq how can a long running job report progress to the admin page',
   ])
     assert.ok(asksHowToNew(p), p);
   for (const p of [
@@ -84,6 +89,7 @@ test("a how-to question about something new is told from one about trouble met, 
     'how do I call fetchInvoices in packages/billing/src/api.ts?',
     'как мне исправить ошибку сборки?',
     'как мне обойти проблему с кешем?',
+    "what's the difference between our staging and production deploys?",
   ])
     assert.ok(!asksHowToNew(p), p);
 });
