@@ -1850,6 +1850,9 @@ test('a flag run as a program is the script’s own line broken, and a please as
       .bash('bash <<\'OUTER\'\nPROBE=$(mktemp -d)\nrm -rf "$PROBE"\nOUTER', 0, 'ok'),
   );
   assert.ok(runsAFlag('bash: line 52: -rf: command not found'));
+  // bash expanded `$_` in a double-quoted PowerShell command: `.Name` is what was left.
+  assert.ok(runsAFlag('/usr/bin/bash: line 30: .Name: command not found'));
+  assert.ok(!runsAFlag('/usr/bin/bash: line 1: node: command not found'));
   assert.ok(!isEnvironmentError('bash: line 52: -rf: command not found'));
   assert.deepEqual(
     lessons(state)

@@ -79,10 +79,12 @@ const MODULE_BY_PATH = /cannot find module '[^'@][^']*[/\\]/i;
 /** A module named by its path: the code's own import, not a package the machine lacks. */
 export const isModuleByPath = (line: string): boolean => MODULE_BY_PATH.test(line);
 
-// A "program" not found that is a flag (`bash: line 52: -rf: command not found`): a line of the script broke in two.
-const FLAG_RUN = /(?:^|[\s:])-[\w-]*: command not found|command not found: -/;
+// A "program" not found that is a flag (`bash: line 52: -rf: command not found`): a line of the script broke in two;
+// or a property left of a variable bash expanded (`powershell -Command "… $_.Name …"` makes `.Name: command not
+// found`): the command was quoted for another shell.
+const FLAG_RUN = /(?:^|[\s:])(?:-[\w-]*|\.[A-Za-z]\w*): command not found|command not found: (?:-|\.[A-Za-z])/;
 
-/** The shell was told to run a flag as a program: the script's own line broke, no tool is missing. */
+/** The shell was told to run a flag or a stray property as a program: the command's own line broke, no tool is missing. */
 export const runsAFlag = (line: string): boolean => FLAG_RUN.test(line);
 
 /** The error lies in the environment (a missing tool, a permission, the network, the Bash tool's time limit), not in the code. */
