@@ -2043,8 +2043,16 @@ test('PowerShell commands given to bash are one obstacle whatever the cmdlet, wi
   assert.ok(isShellSlip('(eval):cd:1: no such file or directory: backend', 'cd backend/backend && npm install x'));
   // A sentence given as the command is the model's slip too; a program missing is not.
   assert.ok(isShellSlip('zsh: command not found: Kill', 'Kill training process'));
-  assert.ok(!isShellSlip('zsh: command not found: psql', 'psql -c "select 1"'));
-  assert.ok(!isShellSlip('bash: R: command not found', 'R -e "1+1"'));
+  assert.ok(isShellSlip('zsh: command not found: Kill', 'Kill the training process.'));
+  assert.ok(isShellSlip('bash: line 1: Kill: command not found', 'Kill training process\npkill -f train.py'));
+  assert.ok(!isShellSlip('bash: line 1: Rscript: command not found', 'Rscript analysis'), 'a program with one argument');
+  assert.ok(!isShellSlip('bash: line 1: Rscript: command not found', 'Rscript -e "1"'));
+  // The command's own cd, however written: quoted, in a subshell, after `--`, on a line of its own.
+  assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: my app: No such file or directory', 'cd "my app" && ls'));
+  assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: packages/api: No such file or directory', '(cd packages/api && npm test)'));
+  assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: packages/api: No such file or directory', 'cd -- packages/api'));
+  assert.ok(isShellSlip('/usr/bin/bash: line 1: cd: packages/api: No such file or directory', 'npm ci\ncd packages/api'));
+  assert.ok(isShellSlip('(eval):cd:1: no such file or directory: my app/sub', 'cd "my app/sub"'));
   const second = await gather(t, (b) =>
     b.user('show the config').bash('Get-Content package.json', 127, 'bash: Get-Content: command not found'),
   );

@@ -90,6 +90,12 @@ test("a how-to question about something new is told from one about trouble met, 
     'как мне исправить ошибку сборки?',
     'как мне обойти проблему с кешем?',
     "what's the difference between our staging and production deploys?",
+    // The project's own ways: "do we use", "can we use" ask about them ("should we use" asks for a choice).
+    'how do we use the billing client?',
+    'when do we use the retry queue instead of the DLQ?',
+    'how can we use the shared redis for sessions',
+    // "use" inside another word is no choice asked for.
+    'what exactly would you do here because the tests are red',
   ])
     assert.ok(!asksHowToNew(p), p);
 });

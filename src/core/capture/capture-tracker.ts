@@ -205,34 +205,42 @@ const SHELL_SLIP =
 const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 
 // A `cd` by a relative path into a folder that is not there from where the shell stands (`bash: line 1: cd:
-// packages/api: No such file or directory`, zsh's `(eval):cd:1: no such file or directory: backend`), given by the
-// command itself: the Bash tool kept the folder an earlier call moved to, and the model lost track of it. Not an
+// packages/api: No such file or directory`, zsh's `(eval):cd:1: no such file or directory: backend/api`), given by
+// the command itself: the Bash tool kept the folder an earlier call moved to, and the model lost track of it. Not an
 // absolute path, nor a Windows one bash mangled (`cd: $'d:workx'`): those say where things are, or how to write a
 // path here; nor a `cd` a script or a build ran (`npm run deploy` printing `cd: dist: …`: dist is not built yet).
 const LOST_CD =
-  /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])([^:]+): no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])(\S+)/i;
+  /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])([^:]+): no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])(.+)$/im;
+// A step that changes folder, in a subshell or not, its folder quoted or not (`cd "my app"`, `(cd api && …)`, `cd -- x`).
+const CD_STEP = /^\(?\s*cd\s+(?:--\s+)?(?:"([^"]*)"|'([^']*)'|(\S+))/;
 
 /** The command's own `cd` went into a folder not there from where the shell stood. */
 function lostCd(line: string, command: string | undefined): boolean {
   const m = LOST_CD.exec(line);
   if (!m || !command) return false;
   const path = (m[1] ?? m[2] ?? '').trim();
-  return commandSteps(command).some((step) => {
-    const [program, target = ''] = step.trim().split(/\s+/);
-    const dir = target.replace(/^["']|["']$/g, '');
-    return program === 'cd' && (dir === path || dir.startsWith(`${path}/`));
+  return commandSteps(command, { lines: true }).some((step) => {
+    const cd = CD_STEP.exec(step.trim());
+    const dir = cd ? (cd[1] ?? cd[2] ?? cd[3] ?? '') : null;
+    // bash names the whole folder given; some zsh name only its first missing part.
+    return dir !== null && (dir === path || dir.startsWith(`${path}/`));
   });
 }
 
 // A program not found named by a capitalised word (`zsh: command not found: Kill`, `bash: Check: command not found`).
 const WORD_NOT_FOUND = /command not found: ([A-Z][a-z]+)\b|(?:^|[\s:])([A-Z][a-z]+): command not found\b/;
 
-/** The command was a sentence, not a program (`Kill training process`): its description given as the command. */
+/**
+ * The command was a sentence, not a program (`Kill training process`, `Kill the trainer now.`): its description
+ * given as the command. At least two words follow, and nothing of the shell's (a flag, a pipe, a redirection, a
+ * file's extension): `Rscript analysis.R` runs a program.
+ */
 function proseCommand(line: string, command: string | undefined): boolean {
   const m = WORD_NOT_FOUND.exec(line);
   if (!m || !command) return false;
   const word = m[1] ?? m[2] ?? '';
-  return commandSteps(command).some((step) => new RegExp(`^${word}(?: [a-z][a-z'-]*)+$`).test(step.trim()));
+  const sentence = new RegExp(`^${word}(?: (?!-)[^\\s|&;<>$=.]+){2,}[.!?]?$`);
+  return commandSteps(command, { lines: true }).some((step) => sentence.test(step.trim()));
 }
 
 /**
