@@ -22,7 +22,7 @@ import {
 } from '../session/summary-commands.ts';
 import { clip, oneLine } from '../text.ts';
 import { absolutePath, isAbsolutePath, isClaudeCodeFile, projectDir, projectPath } from '../transcript/path-spelling.ts';
-import { shellEffects } from '../transcript/shell-effects.ts';
+import { shellEffects, shellWords } from '../transcript/shell-effects.ts';
 import type { TranscriptEvent } from '../transcript/transcript-events.ts';
 import type { EditChange } from '../transcript/transcript-tools.ts';
 import { isConfigFile } from './config-files.ts';
@@ -211,19 +211,19 @@ const SHELL_SLIP_LINE = new RegExp(`^.*${SHELL_SLIP.source}.*$`, 'im');
 // path here; nor a `cd` a script or a build ran (`npm run deploy` printing `cd: dist: …`: dist is not built yet).
 const LOST_CD =
   /(?:^|[\s:])cd: (?![A-Za-z]:|\$'|[/\\~])([^:]+): no such file or directory\b|\(eval\):cd:\d+: no such file or directory: (?![A-Za-z]:|[/\\~])(.+)$/im;
-// A step that changes folder, in a subshell or not, its folder quoted or not (`cd "my app"`, `(cd api && …)`, `cd -- x`).
-const CD_STEP = /^\(?\s*cd\s+(?:--\s+)?(?:"([^"]*)"|'([^']*)'|(\S+))/;
-
 /** The command's own `cd` went into a folder not there from where the shell stood. */
 function lostCd(line: string, command: string | undefined): boolean {
   const m = LOST_CD.exec(line);
   if (!m || !command) return false;
   const path = (m[1] ?? m[2] ?? '').trim();
   return commandSteps(command, { lines: true }).some((step) => {
-    const cd = CD_STEP.exec(step.trim());
-    const dir = cd ? (cd[1] ?? cd[2] ?? cd[3] ?? '') : null;
+    // The shell's own reading of the step (quotes removed, `cd "my app"` is two words), in a subshell or not.
+    const words = shellWords(step.trim().replace(/^\(\s*/, ''))
+      .filter((w) => !w.op)
+      .map((w) => w.text);
+    const dir = words[0] === 'cd' ? (words[1] === '--' ? words[2] : words[1]) : undefined;
     // bash names the whole folder given; some zsh name only its first missing part.
-    return dir !== null && (dir === path || dir.startsWith(`${path}/`));
+    return dir !== undefined && (dir === path || dir.startsWith(`${path}/`));
   });
 }
 

@@ -76,7 +76,7 @@ export function commandTarget(normalized: string): string {
   const name = programName(program);
   const file = RUNS_A_FILE.test(name) ? rest.find((w) => !w.startsWith('-')) : undefined;
   // A script by its name, as before its path was kept in the family: the keys stored with it stay the same.
-  return file ? `${name} ${file}` : workFamily(asRun(normalized)).replace(/^\S*[/\\]/, '');
+  return file ? `${name} ${file}` : withoutFolder(workFamily(asRun(normalized)));
 }
 
 /**
@@ -103,6 +103,9 @@ function workStep(normalized: string): string {
 // Maven's wrappers): the tool is named by itself, wherever it was installed.
 const TOOL_HOME = /(?:^|[/\\])(?:node_modules|\.?venv|env|vendor[/\\]bin|site-packages)[/\\]|(?:^|[/\\])(?:gradlew|mvnw)(?:\.bat|\.cmd)?$/;
 
+/** The command with its first word's folder left out: `scripts/build.sh --all` is `build.sh --all`. */
+const withoutFolder = (command: string): string => command.replace(/^\S*[/\\]/, '');
+
 /**
  * Program as its file name: `~/.venv/bin/pip` and `./node_modules/.bin/jest` are `pip` and `jest`. A script of the
  * project's own, given by its path from the project (`script/test`, `./bin/lint`), keeps that path: `test` alone
@@ -124,7 +127,7 @@ export function workFamily(normalized: string): string {
   const fam = commandFamily(workStep(normalized));
   const [first, ...rest] = fam.split(' ');
   const program = programName(first ?? '');
-  return (WITH_SUBCOMMANDS.test(program.replace(/^.*[/\\]/, '')) ? [program, ...rest] : [program]).join(' ').trim();
+  return (WITH_SUBCOMMANDS.test(withoutFolder(program)) ? [program, ...rest] : [program]).join(' ').trim();
 }
 
 /** What the command is for in this project, or null when it is none of the kinds (or names what it acts on). */
@@ -141,7 +144,7 @@ export function workKind(normalized: string): WorkKind | null {
   // or the machine, not how the project is worked.
   if (PACKAGE_CHANGE.test(family)) return null;
   // What a script is for is its name's, not its folder's: `build/bin/server` runs the program a build made.
-  const named = family.replace(/^\S*[/\\]/, '');
+  const named = withoutFolder(family);
   // A tool's own install step (`npx playwright install`, `npx husky install`) sets the project up.
   if (/ install$/.test(named)) return 'install';
   for (const [kind, pattern] of KIND_RULES) if (pattern.test(named)) return kind;
