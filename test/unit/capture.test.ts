@@ -2100,3 +2100,203 @@ test('a cd from inside the folder it names, met in two sessions, is no obstacle:
     [],
   );
 });
+
+test("cmd's commands, options and paths given to bash are one obstacle however they showed, with what to do, and never a fix", async (t) => {
+  const key = 'windows cmd syntax given to bash';
+  // Git Bash's path conversion made cmd's `/F` and `/PID` paths; a unix rmdir took `/S` for a folder; bash ate the
+  // backslashes of a Windows path; cmd's own commands and a batch file are no programs bash can find.
+  for (const [output, picked] of [
+    ['ERROR: Invalid argument/option - \'F:/\'.\nType "TASKKILL /?" for usage.', /'F:\/'/],
+    ['ERROR: Invalid argument/option - \'C:/Program Files/Git/PID\'.\nType "TASKKILL /?" for usage.', /Git\/PID/],
+    ["rmdir: failed to remove '/S': No such file or directory\nrmdir: failed to remove '.next': Directory not empty", /'\/S'/],
+    ['/usr/bin/bash: line 11: cd: E:vsenseshop: No such file or directory', /E:vsenseshop/],
+    ['/usr/bin/bash: line 1: E:rustscriptscheck.sh: command not found', /E:rustscripts/],
+    ['/usr/bin/bash: line 1: move: command not found', /move/],
+    ['/usr/bin/bash: line 1: Launch App.bat: command not found', /App\.bat/],
+    ['zsh: command not found: del', /del/],
+  ] as const) {
+    const sig = errorSignature(output, true);
+    assert.equal(sig?.key, key, output);
+    assert.match(sig!.line, picked);
+  }
+  // A program missing on Linux, a real path, an option bash's tools reject: each its own trouble.
+  for (const output of [
+    'bash: line 1: rename: command not found',
+    "ls: cannot access 'src/app': No such file or directory",
+    '/bin/sh: 1: cd: /srv/app: No such file or directory',
+    "rm: cannot remove '/tmp/x': Permission denied",
+  ]) {
+    assert.notEqual(errorSignature(output, true)?.key, key, output);
+  }
+  const first = await gather(t, (b) =>
+    b
+      .user('restart the dev server')
+      .bash('taskkill /F /IM node.exe', 1, 'ERROR: Invalid argument/option - \'F:/\'.\nType "TASKKILL /?" for usage.')
+      .bash('taskkill //F //IM node.exe', 0, 'SUCCESS: The process "node.exe" with PID 4242 has been terminated.')
+      .bash('move CLAUDE.md .claude\\', 127, '/usr/bin/bash: line 1: move: command not found'),
+  );
+  let ledger = updateSightings({}, first, meta('s-one'));
+  const once = lessonsOf(first, meta('s-one'), ledger).filter((l) => l.captured !== 'commands');
+  assert.deepEqual(
+    once.map((l) => [l.captured, l.signature]),
+    [['obstacle', `error:${key}`]],
+  );
+  assert.equal(once[0]!.title, "cmd's commands, options and paths given to bash (Git Bash)");
+  assert.match(once[0]!.learning, /forward slashes .*`taskkill \/\/F \/\/PID 1234`/);
+  const second = await gather(t, (b) =>
+    b.user('clean the build').bash('rmdir /S /Q .next', 1, "rmdir: failed to remove '/S': No such file or directory"),
+  );
+  ledger = updateSightings(ledger, second, meta('s-two'));
+  const again = lessonsOf(second, meta('s-two'), ledger).filter((l) => l.captured === 'obstacle');
+  assert.equal(again.length, 1);
+  assert.equal(again[0]!.signature, once[0]!.signature, 'another of cmd’s ways, the same trouble');
+  assert.doesNotMatch(again[0]!.learning, /Fix seen/, 'the taskkill that then passed is no fix of it: the advice says what helps');
+});
+
+test('lines that only point at more (a list cut short, where to read the usage, npm’s dependency tree) are never the error line', () => {
+  const eresolve = errorSignature(
+    [
+      'npm WARN ERESOLVE overriding peer dependency',
+      'npm ERR! 75 more (@mdx-js/react, @radix-ui/react-alert-dialog, ...)',
+      'npm ERR! code ERESOLVE',
+      'npm ERR! ERESOLVE could not resolve',
+      'npm ERR! dev @storybook/addon-essentials@"^7.6.0" from the root project',
+      'npm ERR!   node_modules/@storybook/addon-essentials',
+    ].join('\n'),
+    true,
+  );
+  assert.equal(eresolve?.line, 'npm ERR! code ERESOLVE');
+  const tree = errorSignature(
+    'npm ERR! dev @storybook/addon-essentials@"^7.6.0" from the root project\nnpm ERR! Could not resolve dependency:',
+    true,
+  );
+  assert.equal(tree?.line, 'npm ERR! Could not resolve dependency:');
+  // GNU's pointer to --help says nothing of what was wrong; alone, nothing does.
+  assert.equal(errorSignature("Try 'timeout --help' for more information.", true), null);
+  assert.equal(
+    errorSignature("timeout: invalid time interval '/t'\nTry 'timeout --help' for more information.", true)?.line,
+    "timeout: invalid time interval '/t'",
+  );
+  // What a user pastes from a hosted build saying only that it timed out keys every such failure alike.
+  assert.ok(saysOnlyThatItFailed('Build timed out'));
+  assert.ok(saysOnlyThatItFailed("error: failed to push some refs to 'https://github.com/acme/app.git'"));
+});
+
+test('a push the remote turned down for commits it holds is no error; a push the remote refused for a reason says that reason', () => {
+  for (const why of ['fetch first', 'non-fast-forward']) {
+    assert.equal(
+      errorSignature(
+        `To https://github.com/acme/app.git\n ! [rejected]        main -> main (${why})\nerror: failed to push some refs to 'https://github.com/acme/app.git'\nhint: Updates were rejected because the remote contains work that you do not`,
+        true,
+      ),
+      null,
+      why,
+    );
+  }
+  const blocked = errorSignature(
+    "remote: error: GH013: Repository rule violations found for refs/heads/main.\nremote: - GITHUB PUSH PROTECTION\nTo https://github.com/acme/app.git\n ! [remote rejected] main -> main (push declined due to repository rule violations)\nerror: failed to push some refs to 'https://github.com/acme/app.git'",
+    true,
+  );
+  assert.match(blocked!.line, /GH013: Repository rule violations/);
+});
+
+test('a local server not up, or a flag the model got wrong, met in two sessions is no obstacle without the way that worked', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user(`check the api (${id})`)
+        .bash(
+          'curl -s localhost:3000/health',
+          7,
+          "curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn't connect to server",
+        )
+        .bash('curl --timeout 5 https://example.com', 2, 'curl: option --timeout: is unknown')
+        .bash('npx @acme/cli deploy', 1, "error: missing required argument 'type'")
+        .bash('gh pr list', 127, '/bin/bash: line 1: gh: command not found'),
+    );
+  let ledger: Sightings = {};
+  let last: ReturnType<typeof lessonsOf> = [];
+  for (const id of ['s-one', 's-two']) {
+    const state = await session(id);
+    ledger = updateSightings(ledger, state, meta(id));
+    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
+  }
+  // The missing program stays: a fact of the machine.
+  assert.deepEqual(
+    last.map((l) => l.symptom),
+    ['/bin/bash: line 1: gh: command not found'],
+  );
+  // A refused connection to the database, met and then fixed by starting it, is still a fix.
+  const fixed = await gather(t, (b) =>
+    b
+      .user('run the migrations')
+      .bash('npm run migrate', 1, 'Error: connect ECONNREFUSED 127.0.0.1:5432')
+      .bash('docker compose up -d postgres', 0, 'Container db-1 Started')
+      .bash('npm run migrate', 0, 'Migrations applied'),
+  );
+  assert.deepEqual(
+    lessons(fixed)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.symptom),
+    ['Error: connect ECONNREFUSED 127.0.0.1:5432'],
+  );
+});
+
+test('"so" is no Portuguese "só": an English "I want you to … so …" asks for this task', () => {
+  assert.deepEqual(
+    statedRules(
+      'all the other options that are in the plan I want you to create for us so whatever ones the package has I want to develop',
+    ),
+    [],
+  );
+  assert.equal(statedRules('Quero que você só use npm neste projeto.').length, 1);
+});
+
+test('rules inside a block handed over under a colon (another agent’s prompt) are not the user’s; an indented list of the user’s own still is', () => {
+  const handed = [
+    'The orchestrator plans instead of acting. Replace its system prompt with this exact content:',
+    '',
+    '  ## Critical Rule — Act, Do Not Plan',
+    '  NEVER describe what you are going to do.',
+    '  NEVER produce a planning summary.',
+    '',
+    'Then run the workflow once.',
+  ].join('\n');
+  assert.deepEqual(statedRules(handed), []);
+  const own = 'Some rules for this repo:\n  - never push straight to main\n  - always run the linter before committing';
+  assert.equal(statedRules(own).length, 2);
+  // What the user lived through, the subject left out, is no instruction.
+  assert.deepEqual(statedRules('Never have seen that one before on hostinger.'), []);
+  assert.equal(statedRules('Never deploy on a Friday afternoon.').length, 1);
+});
+
+test('an error met again with no way past it is an obstacle only when it says what stands in the way whatever the code does', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user(`set up the server (${id})`)
+        .bash('sudo -u postgres psql -c "CREATE ROLE app"', 1, 'ERROR:  role "app" already exists')
+        .bash(
+          'sudo systemctl restart nginx',
+          1,
+          'Job for nginx.service failed because the control process exited with error code.\nSee "systemctl status nginx.service" and "journalctl -xeu nginx.service" for details.',
+        )
+        .bash('node scripts/seed.js', 1, "Error: ENOENT: no such file or directory, open 'data/seed.json'")
+        .bash('docker ps', 127, '/bin/bash: line 1: docker: command not found'),
+    );
+  let ledger: Sightings = {};
+  let last: ReturnType<typeof lessonsOf> = [];
+  for (const id of ['s-one', 's-two']) {
+    const state = await session(id);
+    ledger = updateSightings(ledger, state, meta(id));
+    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
+  }
+  assert.deepEqual(
+    last.map((l) => l.symptom),
+    ['/bin/bash: line 1: docker: command not found'],
+  );
+  assert.ok(saysOnlyThatItFailed('Job for nginx.service failed because the control process exited with error code.'));
+  assert.ok(saysOnlyThatItFailed('An unexpected error occurred:'));
+  // A setting the secret filter emptied is no error line of a pasted log.
+  assert.equal(reportedError("redis:\n  password: '[REDACTED:password]'\n  port: 6379"), null);
+});

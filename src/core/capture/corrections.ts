@@ -217,8 +217,9 @@ export function isRefusal(resultText: string): boolean {
 // you to … first" (RULE_WANTED), or it states a rule or the user's habit (below).
 const OPENER_WORDS =
   "always|never|from now on|here ?after|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
+// "Never have seen that one before": what the user has lived through, the subject left out, not an instruction.
 const RULE_OPENER = new RegExp(
-  `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)`,
+  `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)(?!\\s+(?:(?:have|has|had)\\s+(?:\\w+ed|seen|been|heard|done|known|met|gotten|got)|seen|heard|been)\\b)`,
   'iu',
 );
 const RULE_ADDRESSED =
@@ -229,7 +230,7 @@ const RULE_ADDRESSED =
 const RULE_WANTED =
   /(?:^|[\s,.;:!(«"])(?:i want you to|i'd like you to|quero que voc[eê]|quiero que|je veux que tu|ich möchte, dass du|я хочу, чтобы ты)(?=[\s,.;:!?)»"]|$)/iu;
 const HABIT =
-  /(?:^|[\s,.;:!(«"])(?:always|never|every time|each time|whenever|from now on|in (?:the )?future|before|first|without|(?<!read[\s-])only|by default|sempre|nunca|toda vez|cada vez|antes de|primeiro|sem|s[óo]|somente|primero|sin|solo|toujours|jamais|chaque fois|avant de|d'abord|sans|seulement|désormais|immer|nie|niemals|jedes mal|vorher|zuerst|ohne|nur|künftig|всегда|никогда|каждый раз|перед тем|сначала|без|только|впредь)(?=[\s,.;:!?)»"]|$)/iu;
+  /(?:^|[\s,.;:!(«"])(?:always|never|every time|each time|whenever|from now on|in (?:the )?future|before|first|without|(?<!read[\s-])only|by default|sempre|nunca|toda vez|cada vez|antes de|primeiro|sem|só|somente|primero|sin|solo|toujours|jamais|chaque fois|avant de|d'abord|sans|seulement|désormais|immer|nie|niemals|jedes mal|vorher|zuerst|ohne|nur|künftig|всегда|никогда|каждый раз|перед тем|сначала|без|только|впредь)(?=[\s,.;:!?)»"]|$)/iu;
 
 // A rule said of how things are done here, anywhere in the sentence: "as a rule", "under no circumstances",
 // "hereafter", or the user's own habit in the first person ("I never use that word, I always say …").
@@ -298,11 +299,23 @@ const OTHERS_RULES_LEAD = /\b(?:must|should|shall|will|needs? to|has to|may not|
 const ADDRESSED_TO_US = /\b(?:you|your|we|our|us|i|me|my|claude|team|everyone|everybody)\b/i;
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
 
-/** The text without the list items that follow a line giving them to a third party. */
+// A block indented under a line that ends in a colon ("Replace the system prompt with this exact content:") is text
+// being handed over (another agent's prompt, a file's lines), however it is worded.
+const INDENTED = /^(?: {2,}|\t)\S/;
+
+/** The text without the list items that follow a line giving them to a third party, nor a block indented under a colon. */
 function othersRulesRemoved(text: string): string {
   const out: string[] = [];
   let theirs = false;
+  let handedOver = false;
+  let lead = '';
   for (const line of text.split(/\r?\n/)) {
+    if (line.trim() !== '') {
+      // Begun by indented prose under the colon (an indented list there is the user's own), it goes on while indented.
+      handedOver = INDENTED.test(line) && (handedOver || (/:\s*$/.test(lead) && !LIST_ITEM.test(line)));
+      if (!handedOver) lead = line;
+    }
+    if (handedOver) continue;
     if (LIST_ITEM.test(line)) {
       if (!theirs) out.push(line);
       continue;

@@ -41,9 +41,12 @@ const STRONG = [
 
 // Lines that look alarming and say nothing about this failure: deprecation notes, warnings,
 // progress, totals, stack frames, separators, the shell's "Exit code", PowerShell's own record of
-// where and of which category an error was (`At line:1 char:5`, `+ CategoryInfo : ParserError …`).
+// where and of which category an error was (`At line:1 char:5`, `+ CategoryInfo : ParserError …`), a list cut short
+// (npm's `75 more (@mdx-js/react, …)`), the dependency tree npm prints under `code ERESOLVE` (`react@"^19.0.0" from
+// the root project`), a setting whose value the secret filter took (`password: '[REDACTED:password]'`), and where to read a program's usage (`Try 'timeout --help' for more
+// information.`, taskkill's `Type "TASKKILL /?" for usage.`).
 const NOISE =
-  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*)$/i;
+  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*|(?:npm (?:err!?|error)\s+)?\d+ more \(.*|try ['‘"]?[\w.-]+ --help['’"]? for more information\.?|type "[^"]*\/\?" for usage\.?|npm (?:err!?|error)\s+(?:(?:peer|dev|optional|peeroptional|overridden|bundled)\s+)?\S+@"[^"]*" from .*|npm (?:err!?|error)\s+node_modules\/\S+|[\w .-]+:\s*['"]?\[REDACTED:[\w-]+\]['"]?,?)$/i;
 
 // A command's usage printed because it was given wrong (`Usage:`, `Flags:`), and its flags' lines under it
 // (`  -p, --password string   Password to your remote Postgres database.`): its help says nothing of what was wrong.
@@ -66,6 +69,43 @@ const CMDLET =
 const CMDLET_NOT_FOUND = new RegExp(`(?:^|[\\s:])${CMDLET}: command not found\\b|command not found: ${CMDLET}\\b`);
 /** The key of every PowerShell command the shell did not find. */
 export const CMDLET_KEY = 'powershell cmdlet: command not found';
+
+// cmd.exe's syntax run by bash, which Claude Code's Bash tool is on Windows too (Git Bash): cmd's own commands and
+// batch files, which are no programs bash can find (`move`, `copy`, `del`, `call`, `run.bat`); cmd's `/X` options,
+// which Git Bash's path conversion turned into paths (`taskkill /F` → `'F:/'`, `/PID` → `'C:/Program Files/Git/PID'`)
+// or which a unix tool took for files (`rmdir /S` → `failed to remove '/S'`); a Windows path whose backslashes bash
+// ate (`cd E:\app\web` → `E:appweb`). One trouble, however it showed.
+const CMD_OWN = '(?:call|cls|copy|del|erase|move|ren|md|rd|mklink|assoc|ftype|pause|goto|setlocal|endlocal|[^\\s"\':]+\\.(?:bat|cmd))';
+const CMD_NOT_FOUND = new RegExp(`(?:^|[\\s:"'])${CMD_OWN}["']?: command not found\\b|command not found: ${CMD_OWN}(?=\\s|$)`, 'i');
+const PATH_CONVERTED = /'[A-Za-z]:\/'|\b[A-Za-z]:\/Program Files(?: \(x86\))?\/Git\/[A-Za-z?]{1,8}'/;
+const SLASH_OPTION = /(?:cannot (?:access|stat|remove|open)|failed to remove) '\/[A-Za-z?]{1,3}'/i;
+const EATEN_PATH = /(?:^|[\s:'"])[A-Za-z]:(?![\\/])[\w.-]{2,}['"]?: (?:no such file or directory|command not found)/i;
+const CMD_SYNTAX = [CMD_NOT_FOUND, PATH_CONVERTED, SLASH_OPTION, EATEN_PATH];
+/** The key of every command written for cmd.exe that bash ran. */
+export const CMD_SYNTAX_KEY = 'windows cmd syntax given to bash';
+
+/** The line shows a command written for another shell than the one that ran it: PowerShell's or cmd's, in bash. */
+export const isOtherShellKey = (key: string): boolean => key === CMDLET_KEY || key === CMD_SYNTAX_KEY;
+
+// A push the remote turned down because it holds commits the local branch lacks (`! [rejected] main -> main (fetch
+// first)`): how the remote stood at that moment, settled by pulling, never a trouble of the project's.
+const REMOTE_AHEAD = /!\s*\[rejected\][^\n]*\((?:fetch first|non-fast-forward)\)/;
+
+// A refused connection to this machine (`connect ECONNREFUSED 127.0.0.1:5432`, curl's `Failed to connect to localhost
+// port 3000`): a server not up at that moment. With what started it, it is a fix; alone, it teaches nothing.
+const LOCAL_REFUSAL =
+  /\b(?:ECONNREFUSED|connection refused|failed to connect to|could(?:n't| not) connect to)\b.*(?:\blocalhost\b|\b127\.0\.0\.1\b|\b0\.0\.0\.0\b|\[?::1\]?)|(?:\blocalhost\b|\b127\.0\.0\.1\b).*\b(?:ECONNREFUSED|connection refused)\b/i;
+
+/** A local server was not up: a moment's state, a lesson only with what fixed it. */
+export const isLocalRefusal = (line: string): boolean => LOCAL_REFUSAL.test(line);
+
+// A program given a flag it does not know, or too few arguments (`curl: option --timeout: is unknown`, `error: missing
+// required argument 'type'`): the model's slip with that program. A lesson only with the way that worked.
+const USAGE_SLIP =
+  /\b(?:unknown|unrecognized|unrecognised|illegal|invalid) (?:option|flag|switch)\b|\boption \S+: is unknown\b|\bmissing (?:required )?(?:argument|operand)\b|\brequires an argument\b|\bunexpected argument\b/i;
+
+/** The program was given a wrong flag or too few arguments. */
+export const isUsageSlip = (line: string): boolean => USAGE_SLIP.test(line);
 
 /** Claude Code stopping a command at its time limit (`Command timed out after 2m 0.0s`). */
 const TIMED_OUT = /^Command timed out after (?:\d+(?:\.\d+)?[hms] ?)+/;
@@ -147,9 +187,10 @@ export function reportedError(message: string): ErrorSignature | null {
 // words for every failure (a lesson keyed by them would come back for any of them). Gradle's and Kotlin's
 // (`BUILD FAILED in 3s`, `FAILURE: Build failed with an exception.`, `Execution failed for task ':app:x'.`,
 // `> Compilation error. See log for more details`), Maven's (`[ERROR] BUILD FAILURE`), make's and cargo's
-// summaries, npm's lifecycle line, and a Python traceback's header (its last line says what).
+// summaries, npm's lifecycle line, a hosted build's `Build timed out`, systemd's `Job for nginx.service failed because the control process exited with
+// error code.`, `An unexpected error occurred:`, git's `failed to push some refs` (the remote's reason is above it), and a Python traceback's header (its last line says what).
 const GENERIC_FAILURE =
-  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|error: "[^"]*" exited with \d+|(?:×\s*)?failed to build `[^`]*`?|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`(?: \([^)]*\))?(?: due to .*)?|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
+  /^(?:[>*]\s*)*(?:\[error\]\s*|e:\s*)?(?:(?:error|failure):?\s*)?(?:failed to compile|compil(?:ation|e) (?:failed|error)|build (?:failed|failure)(?: with (?:\d+ errors?|an exception))?(?: in (?:[\d.]+[hms]\s*)+)?|(?:error )?command failed with exit code \d+|process (?:completed|exited) with exit code \d+|tests? failed|(?:build|deploy(?:ment)?) timed out|job for \S+ failed because the control process exited with error code|an unexpected error (?:has )?occurred|failed to push some refs to '[^']*'|\d+ errors? found|(?:\w+ )?failed for task '[^']*'|a failure occurred while executing \S+|error occurred in \w+|task :\S+ failed|traceback \(most recent call last\)|failed examples|error: "[^"]*" exited with \d+|(?:×\s*)?failed to build `[^`]*`?|(?:[├╰│─▶×]\s*)*the build backend returned an error|could not compile `[^`]*`(?: \([^)]*\))?(?: due to .*)?|make(?:\[\d+\])?: \*\*\* \[[^\]]*\] error \d+|(?:npm (?:err!|error) )?lifecycle script `[^`]*` failed with error|npm (?:err!|error) code elifecycle)[.:,]?(?:\s*(?:see|check) (?:the )?logs? for (?:more )?details?\.?)?$/i;
 
 /**
  * The line says only that something failed (`BUILD FAILED in 3s`, `Traceback (most recent call last):`), not
@@ -158,7 +199,7 @@ const GENERIC_FAILURE =
 export const saysOnlyThatItFailed = (line: string): boolean => GENERIC_FAILURE.test(line.trim());
 
 function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', further = ''): ErrorSignature | null {
-  if (!output || NOT_AN_ERROR.test(output)) return null;
+  if (!output || NOT_AN_ERROR.test(output) || REMOTE_AHEAD.test(output)) return null;
   // A hook that blocked the call: Claude Code's line says so first, whatever the hook printed after it.
   const hook = mode === 'printed' ? null : blockingHook(output);
   if (hook) return { line: clip(oneLine(hook.line), LINE_MAX), key: hook.key };
@@ -176,15 +217,21 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];
   const line = clip(oneLine(timedOut ?? hit), LINE_MAX);
-  // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble; so is any cmdlet bash did not find.
-  const key = timedOut ? TIMED_OUT_KEY : CMDLET_NOT_FOUND.test(line) ? CMDLET_KEY : signatureKey(line);
+  // Any limit, however written (`2m 0s`, `2m 0.0s`): the same trouble; so is any cmdlet bash did not find, and any of cmd's syntax.
+  const key = timedOut
+    ? TIMED_OUT_KEY
+    : CMDLET_NOT_FOUND.test(line)
+      ? CMDLET_KEY
+      : CMD_SYNTAX.some((p) => p.test(line))
+        ? CMD_SYNTAX_KEY
+        : signatureKey(line);
   return key.length >= 6 ? { line, key } : null;
 }
 
 const HOOK_KEY = /^(?:pretooluse|permissionrequest):\S+ hook (\S+) blocked$/;
 
 /** A key made of more than its line's words (Claude Code's time limit, a hook that blocked): cleaning the line keeps it. */
-export const keyOutlivesLine = (key: string): boolean => key === TIMED_OUT_KEY || key === CMDLET_KEY || HOOK_KEY.test(key);
+export const keyOutlivesLine = (key: string): boolean => key === TIMED_OUT_KEY || isOtherShellKey(key) || HOOK_KEY.test(key);
 
 /** The hook a key says blocked the call (`block-dangerous.js`), or null. */
 export const hookOfKey = (key: string): string | null => HOOK_KEY.exec(key)?.[1] ?? null;

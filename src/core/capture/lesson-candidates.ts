@@ -21,11 +21,16 @@ import {
 import { isConfigFile } from './config-files.ts';
 import { type Correction, ruleKey } from './corrections.ts';
 import {
+  CMD_SYNTAX_KEY,
   CMDLET_KEY,
   hookOfKey,
   isAccessError,
   isEnvironmentError,
+  isLocalRefusal,
+  isOtherShellKey,
   isShellError,
+  isUsageSlip,
+  keyOutlivesLine,
   pointsIntoCode,
   runsAFlag,
   saysOnlyThatItFailed,
@@ -199,6 +204,24 @@ function fixLesson(f: FixSeen, meta: CaptureMeta): EchoEntry {
 }
 
 /**
+ * What failed for a moment's reason: a local server not up, a flag or an argument the model got wrong. Met again
+ * without a way that worked, it says nothing a colleague would write down.
+ */
+const momentary = (line: string): boolean => isLocalRefusal(line) || isUsageSlip(line);
+
+/**
+ * An error met again with no way past it known is worth writing down when it says what stands in the way whatever
+ * the code does: the machine (a program missing, a permission, the network, access), Claude Code's limits (a time
+ * limit, a file too large to Read), a hook of the user's, another shell's commands. The project's own errors met
+ * again without a fix (`npm error code ENOENT`, `ERROR: role "app" already exists`, `Job for nginx.service failed`)
+ * say only that it went wrong again.
+ */
+function tellsWithoutFix(error: { line: string; key: string }): boolean {
+  if (momentary(error.line)) return false;
+  return isEnvironmentError(error.line) || isAccessError(error.line) || keyOutlivesLine(error.key) || error.key.startsWith(TOO_LARGE_KEY);
+}
+
+/**
  * A failure the session never got past, when it lies in the environment rather than in the code (a check still
  * failing is work in progress). A program that only failed, saying nothing, says too little the first time:
  * it is a lesson once met again.
@@ -213,6 +236,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
       !isShellSlip(f.error.line, f.command) &&
       !isSilentExit(f.error.line) &&
       !saysOnlyThatItFailed(f.error.line) &&
+      !momentary(f.error.line) &&
       (isEnvironmentError(f.error.line) || packages) &&
       kind !== 'test' &&
       kind !== 'build' &&
@@ -225,7 +249,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
 function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
-    title: errorTitle(familyOf(f.command), f.error.line),
+    title: OTHER_SHELL_TITLES[f.error.key] ?? errorTitle(familyOf(f.command), f.error.line),
     learning: `${code(f.command)} failed with "${f.error.line}"${DEAD_END}${obstacleAdvice(f.error.key)}`,
     evidence: `session ${shortSession(meta.sessionId)}: ${code(f.command)} failed and no later run passed`,
     signature: `error:${f.error.key}`,
@@ -233,11 +257,19 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
+/** An obstacle of commands written for another shell is titled by that, whichever command showed it first. */
+const OTHER_SHELL_TITLES: Record<string, string> = {
+  [CMDLET_KEY]: "PowerShell's commands given to bash",
+  [CMD_SYNTAX_KEY]: "cmd's commands, options and paths given to bash (Git Bash)",
+};
+
 /** What to do about an obstacle whose kind says it: a file too large for one Read, a hook of the user's that blocks. */
 function obstacleAdvice(key: string): string {
   if (key.startsWith(TOO_LARGE_KEY)) return ' Read such files in parts (offset and limit), or search them with Grep.';
   if (key === CMDLET_KEY)
     return ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep), or run PowerShell as `powershell -Command "…"`.';
+  if (key === CMD_SYNTAX_KEY)
+    return ' The Bash tool runs bash here (Git Bash), not cmd: write paths with forward slashes (`E:/app`), use the bash commands (mv, cp, rm -rf) for cmd\'s (move, copy, del, rd), and give a Windows program\'s options with two slashes (`taskkill //F //PID 1234`) or run it as `cmd //c "…"`.';
   if (hookOfKey(key) !== null) return " The user's hook blocks such calls each time: do the job another way, or ask the user to run it.";
   return '';
 }
@@ -250,7 +282,7 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
       : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}${obstacleAdvice(key)}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
-    title: errorTitle(s.what, s.line),
+    title: OTHER_SHELL_TITLES[key] ?? errorTitle(s.what, s.line),
     learning,
     evidence: `sessions ${s.sessions.join(', ')} met "${clip(s.line, 80)}"`,
     signature: `error:${key}`,
@@ -298,8 +330,8 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
       line: had?.line ?? e.error.line,
       what: had?.what ?? e.what,
       sessions,
-      // PowerShell's commands given to bash: what helps is known (obstacleAdvice), whatever ran before a pass.
-      ...(fix && fix.change !== 'edits' && e.error.key !== CMDLET_KEY ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
+      // PowerShell's or cmd's commands given to bash: what helps is known (obstacleAdvice), whatever ran before a pass.
+      ...(fix && fix.change !== 'edits' && !isOtherShellKey(e.error.key) ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
     };
   }
   for (const e of state.toolErrors ?? []) {
@@ -352,6 +384,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       const s = sightings[e.error.key];
       // A line that says only that the build failed (`BUILD FAILED in 3s`) keys every failure of that build alike.
       if (e.code || saysOnlyThatItFailed(e.error.line) || !s || s.sessions.length < 2 || !s.sessions.includes(session)) continue;
+      if (!s.fix && !tellsWithoutFix(e.error)) continue;
       recurring.add(e.error.key);
       ranked.push(obstacleLesson(e.error.key, s, meta));
     }
@@ -368,8 +401,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
-      // PowerShell's commands given to bash: what helps is known whatever ran next (the obstacle says it).
-      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line, f.failed) || f.error.key === CMDLET_KEY) continue;
+      // PowerShell's or cmd's commands given to bash: what helps is known whatever ran next (the obstacle says it).
+      if (saysOnlyThatItFailed(f.error.line) || isShellSlip(f.error.line, f.failed) || isOtherShellKey(f.error.key)) continue;
       // The code was edited too, and the error lies in it rather than in the machine or the command as typed: the
       // edits may as well have fixed it as the steps run or the other command, a colleague would not say which. A
       // package installed meanwhile is a change of the machine's that may be the fix (another version of a library).
