@@ -228,9 +228,13 @@ const RULES_WITH_EMAIL: readonly SecretRule[] = [...SECRET_RULES, EMAIL_RULE];
 /** Finds, in one pass, which rule keywords a text holds: most rules are skipped for most texts. */
 const KEYWORDS = new KeywordScanner(RULES_WITH_EMAIL.flatMap((r) => r.keywords ?? []));
 
+/** A value that is our own marker (`[REDACTED:password]`, as `sshpass -p '…'` shows it once filtered): filtering twice finds nothing new. */
+const isMarker = (value: string): boolean => /^\[REDACTED:[\w-]+\]$/.test(value);
+
 function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): void {
   if (r.scan) {
-    for (const [start, end, kind] of r.scan(text)) if (end > start) into.push({ start, end, kind: kind ?? r.kind, rank });
+    for (const [start, end, kind] of r.scan(text))
+      if (end > start && !isMarker(text.slice(start, end))) into.push({ start, end, kind: kind ?? r.kind, rank });
     return;
   }
   if (!r.pattern) return;
@@ -246,6 +250,7 @@ function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): 
       }
     }
     if (!range || range[1] <= range[0]) continue;
+    if (isMarker(text.slice(range[0], range[1]))) continue;
     if (r.accept && !r.accept(text.slice(range[0], range[1]), text, range[0])) continue;
     into.push({ start: range[0], end: range[1], kind: r.kind, rank });
   }
