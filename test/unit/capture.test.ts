@@ -2300,3 +2300,38 @@ test('an error met again with no way past it is an obstacle only when it says wh
   // A setting the secret filter emptied is no error line of a pasted log.
   assert.equal(reportedError("redis:\n  password: '[REDACTED:password]'\n  port: 6379"), null);
 });
+
+test('npm’s bare prefix line is no error line, and a push the remote’s rules blocked is not fixed by editing settings', async (t) => {
+  assert.equal(
+    errorSignature('npm ERR!\nnpm ERR! Could not resolve dependency:\nnpm ERR!', true)?.line,
+    'npm ERR! Could not resolve dependency:',
+  );
+  const state = await gather(t, (b, dir) =>
+    b
+      .user('deploy it')
+      .bash(
+        'git push origin main',
+        1,
+        'remote: error: GH013: Repository rule violations found for refs/heads/main.\nremote: - Push cannot contain secrets',
+      )
+      .tool(
+        'Edit',
+        { file_path: join(dir, 'railway.toml'), old_string: 'python run.py', new_string: '. /opt/venv/bin/activate && python run.py' },
+        'The file has been updated.',
+      )
+      .bash('git push origin main', 0, 'To https://github.com/acme/app.git\n   84bf8b2..1c688a6  main -> main'),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+});
+
+test('a command Claude Code stopped at its time limit failed for that, whatever the log it was tailing said; its lost shell snapshot is no error', () => {
+  const sig = errorSignature(
+    'Command timed out after 2m 0.0s\n[TAILING] Tailing last 20 lines for [all] processes\n0|app | Redis connection error: [SimpleError: ERR AUTH called without any password configured]',
+    true,
+  );
+  assert.equal(sig?.key, 'command timed out');
+  assert.equal(errorSignature('/bin/bash: line 1: /tmp/claude-shell-snapshot-902b: No such file or directory', true), null);
+});

@@ -46,7 +46,7 @@ const STRONG = [
 // the root project`), a setting whose value the secret filter took (`password: '[REDACTED:password]'`), and where to read a program's usage (`Try 'timeout --help' for more
 // information.`, taskkill's `Type "TASKKILL /?" for usage.`).
 const NOISE =
-  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*|(?:npm (?:err!?|error)\s+)?\d+ more \(.*|try ['‘"]?[\w.-]+ --help['’"]? for more information\.?|type "[^"]*\/\?" for usage\.?|npm (?:err!?|error)\s+(?:(?:peer|dev|optional|peeroptional|overridden|bundled)\s+)?\S+@"[^"]*" from .*|npm (?:err!?|error)\s+node_modules\/\S+|[\w .-]+:\s*['"]?\[REDACTED:[\w-]+\]['"]?,?)$/i;
+  /^\s*(?:at\s+\S+.*\(.*\)|at\s+[\w.<>]+\s*$|File ".*", line \d+|\^+|[~─━⎯=\-_*#|>]{3,}.*|warn(?:ing)?\b.*|.*\bdeprecat\w*\b.*|(?:error: )?exit code -?\d+|\d+ (?:passing|passed|failing|failed|tests?)\b.*|tests?:\s+\d+.*|test files?\s+\d+.*|#\s*(?:fail|pass|tests)\s+\d+|npm err!? a complete log.*|.*\bcomplete log of this run\b.*|error: process completed with exit code.*|\+\s*(?:CategoryInfo|FullyQualifiedErrorId)\s*:.*|\+\s+~+\s*|\+ \.\.\. .*|at (?:line:\d+|\S.*:\d+) char:\d+.*|(?:npm (?:err!?|error)\s+)?\d+ more \(.*|try ['‘"]?[\w.-]+ --help['’"]? for more information\.?|type "[^"]*\/\?" for usage\.?|npm (?:err!?|error)\s+(?:(?:peer|dev|optional|peeroptional|overridden|bundled)\s+)?\S+@"[^"]*" from .*|npm (?:err!?|error)\s+node_modules\/\S+|npm (?:err!?|error)|[\w .-]+:\s*['"]?\[REDACTED:[\w-]+\]['"]?,?)$/i;
 
 // A command's usage printed because it was given wrong (`Usage:`, `Flags:`), and its flags' lines under it
 // (`  -p, --password string   Password to your remote Postgres database.`): its help says nothing of what was wrong.
@@ -54,9 +54,10 @@ const NOISE =
 const USAGE_HEAD = /^(?:\S+\s*:\s*)?(?:usage|flags|global flags|options|commands|available commands):/i;
 const FLAG_LINE = /^(?:-[A-Za-z0-9],\s+)?--?[A-Za-z0-9][\w-]*(?:[ =]<?[\w-]+>?)?\s{2,}\S/;
 
-// Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project.
+// Claude Code's own tool refusals, permission denials and interruptions are the user's choices, not errors of the project;
+// nor is Claude Code losing the snapshot of the shell it runs commands in (`/tmp/claude-shell-snapshot-902b: No such file`).
 const NOT_AN_ERROR =
-  /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b|\bPermission for this action (?:was|has been) denied\b|\bdenied by the Claude Code\b/i;
+  /\bdoesn't want to (?:proceed|take this action)\b|\[Request interrupted by user|\bwas rejected\b.*\btool use\b|^\s*Permission to use \w+ with command\b|\bTool use aborted\b|\bPermission for this action (?:was|has been) denied\b|\bdenied by the Claude Code\b|\/claude-shell-snapshot-\w+: No such file or directory/i;
 
 // What stops an agent whatever code it writes: the machine, the network, permissions, missing tools.
 const ENVIRONMENT =
@@ -212,7 +213,10 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   const found = pick(specific) ?? pick(lines);
   const told =
     found === undefined || GENERIC_FAILURE.test(found) ? pick(candidateLines(further).filter((l) => !GENERIC_FAILURE.test(l))) : undefined;
-  const hit = told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
+  // Claude Code stopped the command at its time limit and says so first: that is what went wrong, whatever the
+  // command had printed by then (a log it was tailing, with errors of its own in it).
+  const stopped = mode === 'printed' ? undefined : lines.find((l) => TIMED_OUT.test(l));
+  const hit = stopped ?? told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
   if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];

@@ -257,6 +257,9 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   });
 }
 
+/** git talking to a remote: what it refuses is settled there, or in the commits sent. */
+const REMOTE_GIT = /^git (?:push|pull|fetch|clone)\b/;
+
 /** An obstacle of commands written for another shell is titled by that, whichever command showed it first. */
 const OTHER_SHELL_TITLES: Record<string, string> = {
   [CMDLET_KEY]: "PowerShell's commands given to bash",
@@ -399,6 +402,8 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
         (f.own === true || runsOwnCode(f.failed)) &&
         (runsAFlag(f.error.line) || (!isEnvironmentError(f.error.line) && !isShellError(f.error.line)));
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
+      // What a remote turned down (a push its rules blocked) lies in the commits sent, not in the working tree's settings.
+      if (f.change === 'config' && REMOTE_GIT.test(familyOf(f.failed))) continue;
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
       // PowerShell's or cmd's commands given to bash: what helps is known whatever ran next (the obstacle says it).
