@@ -2113,7 +2113,7 @@ test("cmd's commands, options and paths given to bash are one obstacle however t
     ['/usr/bin/bash: line 1: E:rustscriptscheck.sh: command not found', /E:rustscripts/],
     ['/usr/bin/bash: line 1: move: command not found', /move/],
     ['/usr/bin/bash: line 1: Launch App.bat: command not found', /App\.bat/],
-    ['zsh: command not found: del', /del/],
+    ['/usr/bin/bash: line 1: del: command not found', /del/],
   ] as const) {
     const sig = errorSignature(output, true);
     assert.equal(sig?.key, key, output);
@@ -2125,6 +2125,10 @@ test("cmd's commands, options and paths given to bash are one obstacle however t
     "ls: cannot access 'src/app': No such file or directory",
     '/bin/sh: 1: cd: /srv/app: No such file or directory',
     "rm: cannot remove '/tmp/x': Permission denied",
+    // zsh runs on no Windows; `$B goto` with $B empty runs `goto`.
+    'zsh: command not found: del',
+    '(eval):1: command not found: goto',
+    '/usr/bin/bash: line 1: goto: command not found',
   ]) {
     assert.notEqual(errorSignature(output, true)?.key, key, output);
   }

@@ -76,8 +76,10 @@ export const CMDLET_KEY = 'powershell cmdlet: command not found';
 // which Git Bash's path conversion turned into paths (`taskkill /F` → `'F:/'`, `/PID` → `'C:/Program Files/Git/PID'`)
 // or which a unix tool took for files (`rmdir /S` → `failed to remove '/S'`); a Windows path whose backslashes bash
 // ate (`cd E:\app\web` → `E:appweb`). One trouble, however it showed.
-const CMD_OWN = '(?:call|cls|copy|del|erase|move|ren|md|rd|mklink|assoc|ftype|pause|goto|setlocal|endlocal|[^\\s"\':]+\\.(?:bat|cmd))';
-const CMD_NOT_FOUND = new RegExp(`(?:^|[\\s:"'])${CMD_OWN}["']?: command not found\\b|command not found: ${CMD_OWN}(?=\\s|$)`, 'i');
+// Only bash's own words count (`bash: line 1: move: command not found`): zsh is no shell of Windows, and a word
+// left alone by an empty variable (`$B goto` runs `goto`) is no cmd command.
+const CMD_OWN = '(?:call|cls|copy|del|erase|move|ren|md|rd|mklink|[^\\s"\':]+\\.(?:bat|cmd))';
+const CMD_NOT_FOUND = new RegExp(`(?:^|[\\s:"'])${CMD_OWN}["']?: command not found\\b`, 'i');
 const PATH_CONVERTED = /'[A-Za-z]:\/'|\b[A-Za-z]:\/Program Files(?: \(x86\))?\/Git\/[A-Za-z?]{1,8}'/;
 const SLASH_OPTION = /(?:cannot (?:access|stat|remove|open)|failed to remove) '\/[A-Za-z?]{1,3}'/i;
 const EATEN_PATH = /(?:^|[\s:'"])[A-Za-z]:(?![\\/])[\w.-]{2,}['"]?: (?:no such file or directory|command not found)/i;
