@@ -1823,6 +1823,7 @@ test('a note turning a call down keeps a rule for how to work; a question, a vie
     'the EnforceRequiredness comment applies to all config property so if any are needed, add setters',
     "It's a data issue.",
     'just confirm that it finds the correct care case',
+    'use bugbot to solve the issue',
   ])
     assert.equal(refusalNote(note, about), null, note);
   for (const note of [

@@ -70,9 +70,10 @@ const ACKNOWLEDGEMENT =
 const AT_HAND =
   /\b(?:that|this|these|those) (?:part|parts|line|lines|sentence|paragraph|section|bit|word|words|wording|block|one|ones)\b|\bthe (?:first|second|third|last|previous|next|above|below) (?:sentence|line|paragraph|part|section|one|word|bullet|item)\b|^(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit)\s+(?:the|this|that|it|them)\b|^instead\b(?!\s+of\b)/i;
 // The same said with a lead-in ("actually i think we should change the wording to …") or with the next step
-// ("don't revert anything, figure out why"): at hand too, unless it also says always or never.
+// ("don't revert anything, figure out why"), or the tool to take for it ("use bugbot to solve the issue"): at hand
+// too, unless it also says always or never.
 const AT_HAND_TASK =
-  /^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should)[,\s]+)+(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b/i;
+  /^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should)[,\s]+)+(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b|\bto (?:solve|fix|resolve|debug|address|handle) (?:the|this|that|it|these|those)\b/i;
 const STANDING = /\b(?:always|never|from now on|every time)\b/i;
 
 /** Said of the text or code at hand, not a lesson for the next session. */
