@@ -2340,3 +2340,36 @@ test('a command Claude Code stopped at its time limit failed for that, whatever 
   assert.equal(sig?.key, 'command timed out');
   assert.equal(errorSignature('/bin/bash: line 1: /tmp/claude-shell-snapshot-902b: No such file or directory', true), null);
 });
+
+test('a request that only fetches, a process list or a log looked at are no step of a fix', async (t) => {
+  for (const look of ['pm2 status', 'pm2 logs --err --lines 20', 'systemctl status nginx', 'docker ps -a', 'journalctl -u api'])
+    assert.ok(isInspection(look), look);
+  for (const act of ['pm2 restart all', 'systemctl restart nginx', 'docker compose up -d']) assert.ok(!isInspection(act), act);
+  const state = await gather(t, (b) =>
+    b
+      .user('restart the app')
+      .bash('pm2 restart api', 1, '[PM2][ERROR] Process or Namespace api not found')
+      .bash('curl -s https://example.com/api/health', 0, '{"ok":true}')
+      .bash('pm2 status', 0, '│ 0 │ app │ online │')
+      .bash('pm2 restart api', 0, '[PM2] Applying action restartProcessId on app [api](ids: [ 0 ])'),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+  // A request that sends something, or writes a file, can be a step; one piped into a shell installs.
+  const posted = await gather(t, (b) =>
+    b
+      .user('seed it')
+      .bash('npm run check-seed', 1, 'Error: seed marker missing: run the seeding job first')
+      .bash('curl -X POST https://example.com/admin/seed', 0, '{"seeded":true}')
+      .bash('npm run check-seed', 0, 'seed ok'),
+  );
+  assert.match(
+    lessons(posted)
+      .filter((l) => l.captured === 'fix')
+      .map((l) => l.learning)
+      .join(' '),
+    /curl -X POST/,
+  );
+});

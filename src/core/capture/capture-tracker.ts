@@ -14,6 +14,7 @@ import {
   isInspection,
   mainStep,
   normalizeCommand,
+  onlyFetches,
   outputShowsFailure,
   PACKAGE_INSTALL,
   programBase,
@@ -753,8 +754,14 @@ function onCommand(s: CaptureState, p: PendingCall, command: string, r: Result):
       CAPTURE_CAPS.fixes,
     );
   }
-  // Any other command that changed something (not a check, which only looks) is a step taken before whatever still fails passes.
-  if (!isInspection(normalized) && !/^git\b/.test(normalized) && (kind === null || kind === 'install' || kind === 'format'))
+  // Any other command that changed something (not a check, which only looks, nor a request that only fetches) is a step
+  // taken before whatever still fails passes.
+  if (
+    !isInspection(normalized) &&
+    !onlyFetches(normalized) &&
+    !/^git\b/.test(normalized) &&
+    (kind === null || kind === 'install' || kind === 'format')
+  )
     open = open.map((f) => ({ ...f, steps: addUnique(f.steps, clip(oneLine(shown), 100), CAPTURE_CAPS.steps) }));
   // An install after the user pasted an error (a missing dependency in CI): a step that may be its fix.
   const pasted =

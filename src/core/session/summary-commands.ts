@@ -157,9 +157,9 @@ const POWERSHELL_INSPECTION =
   /^(?:Get-[A-Za-z]+|Select-String|Test-Path|Resolve-Path|Measure-Object|Format-[A-Za-z]+|Write-(?:Host|Output)|Out-Host|Start-Sleep|dir|type|where(?:\.exe)?)(?=\s|$)/i;
 
 // Asking a program what it is (`claude --help`, `node -v`, `go version`) or what it has (`code --list-extensions`), or the
-// machine what runs (`netstat -ano`, `ps aux`).
+// machine what runs and what it logged (`netstat -ano`, `ps aux`, `pm2 status`, `systemctl status nginx`, `docker logs api`).
 const LOOKUP =
-  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
+  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v|journalctl|pm2 (?:status|list|ls|jlist|logs|show|describe|info|monit)|systemctl (?:status|is-active|is-enabled|list-units|list-unit-files)|docker (?:ps|logs|images|inspect|info|version)|kubectl (?:get|describe|logs))(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
 
 // Showing a folder, a file or a page to the person at the machine (`cmd.exe /c start "D:\\out"`, `explorer D:\\x`,
 // `open x.html`; not `open -a Docker` or `start /wait setup.exe`, which start programs), and
@@ -176,12 +176,23 @@ export const programBase = (word: string): string =>
     .replace(/^.*[\\/]/, '')
     .replace(/\.exe$/i, '');
 
+// A web request that only fetches and prints (`curl -s localhost:3000/health | jq .`): no method or body that could
+// change the server (`-X`, `-d`, `--data…`, `-F`, `-T`, `--json`), no file written (`-o`, `-O`), nothing piped into a shell.
+const CURL_LOOK =
+  /^curl(?=\s)(?![^;&|]*\s(?:-[a-zA-Z]*[oOXdFTK]|--(?:output|remote-name\S*|request|data\S*|form\S*|upload-file|json|config)\b))(?![^;&]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b)/;
+
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
   // A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
   const named = command.replace(/^"[^"]*"|^'[^']*'/, programBase);
   return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || (SHOWS.test(named) && onlyLooks(named));
 }
+
+/**
+ * A web request that only fetches: a look at a server, which a session may well keep running (a health check is
+ * worth naming to the next one), but no step that could have fixed anything.
+ */
+export const onlyFetches = (command: string): boolean => CURL_LOOK.test(command);
 
 /**
  * A command that shows or lists is a look when what it is piped into only filters, and every step chained to it
