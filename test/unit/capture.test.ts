@@ -2373,3 +2373,64 @@ test('a request that only fetches, a process list or a log looked at are no step
     /curl -X POST/,
   );
 });
+
+test('asking a package manager or gh what there is only looks; access back after such looks is no fix seen; a cut command keeps its program', async (t) => {
+  for (const look of [
+    'npm view @google/genai versions --json',
+    'pnpm why react',
+    'pip show requests',
+    'gh label list --json name',
+    'gh auth status',
+  ])
+    assert.ok(isInspection(look), look);
+  assert.ok(!isInspection('npm install'));
+  const state = await gather(t, (b) =>
+    b
+      .user('install the deps')
+      .bash('cd SaaS && npm install', 1, 'npm error code ETARGET\nnpm error notarget No matching version found for @google/genai@^9.9.0.')
+      .bash('npm view @google/genai versions --json', 0, '["1.0.0","1.1.0"]')
+      .bash('cd SaaS && npm install', 0, 'added 12 packages'),
+  );
+  assert.deepEqual(
+    lessons(state).filter((l) => l.captured === 'fix'),
+    [],
+  );
+  // The same access error in two sessions, back after a status look and a commit: no "fix seen".
+  const session = (id: string, after: (b: TranscriptBuilder) => TranscriptBuilder) =>
+    gather(t, (b) =>
+      after(
+        b
+          .user(`push it (${id})`)
+          .bash('git push', 128, "fatal: could not read Username for 'https://github.com': No such device or address"),
+      ),
+    );
+  let ledger: Sightings = {};
+  let last: ReturnType<typeof lessonsOf> = [];
+  for (const [id, after] of [
+    ['s-one', (b: TranscriptBuilder) => b],
+    [
+      's-two',
+      (b: TranscriptBuilder) =>
+        b.bash('gh auth status', 0, 'Logged in').bash('cp notes.md docs/notes.md', 0, '').bash('git push', 0, 'main -> main'),
+    ],
+  ] as const) {
+    const state2 = await session(id, after);
+    ledger = updateSightings(ledger, state2, meta(id));
+    last = lessonsOf(state2, meta(id), ledger).filter((l) => l.captured === 'obstacle');
+  }
+  assert.equal(last.length, 1);
+  assert.doesNotMatch(last[0]!.learning, /Fix seen/);
+  // A command shown cut inside a quote is titled by its program.
+  const cut = await gather(t, (b) =>
+    b
+      .user('check the workflow')
+      .bash(
+        `python3 -c "import yaml; yaml.safe_load(open('.github/workflows/deploy.yml'))" && echo "YAML is valid and the workflow parses, go on with the deploy steps now"`,
+        1,
+        "ModuleNotFoundError: No module named 'yaml'",
+      ),
+  );
+  const dead = lessons(cut).filter((l) => l.captured === 'obstacle');
+  assert.equal(dead.length, 1);
+  assert.match(dead[0]!.title, /^python3: ModuleNotFoundError/);
+});

@@ -53,6 +53,10 @@ const TITLE_MAX = 110;
 const ACCESS_STEP =
   /(?<![\w./-])(?:auth|login|logout|token|credentials?|ssh(?:-add|-keygen|-agent)?|keychain|gpg|vpn)(?![\w./-])|\bexport\s+\w*(?:TOKEN|KEY|PASS|SECRET|AUTH)\w*=|registry|mirror|proxy/i;
 
+/** Access that came back after steps none of which was about access: the user signed in elsewhere, or the network recovered. */
+const accessFromOutside = (f: FixSeen, line: string): boolean =>
+  f.change === 'steps' && isAccessError(line) && !f.steps.some((step) => ACCESS_STEP.test(step));
+
 export interface CaptureMeta {
   sessionId: string;
   /** YYYY-MM-DD of the session's end. */
@@ -165,9 +169,17 @@ function commandsLesson(state: CaptureState, meta: CaptureMeta): EchoEntry | nul
   });
 }
 
+/** A command shown cut (`… && echo "YAML…`) with the quote it left open closed, so its steps read as written. */
+function closeQuotes(command: string): string {
+  let out = command;
+  if ((out.match(/"/g) ?? []).length % 2 === 1) out += '"';
+  if ((out.replace(/"[^"]*"/g, '').match(/'/g) ?? []).length % 2 === 1) out += "'";
+  return out;
+}
+
 /** `cd web && npm run build -- --x` → `npm run build`: what a title names the command by. */
 function familyOf(shown: string): string {
-  const command = shown.replace(/^cd \S+ && /, '').replace(/…/g, ' ');
+  const command = closeQuotes(shown.replace(/^cd \S+ && /, '').replace(/…/g, ' '));
   return workFamily(command) || command.split(' ')[0] || shown;
 }
 
@@ -334,7 +346,12 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
       what: had?.what ?? e.what,
       sessions,
       // PowerShell's or cmd's commands given to bash: what helps is known (obstacleAdvice), whatever ran before a pass.
-      ...(fix && fix.change !== 'edits' && !isOtherShellKey(e.error.key) ? { fix: fixText(fix) } : had?.fix ? { fix: had.fix } : {}),
+      // Access that came back after steps that had nothing to do with it came back from outside (see lessonsOf).
+      ...(fix && fix.change !== 'edits' && !isOtherShellKey(e.error.key) && !accessFromOutside(fix, e.error.line)
+        ? { fix: fixText(fix) }
+        : had?.fix
+          ? { fix: had.fix }
+          : {}),
     };
   }
   for (const e of state.toolErrors ?? []) {
@@ -427,7 +444,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
       // Access that came back after an unrelated step (a copy, a build) came back from outside the session:
       // the user signed in elsewhere, or the network recovered. Only a step about access is its fix.
-      if (f.change === 'steps' && isAccessError(f.error.line) && !f.steps.some((step) => ACCESS_STEP.test(step))) continue;
+      if (accessFromOutside(f, f.error.line)) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);

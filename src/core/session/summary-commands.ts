@@ -134,7 +134,7 @@ export function commandFamily(normalized: string): string {
 }
 
 const INSPECTION =
-  /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|gh (?:pr|run|issue|release|workflow|repo) (?:checks|view|list|status|diff|watch)|bd (?:show|ready|list|stats))\b/;
+  /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|gh (?:pr|run|issue|release|workflow|repo|label) (?:checks|view|list|status|diff|watch)|gh auth status|(?:npm|pnpm|yarn) (?:view|info|show|ls|list|outdated|why|explain|search)|pip[0-9.]* (?:show|list|freeze)|bd (?:show|ready|list|stats))\b/;
 const VERIFICATION =
   /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|unittest|rspec|mocha|phpunit|playwright|cypress|tox|nox|ctest|verify|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
 
