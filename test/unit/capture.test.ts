@@ -2112,6 +2112,8 @@ test("cmd's commands, options and paths given to bash are one obstacle however t
     ["rmdir: failed to remove '/S': No such file or directory\nrmdir: failed to remove '.next': Directory not empty", /'\/S'/],
     ['/usr/bin/bash: line 11: cd: E:vsenseshop: No such file or directory', /E:vsenseshop/],
     ['/usr/bin/bash: line 1: E:rustscriptscheck.sh: command not found', /E:rustscripts/],
+    // bash shows a name it cannot print in its own quoting: `$'d:Workspace08_客\210…'`.
+    ["/usr/bin/bash: line 1: cd: $'d:ClaudeWorkspace08_客\\210Okki': No such file or directory", /d:ClaudeWorkspace08/],
     ['/usr/bin/bash: line 1: move: command not found', /move/],
     ['/usr/bin/bash: line 1: Launch App.bat: command not found', /App\.bat/],
     ['/usr/bin/bash: line 1: del: command not found', /del/],

@@ -82,7 +82,7 @@ const CMD_OWN = '(?:call|cls|copy|del|erase|move|ren|md|rd|mklink|[^\\s"\':]+\\.
 const CMD_NOT_FOUND = new RegExp(`(?:^|[\\s:"'])${CMD_OWN}["']?: command not found\\b`, 'i');
 const PATH_CONVERTED = /'[A-Za-z]:\/'|\b[A-Za-z]:\/Program Files(?: \(x86\))?\/Git\/[A-Za-z?]{1,8}'/;
 const SLASH_OPTION = /(?:cannot (?:access|stat|remove|open)|failed to remove) '\/[A-Za-z?]{1,3}'/i;
-const EATEN_PATH = /(?:^|[\s:'"])[A-Za-z]:(?![\\/])[\w.-]{2,}['"]?: (?:no such file or directory|command not found)/i;
+const EATEN_PATH = /(?:^|[\s:'"])[A-Za-z]:(?![\\/])[^\s'":]{2,}['"]?: (?:no such file or directory|command not found)/i;
 const CMD_SYNTAX = [CMD_NOT_FOUND, PATH_CONVERTED, SLASH_OPTION, EATEN_PATH];
 /** The key of every command written for cmd.exe that bash ran. */
 export const CMD_SYNTAX_KEY = 'windows cmd syntax given to bash';
