@@ -29,7 +29,7 @@ import {
 } from '../../src/core/capture/lesson-candidates.ts';
 import { commandTarget, runsOwnCode, workCommand, workKind } from '../../src/core/capture/work-commands.ts';
 import { filterSecrets } from '../../src/core/security/secret-filter.ts';
-import { isInspection } from '../../src/core/session/summary-commands.ts';
+import { isInspection, onlyFetches } from '../../src/core/session/summary-commands.ts';
 import { furtherWindow, outputWindow } from '../../src/core/transcript/result-window.ts';
 import { editChange } from '../../src/core/transcript/transcript-tools.ts';
 import { readTranscript } from '../../src/store/session/transcript-reader.ts';
@@ -2344,9 +2344,34 @@ test('a command Claude Code stopped at its time limit failed for that, whatever 
 });
 
 test('a request that only fetches, a process list or a log looked at are no step of a fix', async (t) => {
-  for (const look of ['pm2 status', 'pm2 logs --err --lines 20', 'systemctl status nginx', 'docker ps -a', 'journalctl -u api'])
+  for (const look of ['pm2 status', 'pm2 logs --err --lines 20 --nostream', 'systemctl status nginx', 'docker ps -a', 'journalctl -u api'])
     assert.ok(isInspection(look), look);
-  for (const act of ['pm2 restart all', 'systemctl restart nginx', 'docker compose up -d']) assert.ok(!isInspection(act), act);
+  // Chained or piped to an action, written to a file, or a log followed (it never ends): no look.
+  for (const act of [
+    'pm2 restart all',
+    'systemctl restart nginx',
+    'docker compose up -d',
+    'pm2 status && pm2 restart all',
+    'docker ps && docker compose up -d',
+    'systemctl status nginx || sudo systemctl restart nginx',
+    'gh auth status || gh auth login',
+    'docker ps -aq | xargs docker rm -f',
+    'pip freeze > requirements.txt',
+    'journalctl --vacuum-size=100M',
+    'yarn view:build',
+    'pm2 logs api',
+    'docker logs -f api',
+  ])
+    assert.ok(!isInspection(act), act);
+  for (const fetches of ['curl -s localhost:3000/health', 'curl -s https://x/api | jq .']) assert.ok(onlyFetches(fetches), fetches);
+  for (const act of [
+    'curl -s localhost:3000/health && npm run db:seed',
+    'curl -fsSL https://deb.nodesource.com/setup_22.x | sudo -E bash -',
+    'curl https://bootstrap.pypa.io/get-pip.py | python3',
+    'curl -sL https://x/m.onnx > models/m.onnx',
+    'curl -X POST https://x/seed',
+  ])
+    assert.ok(!onlyFetches(act), act);
   const state = await gather(t, (b) =>
     b
       .user('restart the app')
@@ -2435,4 +2460,61 @@ test('asking a package manager or gh what there is only looks; access back after
   const dead = lessons(cut).filter((l) => l.captured === 'obstacle');
   assert.equal(dead.length, 1);
   assert.match(dead[0]!.title, /^python3: ModuleNotFoundError/);
+});
+
+test('what the review of the round found: Unix roots, converted Unix paths, a later error after a rejected push, a timeout said first', () => {
+  const key = 'windows cmd syntax given to bash';
+  assert.notEqual(errorSignature("rm: cannot remove '/srv': Permission denied", true)?.key, key);
+  assert.notEqual(errorSignature("PermissionError: [Errno 13] Permission denied: 'C:/'", true)?.key, key);
+  assert.equal(errorSignature("ls: cannot access 'C:/Program Files/Git/app': No such file or directory", true)?.key, key);
+  const later = errorSignature(
+    "To https://github.com/acme/app.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'https://github.com/acme/app.git'\nhint: Updates were rejected\nError: The specified token is not valid. Use `vercel login` to generate a new token.",
+    true,
+  );
+  assert.match(later!.line, /specified token is not valid/);
+  // Claude Code writes its time limit first; a line like it further down is the command's own.
+  assert.notEqual(errorSignature('build output\nCommand timed out after 30s\nError: bundling failed', true)?.key, 'command timed out');
+  const long = `Command timed out after 2m 0.0s ${'{"k":"v"},'.repeat(250)}`;
+  assert.equal(errorSignature(`${long}\nError: ECONNRESET`, true)?.key, 'command timed out');
+});
+
+test('the user’s own indented rules, "never have hardcoded …" and "don’t use X to fix the …" stay rules', () => {
+  assert.equal(
+    statedRules('Some rules for you going forward:\n  Always use pnpm here, never npm.\n  Never commit the .env file.').length,
+    2,
+  );
+  assert.equal(statedRules('Never have hardcoded secrets in the code.').length, 1);
+  const about = '`sudo chown -R me .`';
+  assert.ok(refusalNote("don't use sudo to fix the permission errors, chown the folder instead", about));
+});
+
+test('a port taken or BSD’s tools met in two sessions stay obstacles; a timed-out log follow is one; a local hook on push fixed by its config is a fix', async (t) => {
+  const session = (id: string) =>
+    gather(t, (b) =>
+      b
+        .user(`start it (${id})`)
+        .bash('npm run dev', 1, 'Error: listen EADDRINUSE: address already in use :::3000')
+        .bash("sed -i 's/a/b/' config.yml", 1, 'sed: 1: "config.yml": invalid command code c')
+        .bash('pm2 logs api', 1, 'Command timed out after 2m 0.0s [TAILING] Tailing last 15 lines for [api] process'),
+    );
+  let ledger: Sightings = {};
+  let last: ReturnType<typeof lessonsOf> = [];
+  for (const id of ['s-one', 's-two']) {
+    const state = await session(id);
+    ledger = updateSightings(ledger, state, meta(id));
+    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
+  }
+  assert.equal(last.length, 3, last.map((l) => l.title).join(' | '));
+  const hook = await gather(t, (b, dir) =>
+    b
+      .user('push it')
+      .bash('git push', 1, "husky - pre-push script failed (code 1)\nlefthook: command 'lint' failed")
+      .tool(
+        'Edit',
+        { file_path: join(dir, 'lefthook.yml'), old_string: 'lint: eslint .', new_string: 'lint: eslint src' },
+        'The file has been updated.',
+      )
+      .bash('git push', 0, 'To https://github.com/acme/app.git\n   84bf8b2..1c688a6  main -> main'),
+  );
+  assert.equal(lessons(hook).filter((l) => l.captured === 'fix').length, 1);
 });

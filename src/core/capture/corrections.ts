@@ -73,7 +73,7 @@ const AT_HAND =
 // ("don't revert anything, figure out why"), or the tool to take for it ("use bugbot to solve the issue"): at hand
 // too, unless it also says always or never.
 const AT_HAND_TASK =
-  /^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should)[,\s]+)+(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b|\bto (?:solve|fix|resolve|debug|address|handle) (?:the|this|that|it|these|those)\b/i;
+  /^(?:(?:actually|ok(?:ay)?|so|also|and|but|well|i think|i guess|maybe|we should|we need to|let'?s|please|can you|could you|you should)[,\s]+)+(?:update|change|fix|rename|move|make|add|remove|delete|rewrite|refactor|replace|edit|set|switch)\s+(?:the|this|that|it|them)\b|\b(?:figure|find|work) out (?:why|what)\b|\b(?:look|dig) into (?:why|what|it)\b|^(?:please\s+)?use \S+(?:\s+\S+)? to (?:solve|fix|resolve|debug|address|handle) (?:the|this|that|it)\b/i;
 const STANDING = /\b(?:always|never|from now on|every time)\b/i;
 
 /** Said of the text or code at hand, not a lesson for the next session. */
@@ -220,7 +220,7 @@ const OPENER_WORDS =
   "always|never|from now on|here ?after|every time|don'?t ever|do not ever|sempre|nunca|a partir de agora|toda vez|siempre|a partir de ahora|toujours|jamais|désormais|immer|niemals|ab jetzt|всегда|никогда|с этого момента|каждый раз|завжди|ніколи";
 // "Never have seen that one before": what the user has lived through, the subject left out, not an instruction.
 const RULE_OPENER = new RegExp(
-  `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)(?!\\s+(?:(?:have|has|had)\\s+(?:\\w+ed|seen|been|heard|done|known|met|gotten|got)|seen|heard|been)\\b)`,
+  `^(?:(?:please|pls|and|also|but|por favor|e|y|et|und|и|а|пожалуйста),?\\s+)?(?:${OPENER_WORDS})(?=[\\s,.;:!)»"]|$)(?!\\s+(?:(?:have|has|had)\\s+(?:seen|been|heard|done|known|met|gotten|got|had|tried|used|worked|needed|encountered|experienced|noticed|found)|seen|heard|been)\\b)`,
   'iu',
 );
 const RULE_ADDRESSED =
@@ -300,9 +300,12 @@ const OTHERS_RULES_LEAD = /\b(?:must|should|shall|will|needs? to|has to|may not|
 const ADDRESSED_TO_US = /\b(?:you|your|we|our|us|i|me|my|claude|team|everyone|everybody)\b/i;
 const LIST_ITEM = /^\s*(?:[-*•]|\d+[.)])\s+/;
 
-// A block indented under a line that ends in a colon ("Replace the system prompt with this exact content:") is text
-// being handed over (another agent's prompt, a file's lines), however it is worded.
+// A block indented under a line that ends in a colon and names what it hands over ("Replace the system prompt with this
+// exact content:") is that text (another agent's prompt, a file's lines), however it is worded; the user's own rules
+// indented under "Some rules for you going forward:" are still theirs.
 const INDENTED = /^(?: {2,}|\t)\S/;
+// The line before it names what is handed over: a prompt, its content, a template, a file's text, a message.
+const HANDED_LEAD = /\b(?:prompt|content|contents|template|file|message|text|snippet|copy|description|instructions)\b/i;
 
 /** The text without the list items that follow a line giving them to a third party, nor a block indented under a colon. */
 function othersRulesRemoved(text: string): string {
@@ -313,7 +316,7 @@ function othersRulesRemoved(text: string): string {
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() !== '') {
       // Begun by indented prose under the colon (an indented list there is the user's own), it goes on while indented.
-      handedOver = INDENTED.test(line) && (handedOver || (/:\s*$/.test(lead) && !LIST_ITEM.test(line)));
+      handedOver = INDENTED.test(line) && (handedOver || (/:\s*$/.test(lead) && HANDED_LEAD.test(lead) && !LIST_ITEM.test(line)));
       if (!handedOver) lead = line;
     }
     if (handedOver) continue;

@@ -73,15 +73,17 @@ export const CMDLET_KEY = 'powershell cmdlet: command not found';
 
 // cmd.exe's syntax run by bash, which Claude Code's Bash tool is on Windows too (Git Bash): cmd's own commands and
 // batch files, which are no programs bash can find (`move`, `copy`, `del`, `call`, `run.bat`); cmd's `/X` options,
-// which Git Bash's path conversion turned into paths (`taskkill /F` → `'F:/'`, `/PID` → `'C:/Program Files/Git/PID'`)
+// which Git Bash's path conversion turned into paths (`taskkill /F` → `'F:/'`, `/PID` → `'C:/Program Files/Git/PID'`; so
+// it does a Unix path meant for a container or a device: `docker exec api ls /app` → `'C:/Program Files/Git/app'`)
 // or which a unix tool took for files (`rmdir /S` → `failed to remove '/S'`); a Windows path whose backslashes bash
 // ate (`cd E:\app\web` → `E:appweb`). One trouble, however it showed.
 // Only bash's own words count (`bash: line 1: move: command not found`): zsh is no shell of Windows, and a word
 // left alone by an empty variable (`$B goto` runs `goto`) is no cmd command.
 const CMD_OWN = '(?:call|cls|copy|del|erase|move|ren|md|rd|mklink|[^\\s"\':]+\\.(?:bat|cmd))';
 const CMD_NOT_FOUND = new RegExp(`(?:^|[\\s:"'])${CMD_OWN}["']?: command not found\\b`, 'i');
-const PATH_CONVERTED = /'[A-Za-z]:\/'|\b[A-Za-z]:\/Program Files(?: \(x86\))?\/Git\/[A-Za-z?]{1,8}'/;
-const SLASH_OPTION = /(?:cannot (?:access|stat|remove|open)|failed to remove) '\/[A-Za-z?]{1,3}'/i;
+const PATH_CONVERTED = /(?:option|argument|switch)[^'\n]{0,20}'[A-Za-z]:\/'|\b[A-Za-z]:\/Program Files(?: \(x86\))?\/Git\/[\w.?-]{1,24}'/i;
+// cmd's switches (`/S`, `/Q`, `/PID`), never a folder at the root of a Unix machine (`'/srv'`, `'/opt'`).
+const SLASH_OPTION = /(?:cannot (?:access|stat|remove|open)|failed to remove) '\/(?:[A-Za-z?]|PID|IM|FI|MIR|NP)'/i;
 const EATEN_PATH = /(?:^|[\s:'"])[A-Za-z]:(?![\\/])[^\s'":]{2,}['"]?: (?:no such file or directory|command not found)/i;
 const CMD_SYNTAX = [CMD_NOT_FOUND, PATH_CONVERTED, SLASH_OPTION, EATEN_PATH];
 /** The key of every command written for cmd.exe that bash ran. */
@@ -93,6 +95,9 @@ export const isOtherShellKey = (key: string): boolean => key === CMDLET_KEY || k
 // A push the remote turned down because it holds commits the local branch lacks (`! [rejected] main -> main (fetch
 // first)`): how the remote stood at that moment, settled by pulling, never a trouble of the project's.
 const REMOTE_AHEAD = /!\s*\[rejected\][^\n]*\((?:fetch first|non-fast-forward)\)/;
+/** The lines git prints about a push: where to, what was turned down and why, its hints. */
+const PUSH_LINE =
+  /^\s*(?:To \S+|!\s*\[(?:rejected|remote rejected)\].*|error: failed to push some refs.*|hint: .*|Everything up-to-date)\s*$/;
 
 // A refused connection to this machine (`connect ECONNREFUSED 127.0.0.1:5432`, curl's `Failed to connect to localhost
 // port 3000`): a server not up at that moment. With what started it, it is a fix; alone, it teaches nothing.
@@ -104,8 +109,9 @@ export const isLocalRefusal = (line: string): boolean => LOCAL_REFUSAL.test(line
 
 // A program given a flag it does not know, or too few arguments (`curl: option --timeout: is unknown`, `error: missing
 // required argument 'type'`): the model's slip with that program. A lesson only with the way that worked.
+// BSD's and GNU's tools differ (`grep: invalid option -- P`, `stat: illegal option -- c` on macOS): a fact of the machine, kept.
 const USAGE_SLIP =
-  /\b(?:unknown|unrecognized|unrecognised|illegal|invalid) (?:option|flag|switch)\b|\boption \S+: is unknown\b|\bmissing (?:required )?(?:argument|operand)\b|\brequires an argument\b|\bunexpected argument\b/i;
+  /\b(?:unknown|unrecognized|unrecognised) (?:option|flag|switch)\b|\boption \S+: is unknown\b|\bmissing (?:required )?(?:argument|operand)\b|\brequires an argument\b|\bunexpected argument\b/i;
 
 /** The program was given a wrong flag or too few arguments. */
 export const isUsageSlip = (line: string): boolean => USAGE_SLIP.test(line);
@@ -202,7 +208,15 @@ const GENERIC_FAILURE =
 export const saysOnlyThatItFailed = (line: string): boolean => GENERIC_FAILURE.test(line.trim());
 
 function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', further = ''): ErrorSignature | null {
-  if (!output || NOT_AN_ERROR.test(output) || REMOTE_AHEAD.test(output)) return null;
+  if (!output || NOT_AN_ERROR.test(output)) return null;
+  // The remote held commits the branch lacked: only what else the output says names an error (a later step's).
+  if (REMOTE_AHEAD.test(output)) {
+    const rest = output
+      .split(/\r?\n/)
+      .filter((l) => !PUSH_LINE.test(l))
+      .join('\n');
+    return rest.trim() ? signatureFrom(rest, mode === 'failed' ? 'any' : mode, further) : null;
+  }
   // A hook that blocked the call: Claude Code's line says so first, whatever the hook printed after it.
   const hook = mode === 'printed' ? null : blockingHook(output);
   if (hook) return { line: clip(oneLine(hook.line), LINE_MAX), key: hook.key };
@@ -215,9 +229,10 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   const found = pick(specific) ?? pick(lines);
   const told =
     found === undefined || GENERIC_FAILURE.test(found) ? pick(candidateLines(further).filter((l) => !GENERIC_FAILURE.test(l))) : undefined;
-  // Claude Code stopped the command at its time limit and says so first: that is what went wrong, whatever the
-  // command had printed by then (a log it was tailing, with errors of its own in it).
-  const stopped = mode === 'printed' ? undefined : lines.find((l) => TIMED_OUT.test(l));
+  // Claude Code stopped the command at its time limit and says so on the output's first line: that is what went wrong,
+  // whatever the command had printed by then (a log it was tailing, with errors of its own in it), however long the line.
+  const opening = withoutEscapes(output).trimStart().split(/\r?\n/, 1)[0] ?? '';
+  const stopped = mode !== 'printed' && TIMED_OUT.test(opening) ? opening : undefined;
   const hit = stopped ?? told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
   if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.

@@ -179,7 +179,9 @@ function closeQuotes(command: string): string {
 
 /** `cd web && npm run build -- --x` → `npm run build`: what a title names the command by. */
 function familyOf(shown: string): string {
-  const command = closeQuotes(shown.replace(/^cd \S+ && /, '').replace(/…/g, ' '));
+  const bare = shown.replace(/^cd \S+ && /, '');
+  // Only a command shown cut can have left a quote open; one shown whole is read as written (`'it'\''s'`).
+  const command = bare.includes('…') ? closeQuotes(bare.replace(/…/g, ' ')) : bare;
   return workFamily(command) || command.split(' ')[0] || shown;
 }
 
@@ -230,8 +232,21 @@ const momentary = (line: string): boolean => isLocalRefusal(line) || isUsageSlip
  */
 function tellsWithoutFix(error: { line: string; key: string }): boolean {
   if (momentary(error.line)) return false;
-  return isEnvironmentError(error.line) || isAccessError(error.line) || keyOutlivesLine(error.key) || error.key.startsWith(TOO_LARGE_KEY);
+  return (
+    isEnvironmentError(error.line) ||
+    isAccessError(error.line) ||
+    MACHINE_LIMIT.test(error.line) ||
+    timedOutCommand(error.key) !== null ||
+    keyOutlivesLine(error.key) ||
+    error.key.startsWith(TOO_LARGE_KEY)
+  );
 }
+
+// What the machine runs out of or holds already, whatever the code: a port taken, the disk or the file watchers full,
+// memory, the developer tools or Java not where they should be, the Docker daemon down, a service's rate limit, and
+// BSD's tools where GNU's were meant (`sed: 1: "x": invalid command code`, `illegal option`).
+const MACHINE_LIMIT =
+  /\b(?:EADDRINUSE|address already in use|ENOSPC|no space left|file watchers|inotify|heap out of memory|out of memory|xcrun: error|JAVA_HOME|docker daemon|rate limit(?:ed)?|too many requests|invalid command code|illegal option)\b/i;
 
 /**
  * A failure the session never got past, when it lies in the environment rather than in the code (a check still
@@ -271,6 +286,8 @@ function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
 
 /** git talking to a remote: what it refuses is settled there, or in the commits sent. */
 const REMOTE_GIT = /^git (?:push|pull|fetch|clone)\b/;
+/** The remote's own words (`remote: error: GH013 …`, `[remote rejected]`, a protected branch), not a local hook's. */
+const REMOTE_SAID = /^remote:|\[remote rejected\]|\bGH0\d\d\b|protected branch/i;
 
 /** An obstacle of commands written for another shell is titled by that, whichever command showed it first. */
 const OTHER_SHELL_TITLES: Record<string, string> = {
@@ -284,7 +301,7 @@ function obstacleAdvice(key: string): string {
   if (key === CMDLET_KEY)
     return ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep), or run PowerShell as `powershell -Command "…"`.';
   if (key === CMD_SYNTAX_KEY)
-    return ' The Bash tool runs bash here (Git Bash), not cmd: write paths with forward slashes (`E:/app`), use the bash commands (mv, cp, rm -rf) for cmd\'s (move, copy, del, rd), and give a Windows program\'s options with two slashes (`taskkill //F //PID 1234`) or run it as `cmd //c "…"`.';
+    return ' The Bash tool runs bash here (Git Bash), not cmd: write paths with forward slashes (`E:/app`), use the bash commands (mv, cp, rm -rf) for cmd\'s (move, copy, del, rd), give a Windows program\'s options with two slashes (`taskkill //F //PID 1234`) or run it as `cmd //c "…"`, and a Unix path meant for a container or a device as `//app` or with `MSYS_NO_PATHCONV=1`.';
   if (hookOfKey(key) !== null) return " The user's hook blocks such calls each time: do the job another way, or ask the user to run it.";
   return '';
 }
@@ -420,7 +437,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
         (runsAFlag(f.error.line) || (!isEnvironmentError(f.error.line) && !isShellError(f.error.line)));
       if (f.change === 'edits' || recurring.has(f.error.key)) continue;
       // What a remote turned down (a push its rules blocked) lies in the commits sent, not in the working tree's settings.
-      if (f.change === 'config' && REMOTE_GIT.test(familyOf(f.failed))) continue;
+      if (f.change === 'config' && REMOTE_GIT.test(familyOf(f.failed)) && REMOTE_SAID.test(f.error.line)) continue;
       // What failed is not said (`BUILD FAILED in 3s`, a traceback's header): what was learnt cannot be said either.
       // Nor is a command the shell could not read (an unclosed quote) the project's: the model's slip with the tool.
       // PowerShell's or cmd's commands given to bash: what helps is known whatever ran next (the obstacle says it).

@@ -134,7 +134,7 @@ export function commandFamily(normalized: string): string {
 }
 
 const INSPECTION =
-  /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|gh (?:pr|run|issue|release|workflow|repo|label) (?:checks|view|list|status|diff|watch)|gh auth status|(?:npm|pnpm|yarn) (?:view|info|show|ls|list|outdated|why|explain|search)|pip[0-9.]* (?:show|list|freeze)|bd (?:show|ready|list|stats))\b/;
+  /^(?:ls|cat|head|tail|pwd|echo|which|find|grep|rg|wc|tree|file|stat|du|df|env|date|sleep|true|printf|sed -n|git (?:status|log|diff|show|branch|rev-parse|remote)|gh (?:pr|run|issue|release|workflow|repo) (?:checks|view|list|status|diff|watch)|bd (?:show|ready|list|stats))\b/;
 const VERIFICATION =
   /\b(?:test|tests|build|lint|check|compile|credo|dialyzer|tsc|vitest|jest|pytest|unittest|rspec|mocha|phpunit|playwright|cypress|tox|nox|ctest|verify|cargo|make|just|format|clippy|commit|push|deploy|migrate|install)\b/;
 
@@ -157,9 +157,9 @@ const POWERSHELL_INSPECTION =
   /^(?:Get-[A-Za-z]+|Select-String|Test-Path|Resolve-Path|Measure-Object|Format-[A-Za-z]+|Write-(?:Host|Output)|Out-Host|Start-Sleep|dir|type|where(?:\.exe)?)(?=\s|$)/i;
 
 // Asking a program what it is (`claude --help`, `node -v`, `go version`) or what it has (`code --list-extensions`), or the
-// machine what runs and what it logged (`netstat -ano`, `ps aux`, `pm2 status`, `systemctl status nginx`, `docker logs api`).
+// machine what runs (`netstat -ano`, `ps aux`).
 const LOOKUP =
-  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v|journalctl|pm2 (?:status|list|ls|jlist|logs|show|describe|info|monit)|systemctl (?:status|is-active|is-enabled|list-units|list-unit-files)|docker (?:ps|logs|images|inspect|info|version)|kubectl (?:get|describe|logs))(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
+  /^(?:ps|netstat|lsof|tasklist|whoami|uname|hostname|nproc|uptime|command -v)(?=\s|$)|^\S+(?: [\w:-]+)? (?:--help|--version|version|help)$|^\S+ -[hvV]$|^\S+ --list(?:-[\w-]+)?(?=\s|$)/;
 
 // Showing a folder, a file or a page to the person at the machine (`cmd.exe /c start "D:\\out"`, `explorer D:\\x`,
 // `open x.html`; not `open -a Docker` or `start /wait setup.exe`, which start programs), and
@@ -176,6 +176,25 @@ export const programBase = (word: string): string =>
     .replace(/^.*[\\/]/, '')
     .replace(/\.exe$/i, '');
 
+// Asking a service manager, a container or a package manager what there is (`pm2 status`, `systemctl status nginx`,
+// `docker logs api`, `npm view x versions`, `pip show x`, `gh auth status`): a look when it is all the command does —
+// every step chained to it looks too, it is piped only into filters and written to no file (`pm2 status && pm2 restart
+// all`, `pip freeze > requirements.txt` act). A log followed (`-f`, `pm2 logs` without `--nostream`) never ends: no look.
+const SERVICE_LOOK =
+  /^(?:pm2 (?:status|list|ls|jlist|show|describe|info)|pm2 logs(?=.*\s--nostream\b)|systemctl (?:status|is-active|is-enabled|list-units|list-unit-files)|journalctl(?!.*\s(?:-f|--follow|--vacuum\S*|--rotate|--flush)\b)|docker (?:ps|images|inspect|info|version)|docker logs(?!.*\s(?:-f|--follow)\b)|kubectl (?:get|describe)|kubectl logs(?!.*\s(?:-f|--follow)\b)|gh label list|gh auth status|(?:npm|pnpm|yarn) (?:view|info|show|ls|list|outdated|why|explain|search)|pip[0-9.]* (?:show|list|freeze))(?=\s|$)/;
+// Output written to a file (`> requirements.txt`, `>> log`); `2>&1` and `> /dev/null` write none.
+const TO_FILE = /(?:^|[^<>&])\d?>>?\s*(?!&|\/dev\/null\b)[^\s&|;]/;
+
+/** Every step of the command looks, each piped only into filters (`jq` among them), none written to a file. */
+function looksThroughout(command: string, head: RegExp): boolean {
+  const steps = commandSteps(command);
+  return steps.every((step) => {
+    const [first = '', ...after] = commandSteps(step, { pipes: true });
+    const looks = head.test(first.trim()) || isInspection(first.trim());
+    return looks && after.every((f) => FILTER.test(f.trim()) || /^jq\b/.test(f.trim())) && !TO_FILE.test(step);
+  });
+}
+
 // A web request that only fetches and prints (`curl -s localhost:3000/health | jq .`): no method or body that could
 // change the server (`-X`, `-d`, `--data…`, `-F`, `-T`, `--json`), no file written (`-o`, `-O`), nothing piped into a shell.
 const CURL_LOOK =
@@ -185,14 +204,21 @@ const CURL_LOOK =
 export function isInspection(command: string): boolean {
   // A program named by its quoted path (`"…/platform-tools/adb.exe" shell ps`) is read by its name.
   const named = command.replace(/^"[^"]*"|^'[^']*'/, programBase);
-  return INSPECTION.test(command) || POWERSHELL_INSPECTION.test(command) || LOOKUP.test(command) || (SHOWS.test(named) && onlyLooks(named));
+  return (
+    INSPECTION.test(command) ||
+    POWERSHELL_INSPECTION.test(command) ||
+    LOOKUP.test(command) ||
+    (SHOWS.test(named) && onlyLooks(named)) ||
+    (SERVICE_LOOK.test(command) && looksThroughout(command, SERVICE_LOOK))
+  );
 }
 
 /**
  * A web request that only fetches: a look at a server, which a session may well keep running (a health check is
  * worth naming to the next one), but no step that could have fixed anything.
  */
-export const onlyFetches = (command: string): boolean => CURL_LOOK.test(command);
+export const onlyFetches = (command: string): boolean =>
+  CURL_LOOK.test(command) && commandSteps(command).length === 1 && looksThroughout(command, CURL_LOOK);
 
 /**
  * A command that shows or lists is a look when what it is piped into only filters, and every step chained to it
