@@ -3,7 +3,7 @@
 
 import { clip, oneLine, withoutEscapes } from '../text.ts';
 import { relativeInCommand } from '../transcript/path-spelling.ts';
-import { shellWords, withoutComments } from '../transcript/shell-effects.ts';
+import { shellEffects, shellWords, withoutComments } from '../transcript/shell-effects.ts';
 import type { SummaryCommand } from './summary-model.ts';
 
 export const COMMAND_MAX = 100;
@@ -167,7 +167,7 @@ const LOOKUP =
 const SHOWS =
   /^(?:cmd(?:\.exe)?\s+\/c\s+"?)?(?:start|explorer(?:\.exe)?|open|xdg-open|Invoke-Item)\s+(?=["']|(?![-/])\S*[\\/.:])|^(?:unzip\s+-l|tar\s+-?t\w*|adb(?:\.exe)?(?:\s+-s\s+\S+)?\s+(?:devices|logcat|shell\s+(?:pm\s+list|ps|getprop|dumpsys)))(?=\s|$)/i;
 // What a look may be piped into and stay one.
-const FILTER = /^(?:grep|egrep|rg|head|tail|less|more|wc|sort|findstr|Select-String)\b/i;
+const FILTER = /^(?:grep|egrep|rg|head|tail|less|more|wc|sort|findstr|Select-String|jq)\b/i;
 
 /** A program as its name: without quotes, its folder or `.exe` (`"C:/…/python3.exe"` is `python3`). */
 export const programBase = (word: string): string =>
@@ -177,28 +177,16 @@ export const programBase = (word: string): string =>
     .replace(/\.exe$/i, '');
 
 // Asking a service manager, a container or a package manager what there is (`pm2 status`, `systemctl status nginx`,
-// `docker logs api`, `npm view x versions`, `pip show x`, `gh auth status`): a look when it is all the command does —
-// every step chained to it looks too, it is piped only into filters and written to no file (`pm2 status && pm2 restart
-// all`, `pip freeze > requirements.txt` act). A log followed (`-f`, `pm2 logs` without `--nostream`) never ends: no look.
+// `docker logs api`, `npm view x versions`, `pip show x`, `gh auth status`): a look when it is all the command does
+// (looksThroughout: `pm2 status && pm2 restart all`, `pip freeze > requirements.txt` act). A log followed (`-f`,
+// `pm2 logs` without `--nostream`) never ends: no look.
 const SERVICE_LOOK =
   /^(?:pm2 (?:status|list|ls|jlist|show|describe|info)|pm2 logs(?=.*\s--nostream\b)|systemctl (?:status|is-active|is-enabled|list-units|list-unit-files)|journalctl(?!.*\s(?:-f|--follow|--vacuum\S*|--rotate|--flush)\b)|docker (?:ps|images|inspect|info|version)|docker logs(?!.*\s(?:-f|--follow)\b)|kubectl (?:get|describe)|kubectl logs(?!.*\s(?:-f|--follow)\b)|gh label list|gh auth status|(?:npm|pnpm|yarn) (?:view|info|show|ls|list|outdated|why|explain|search)|pip[0-9.]* (?:show|list|freeze))(?=\s|$)/;
-// Output written to a file (`> requirements.txt`, `>> log`); `2>&1` and `> /dev/null` write none.
-const TO_FILE = /(?:^|[^<>&])\d?>>?\s*(?!&|\/dev\/null\b)[^\s&|;]/;
 
-/** Every step of the command looks, each piped only into filters (`jq` among them), none written to a file. */
-function looksThroughout(command: string, head: RegExp): boolean {
-  const steps = commandSteps(command);
-  return steps.every((step) => {
-    const [first = '', ...after] = commandSteps(step, { pipes: true });
-    const looks = head.test(first.trim()) || isInspection(first.trim());
-    return looks && after.every((f) => FILTER.test(f.trim()) || /^jq\b/.test(f.trim())) && !TO_FILE.test(step);
-  });
-}
-
-// A web request that only fetches and prints (`curl -s localhost:3000/health | jq .`): no method or body that could
-// change the server (`-X`, `-d`, `--data…`, `-F`, `-T`, `--json`), no file written (`-o`, `-O`), nothing piped into a shell.
+// A web request with no method or body that could change the server (`-X`, `-d`, `--data…`, `-F`, `-T`, `--json`) and
+// no file written (`-o`, `-O`), read up to the first pipe or separator.
 const CURL_LOOK =
-  /^curl(?=\s)(?![^;&|]*\s(?:-[a-zA-Z]*[oOXdFTK]|--(?:output|remote-name\S*|request|data\S*|form\S*|upload-file|json|config)\b))(?![^;&]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b)/;
+  /^curl(?=\s)(?![^;&|]*\s(?:-[a-zA-Z]*[oOXdFTK]|--(?:output|remote-name\S*|request|data\S*|form\S*|upload-file|json|config)\b))/;
 
 /** Commands that only look (`ls`, `cat`, `git log`, `find`, `Get-ChildItem`, `node -v`): they change and check nothing. */
 export function isInspection(command: string): boolean {
@@ -208,8 +196,8 @@ export function isInspection(command: string): boolean {
     INSPECTION.test(command) ||
     POWERSHELL_INSPECTION.test(command) ||
     LOOKUP.test(command) ||
-    (SHOWS.test(named) && onlyLooks(named)) ||
-    (SERVICE_LOOK.test(command) && looksThroughout(command, SERVICE_LOOK))
+    (SHOWS.test(named) && looksThroughout(named, (part) => SHOWS.test(part))) ||
+    (SERVICE_LOOK.test(command) && looksThroughout(command, (part) => SERVICE_LOOK.test(part)))
   );
 }
 
@@ -218,17 +206,18 @@ export function isInspection(command: string): boolean {
  * worth naming to the next one), but no step that could have fixed anything.
  */
 export const onlyFetches = (command: string): boolean =>
-  CURL_LOOK.test(command) && commandSteps(command).length === 1 && looksThroughout(command, CURL_LOOK);
+  CURL_LOOK.test(command) && commandSteps(command).length === 1 && looksThroughout(command, (first) => CURL_LOOK.test(first));
 
 /**
- * A command that shows or lists is a look when what it is piped into only filters, and every step chained to it
- * looks too (`adb logcat -c && adb logcat -d | grep app`); chained to an action (`… && adb install …`) it is none.
+ * A command that shows, lists or asks is a look when it is all the command does: every step chained to it looks too
+ * (`adb logcat -c && adb logcat -d | grep app`; chained to an action, `… && adb install …`, it is none), each is piped
+ * only into filters, and none writes a file by the project's reading of the shell (`> requirements.txt` writes;
+ * `2>&1` and `> /dev/null` do not). `first`: the kind of look the command opens with, tried before looks of any kind.
  */
-function onlyLooks(command: string): boolean {
-  const steps = commandSteps(command);
-  return steps.every((step) => {
-    const [head = '', ...after] = commandSteps(step, { pipes: true });
-    return after.every((f) => FILTER.test(f)) && (steps.length === 1 || isInspection(head));
+function looksThroughout(command: string, first: (part: string) => boolean): boolean {
+  return commandSteps(command).every((step) => {
+    const [head = '', ...after] = commandSteps(step, { pipes: true }).map((part) => part.trim());
+    return (first(head) || isInspection(head)) && after.every((f) => FILTER.test(f)) && shellEffects(step).writes.length === 0;
   });
 }
 
