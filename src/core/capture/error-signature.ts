@@ -147,6 +147,15 @@ const ACCESS =
 /** The error is about access: credentials, or reaching a remote host. */
 export const isAccessError = (line: string): boolean => ACCESS.test(line);
 
+// What the machine runs out of or holds already, whatever the code: a port taken, the disk or the file watchers full,
+// memory, the developer tools or Java not where they should be, the Docker daemon down, a service's rate limit, and
+// BSD's tools where GNU's were meant (`sed: 1: "x": invalid command code`, `illegal option`).
+const MACHINE_LIMIT =
+  /\b(?:EADDRINUSE|address already in use|ENOSPC|no space left|file watchers|inotify|heap out of memory|out of memory|xcrun: error|JAVA_HOME|docker daemon|rate limit(?:ed)?|too many requests|invalid command code|illegal option)\b/i;
+
+/** The machine ran out of something, holds it already, or is another kind of machine than the command was written for. */
+export const isMachineLimit = (line: string): boolean => MACHINE_LIMIT.test(line);
+
 // A line that points into source code (`src/a.ts:3`, `a.ts(12,5)`; an extension has a letter, so an address
 // and port, `127.0.0.1:5432`, is none), or a test's assertion (RSpec's `Failure/Error:`, Capybara's `Unable to find css …`).
 const CODE_POINTER =
@@ -220,6 +229,11 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   // A hook that blocked the call: Claude Code's line says so first, whatever the hook printed after it.
   const hook = mode === 'printed' ? null : blockingHook(output);
   if (hook) return { line: clip(oneLine(hook.line), LINE_MAX), key: hook.key };
+  // Claude Code stopped the command at its time limit and says so on the output's first line: that is what went wrong,
+  // whatever the command had printed by then (a log it was tailing, with errors of its own in it), however long the line.
+  const opening = mode === 'printed' ? '' : withoutEscapes(output.trimStart().split(/\r?\n/, 1)[0] ?? '');
+  const stopped = TIMED_OUT.exec(opening)?.[0];
+  if (stopped) return { line: clip(oneLine(stopped), LINE_MAX), key: TIMED_OUT_KEY };
   const failed = mode === 'failed';
   const patterns = mode === 'printed' ? PRINTED : STRONG;
   const lines = candidateLines(output);
@@ -229,11 +243,7 @@ function signatureFrom(output: string, mode: 'failed' | 'any' | 'printed', furth
   const found = pick(specific) ?? pick(lines);
   const told =
     found === undefined || GENERIC_FAILURE.test(found) ? pick(candidateLines(further).filter((l) => !GENERIC_FAILURE.test(l))) : undefined;
-  // Claude Code stopped the command at its time limit and says so on the output's first line: that is what went wrong,
-  // whatever the command had printed by then (a log it was tailing, with errors of its own in it), however long the line.
-  const opening = withoutEscapes(output).trimStart().split(/\r?\n/, 1)[0] ?? '';
-  const stopped = mode !== 'printed' && TIMED_OUT.test(opening) ? opening : undefined;
-  const hit = stopped ?? told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
+  const hit = told ?? found ?? (failed ? (specific[0] ?? lines[0]) : undefined);
   if (!hit) return null;
   // Claude Code's Bash tool ran out of time: what the command printed meanwhile follows on the same line.
   const timedOut = TIMED_OUT.exec(hit)?.[0];

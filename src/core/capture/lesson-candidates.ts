@@ -27,6 +27,7 @@ import {
   isAccessError,
   isEnvironmentError,
   isLocalRefusal,
+  isMachineLimit,
   isOtherShellKey,
   isShellError,
   isUsageSlip,
@@ -54,8 +55,8 @@ const ACCESS_STEP =
   /(?<![\w./-])(?:auth|login|logout|token|credentials?|ssh(?:-add|-keygen|-agent)?|keychain|gpg|vpn)(?![\w./-])|\bexport\s+\w*(?:TOKEN|KEY|PASS|SECRET|AUTH)\w*=|registry|mirror|proxy/i;
 
 /** Access that came back after steps none of which was about access: the user signed in elsewhere, or the network recovered. */
-const accessFromOutside = (f: FixSeen, line: string): boolean =>
-  f.change === 'steps' && isAccessError(line) && !f.steps.some((step) => ACCESS_STEP.test(step));
+const accessFromOutside = (f: FixSeen): boolean =>
+  f.change === 'steps' && isAccessError(f.error.line) && !f.steps.some((step) => ACCESS_STEP.test(step));
 
 export interface CaptureMeta {
   sessionId: string;
@@ -235,18 +236,12 @@ function tellsWithoutFix(error: { line: string; key: string }): boolean {
   return (
     isEnvironmentError(error.line) ||
     isAccessError(error.line) ||
-    MACHINE_LIMIT.test(error.line) ||
+    isMachineLimit(error.line) ||
     timedOutCommand(error.key) !== null ||
     keyOutlivesLine(error.key) ||
     error.key.startsWith(TOO_LARGE_KEY)
   );
 }
-
-// What the machine runs out of or holds already, whatever the code: a port taken, the disk or the file watchers full,
-// memory, the developer tools or Java not where they should be, the Docker daemon down, a service's rate limit, and
-// BSD's tools where GNU's were meant (`sed: 1: "x": invalid command code`, `illegal option`).
-const MACHINE_LIMIT =
-  /\b(?:EADDRINUSE|address already in use|ENOSPC|no space left|file watchers|inotify|heap out of memory|out of memory|xcrun: error|JAVA_HOME|docker daemon|rate limit(?:ed)?|too many requests|invalid command code|illegal option)\b/i;
 
 /**
  * A failure the session never got past, when it lies in the environment rather than in the code (a check still
@@ -276,7 +271,7 @@ function deadEnds(state: CaptureState): FailureSeen[] {
 function deadEndLesson(f: FailureSeen, meta: CaptureMeta): EchoEntry {
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
-    title: OTHER_SHELL_TITLES[f.error.key] ?? errorTitle(familyOf(f.command), f.error.line),
+    title: OTHER_SHELLS.get(f.error.key)?.title ?? errorTitle(familyOf(f.command), f.error.line),
     learning: `${code(f.command)} failed with "${f.error.line}"${DEAD_END}${obstacleAdvice(f.error.key)}`,
     evidence: `session ${shortSession(meta.sessionId)}: ${code(f.command)} failed and no later run passed`,
     signature: `error:${f.error.key}`,
@@ -289,19 +284,31 @@ const REMOTE_GIT = /^git (?:push|pull|fetch|clone)\b/;
 /** The remote's own words (`remote: error: GH013 …`, `[remote rejected]`, a protected branch), not a local hook's. */
 const REMOTE_SAID = /^remote:|\[remote rejected\]|\bGH0\d\d\b|protected branch/i;
 
-/** An obstacle of commands written for another shell is titled by that, whichever command showed it first. */
-const OTHER_SHELL_TITLES: Record<string, string> = {
-  [CMDLET_KEY]: "PowerShell's commands given to bash",
-  [CMD_SYNTAX_KEY]: "cmd's commands, options and paths given to bash (Git Bash)",
-};
+/** An obstacle of commands written for another shell: titled by that, whichever command showed it first, and what to do. */
+const OTHER_SHELLS = new Map<string, { title: string; advice: string }>([
+  [
+    CMDLET_KEY,
+    {
+      title: "PowerShell's commands given to bash",
+      advice:
+        ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep), or run PowerShell as `powershell -Command "…"`.',
+    },
+  ],
+  [
+    CMD_SYNTAX_KEY,
+    {
+      title: "cmd's commands, options and paths given to bash (Git Bash)",
+      advice:
+        ' The Bash tool runs bash here (Git Bash), not cmd: write paths with forward slashes (`E:/app`), use the bash commands (mv, cp, rm -rf) for cmd\'s (move, copy, del, rd), give a Windows program\'s options with two slashes (`taskkill //F //PID 1234`) or run it as `cmd //c "…"`, and a Unix path meant for a container or a device as `//app` or with `MSYS_NO_PATHCONV=1`.',
+    },
+  ],
+]);
 
 /** What to do about an obstacle whose kind says it: a file too large for one Read, a hook of the user's that blocks. */
 function obstacleAdvice(key: string): string {
   if (key.startsWith(TOO_LARGE_KEY)) return ' Read such files in parts (offset and limit), or search them with Grep.';
-  if (key === CMDLET_KEY)
-    return ' The Bash tool runs bash here, not PowerShell: use the bash commands (ls, cat, head, grep), or run PowerShell as `powershell -Command "…"`.';
-  if (key === CMD_SYNTAX_KEY)
-    return ' The Bash tool runs bash here (Git Bash), not cmd: write paths with forward slashes (`E:/app`), use the bash commands (mv, cp, rm -rf) for cmd\'s (move, copy, del, rd), give a Windows program\'s options with two slashes (`taskkill //F //PID 1234`) or run it as `cmd //c "…"`, and a Unix path meant for a container or a device as `//app` or with `MSYS_NO_PATHCONV=1`.';
+  const shell = OTHER_SHELLS.get(key);
+  if (shell) return shell.advice;
   if (hookOfKey(key) !== null) return " The user's hook blocks such calls each time: do the job another way, or ask the user to run it.";
   return '';
 }
@@ -314,7 +321,7 @@ function obstacleLesson(key: string, s: Sighting, meta: CaptureMeta): EchoEntry 
       : `${MET_AGAIN}"${s.line}"${s.what ? ` (from ${code(s.what)})` : ''}.${s.fix ? ` Fix seen: ${s.fix}.` : ''}${obstacleAdvice(key)}`;
   return finding(meta, 'obstacle', {
     kind: 'Obstacle',
-    title: OTHER_SHELL_TITLES[key] ?? errorTitle(s.what, s.line),
+    title: OTHER_SHELLS.get(key)?.title ?? errorTitle(s.what, s.line),
     learning,
     evidence: `sessions ${s.sessions.join(', ')} met "${clip(s.line, 80)}"`,
     signature: `error:${key}`,
@@ -364,7 +371,7 @@ export function updateSightings(ledger: Sightings, state: CaptureState, meta: Ca
       sessions,
       // PowerShell's or cmd's commands given to bash: what helps is known (obstacleAdvice), whatever ran before a pass.
       // Access that came back after steps that had nothing to do with it came back from outside (see lessonsOf).
-      ...(fix && fix.change !== 'edits' && !isOtherShellKey(e.error.key) && !accessFromOutside(fix, e.error.line)
+      ...(fix && fix.change !== 'edits' && !isOtherShellKey(e.error.key) && !accessFromOutside(fix)
         ? { fix: fixText(fix) }
         : had?.fix
           ? { fix: had.fix }
@@ -461,7 +468,7 @@ export function lessonsOf(state: CaptureState, meta: CaptureMeta, sightings: Sig
       if (f.change !== 'config' && !f.pasted && (pointsIntoCode(f.error.line) || ownCode)) continue;
       // Access that came back after an unrelated step (a copy, a build) came back from outside the session:
       // the user signed in elsewhere, or the network recovered. Only a step about access is its fix.
-      if (accessFromOutside(f, f.error.line)) continue;
+      if (accessFromOutside(f)) continue;
       ranked.push(fixLesson(f, meta));
     }
   ranked.push(...later);

@@ -229,7 +229,8 @@ const RULES_WITH_EMAIL: readonly SecretRule[] = [...SECRET_RULES, EMAIL_RULE];
 const KEYWORDS = new KeywordScanner(RULES_WITH_EMAIL.flatMap((r) => r.keywords ?? []));
 
 /** A value that is our own marker (`[REDACTED:password]`, as `sshpass -p '…'` shows it once filtered): filtering twice finds nothing new. */
-const isMarker = (value: string): boolean => /^\[REDACTED:[\w-]+\]$/.test(value);
+const MARKER = /^\[REDACTED:[\w-]+\]$/;
+const isMarker = (value: string): boolean => MARKER.test(value);
 
 function collectSpans(text: string, r: SecretRule, rank: number, into: Span[]): void {
   if (r.scan) {
