@@ -54,6 +54,18 @@ function lessons(state: CaptureState, ledger: Sightings = {}, m: CaptureMeta = m
   return lessonsOf(state, m, updateSightings(ledger, state, m));
 }
 
+/** The obstacles the last of several sessions captures, the sightings carried from each session to the next. */
+async function obstaclesAfter(ids: string[], session: (id: string, i: number) => Promise<CaptureState>) {
+  let ledger: Sightings = {};
+  let last: ReturnType<typeof lessonsOf> = [];
+  for (const [i, id] of ids.entries()) {
+    const state = await session(id, i);
+    ledger = updateSightings(ledger, state, meta(id));
+    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
+  }
+  return last;
+}
+
 test('an error signature is the line that says what failed, the same when numbers, paths and quoted phrases change', () => {
   const a = errorSignature(
     "> pkg@1.0.0 typecheck\n> tsc\n\nsrc/a.ts(61,9): error TS2322: Type 'string | undefined' is not assignable to type 'string'.",
@@ -2221,13 +2233,7 @@ test('a local server not up, or a flag the model got wrong, met in two sessions 
         .bash('npx @acme/cli deploy', 1, "error: missing required argument 'type'")
         .bash('gh pr list', 127, '/bin/bash: line 1: gh: command not found'),
     );
-  let ledger: Sightings = {};
-  let last: ReturnType<typeof lessonsOf> = [];
-  for (const id of ['s-one', 's-two']) {
-    const state = await session(id);
-    ledger = updateSightings(ledger, state, meta(id));
-    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
-  }
+  const last = await obstaclesAfter(['s-one', 's-two'], session);
   // The missing program stays: a fact of the machine.
   assert.deepEqual(
     last.map((l) => l.symptom),
@@ -2291,13 +2297,7 @@ test('an error met again with no way past it is an obstacle only when it says wh
         .bash('node scripts/seed.js', 1, "Error: ENOENT: no such file or directory, open 'data/seed.json'")
         .bash('docker ps', 127, '/bin/bash: line 1: docker: command not found'),
     );
-  let ledger: Sightings = {};
-  let last: ReturnType<typeof lessonsOf> = [];
-  for (const id of ['s-one', 's-two']) {
-    const state = await session(id);
-    ledger = updateSightings(ledger, state, meta(id));
-    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
-  }
+  const last = await obstaclesAfter(['s-one', 's-two'], session);
   assert.deepEqual(
     last.map((l) => l.symptom),
     ['/bin/bash: line 1: docker: command not found'],
@@ -2431,20 +2431,11 @@ test('asking a package manager or gh what there is only looks; access back after
           .bash('git push', 128, "fatal: could not read Username for 'https://github.com': No such device or address"),
       ),
     );
-  let ledger: Sightings = {};
-  let last: ReturnType<typeof lessonsOf> = [];
-  for (const [id, after] of [
-    ['s-one', (b: TranscriptBuilder) => b],
-    [
-      's-two',
-      (b: TranscriptBuilder) =>
-        b.bash('gh auth status', 0, 'Logged in').bash('cp notes.md docs/notes.md', 0, '').bash('git push', 0, 'main -> main'),
-    ],
-  ] as const) {
-    const state2 = await session(id, after);
-    ledger = updateSightings(ledger, state2, meta(id));
-    last = lessonsOf(state2, meta(id), ledger).filter((l) => l.captured === 'obstacle');
-  }
+  const last = await obstaclesAfter(['s-one', 's-two'], (id, i) =>
+    session(id, (b) =>
+      i === 0 ? b : b.bash('gh auth status', 0, 'Logged in').bash('cp notes.md docs/notes.md', 0, '').bash('git push', 0, 'main -> main'),
+    ),
+  );
   assert.equal(last.length, 1);
   assert.doesNotMatch(last[0]!.learning, /Fix seen/);
   // A command shown cut inside a quote is titled by its program.
@@ -2497,13 +2488,7 @@ test('a port taken or BSD’s tools met in two sessions stay obstacles; a timed-
         .bash("sed -i 's/a/b/' config.yml", 1, 'sed: 1: "config.yml": invalid command code c')
         .bash('pm2 logs api', 1, 'Command timed out after 2m 0.0s [TAILING] Tailing last 15 lines for [api] process'),
     );
-  let ledger: Sightings = {};
-  let last: ReturnType<typeof lessonsOf> = [];
-  for (const id of ['s-one', 's-two']) {
-    const state = await session(id);
-    ledger = updateSightings(ledger, state, meta(id));
-    last = lessonsOf(state, meta(id), ledger).filter((l) => l.captured === 'obstacle');
-  }
+  const last = await obstaclesAfter(['s-one', 's-two'], session);
   assert.equal(last.length, 3, last.map((l) => l.title).join(' | '));
   const hook = await gather(t, (b, dir) =>
     b
