@@ -1,0 +1,2 @@
+import{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);
+import{E as a,F as b,G as c,H as d,I as e,J as f}from"./chunk-HDGJ3Q3W.mjs";import"./chunk-G7R5HKOL.mjs";import"./chunk-2WWIEDUD.mjs";import"./chunk-U2U3LISD.mjs";import"./chunk-EJDS7MOB.mjs";import"./chunk-AWU5EDAA.mjs";import"./chunk-ZEQDIZ33.mjs";import"./chunk-23JLQSAC.mjs";import"./chunk-GF4NPEC5.mjs";import"./chunk-2N6JHGAI.mjs";import"./chunk-ZC56W3P3.mjs";export{e as appendLedger,c as itemKey,a as ledgerFile,d as readLedger,b as sha256,f as sourcesNotImported};
